@@ -1,0 +1,66 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "TermData",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "termdata", targets: ["termdata"]),
+        .library(name: "TermData", targets: ["Predicates", "ObjectModel", "ObjectGraph"]),
+        .library(name: "TermDataTerminal", targets: ["TerminalUI", "TerminalUICurses"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Persistence stack
+        .target(name: "Predicates"),
+        .target(name: "ObjectModel", dependencies: ["Predicates"]),
+        .target(name: "ObjectGraph", dependencies: ["ObjectModel", "Predicates"]),
+
+        // Terminal toolkit
+        .systemLibrary(
+            name: "CNcursesw",
+            path: "Sources/CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncursesw5-dev"])]
+        ),
+        .target(name: "TerminalUI"),
+        .target(name: "TerminalUICurses", dependencies: ["TerminalUI", "CNcursesw"]),
+
+        // Bundled models and sample data
+        .target(
+            name: "TermDataResources",
+            path: "Resources",
+            exclude: ["README.md"],
+            resources: [.copy("ToDo.xcdatamodeld")]
+        ),
+
+        // Executables
+        .executableTarget(
+            name: "termdata",
+            dependencies: [
+                "ObjectModel", "ObjectGraph", "TermDataResources",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "termdata-bench",
+            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "TerminalUI"],
+            path: "Sources/TermDataBenchmarks"
+        ),
+
+        // Tests
+        .target(
+            name: "TestSupport",
+            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "TerminalUI", "TermDataResources"],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "TestSupport"]),
+        .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "TestSupport"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

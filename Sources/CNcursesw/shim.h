@@ -1,0 +1,34 @@
+// Wrappers for the parts of ncursesw that Swift cannot import: attribute bit macros,
+// function-like macros, computed mouse masks, wcwidth and C globals.
+#ifndef TERMDATA_CNCURSESW_SHIM_H
+#define TERMDATA_CNCURSESW_SHIM_H
+
+#define _XOPEN_SOURCE 700
+#define _XOPEN_SOURCE_EXTENDED 1
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+static inline attr_t shim_a_normal(void) { return A_NORMAL; }
+static inline attr_t shim_a_bold(void) { return A_BOLD; }
+static inline attr_t shim_a_reverse(void) { return A_REVERSE; }
+static inline attr_t shim_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t shim_a_dim(void) { return A_DIM; }
+static inline attr_t shim_a_italic(void) { return A_ITALIC; }
+static inline int shim_key_f(int n) { return KEY_F(n); }
+static inline int shim_wcwidth(wchar_t c) { return wcwidth(c); }
+static inline mmask_t shim_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
+static inline mmask_t shim_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t shim_button1_released(void) { return BUTTON1_RELEASED; }
+static inline mmask_t shim_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t shim_button1_double_clicked(void) { return BUTTON1_DOUBLE_CLICKED; }
+static inline mmask_t shim_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t shim_button5_pressed(void) { return BUTTON5_PRESSED; }
+static inline WINDOW *shim_stdscr(void) { return stdscr; }
+static inline int shim_lines(void) { return LINES; }
+static inline int shim_cols(void) { return COLS; }
+static inline int shim_color_pairs(void) { return COLOR_PAIRS; }
+static inline int shim_colors(void) { return COLORS; }
+
+#endif

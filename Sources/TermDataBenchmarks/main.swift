@@ -1,0 +1,12 @@
+import Foundation
+
+// Each benchmark group registers here; `termdata-bench GROUP...` runs the named groups,
+// `termdata-bench` alone runs them all. Build with `-c release` for figures worth quoting.
+let groups: [(name: String, run: () throws -> Void)] = [
+]
+
+let requested = Set(CommandLine.arguments.dropFirst())
+for group in groups where requested.isEmpty || requested.contains(group.name) {
+    print("== \(group.name)")
+    try group.run()
+}

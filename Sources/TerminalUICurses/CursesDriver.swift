@@ -1,0 +1,2 @@
+import TerminalUI
+@preconcurrency import CNcursesw
