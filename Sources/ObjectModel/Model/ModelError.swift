@@ -1,0 +1,105 @@
+import Foundation
+
+/// A model that cannot be used: a broken model file or an inconsistent description.
+///
+/// The message names the file and line where the XML gives one, then the entity and the
+/// property:
+///
+/// ```
+/// ToDo.xcdatamodeld/ToDo.xcdatamodel/contents:9: entity 'ToDo', relationship 'category': destination entity 'Categry' does not exist
+/// ```
+public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Kind: Sendable, Hashable {
+        case fileNotFound
+        case unreadable(String)
+        case malformedXML(String)
+        case notAModel(String)
+        case missingXMLAttribute(element: String, attribute: String)
+        case invalidXMLValue(attribute: String, value: String)
+        case unknownAttributeType(String)
+        case unknownDeleteRule(String)
+        case invalidValue(attribute: String, value: String, type: AttributeType)
+        case duplicateEntity
+        case duplicateProperty
+        case missingParentEntity(String)
+        case inheritanceCycle([String])
+        case missingDestinationEntity(String)
+        case missingInverse(name: String, destination: String)
+        case inverseMismatch(name: String, destination: String)
+        case unknownEntity(String)
+        case unknownAttribute(String)
+        case noVersions
+        case missingCurrentVersion(String)
+    }
+
+    public var kind: Kind
+    /// The file the problem is in, when it comes from a file.
+    public var file: String?
+    /// The line in `file`, when the XML parser gives one.
+    public var line: Int?
+    public var entity: String?
+    public var property: String?
+
+    public init(_ kind: Kind, file: String? = nil, line: Int? = nil, entity: String? = nil, property: String? = nil) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.entity = entity
+        self.property = property
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if let file {
+            parts.append(line.map { "\(file):\($0)" } ?? file)
+        }
+        var subject: [String] = []
+        if let entity { subject.append("entity '\(entity)'") }
+        if let property { subject.append("property '\(property)'") }
+        if !subject.isEmpty { parts.append(subject.joined(separator: ", ")) }
+        parts.append(message)
+        return parts.joined(separator: ": ")
+    }
+
+    /// The problem alone, without file or subject.
+    public var message: String {
+        switch kind {
+        case .fileNotFound: return "no such model file or folder"
+        case .unreadable(let why): return "cannot be read: \(why)"
+        case .malformedXML(let why): return "malformed XML: \(why)"
+        case .notAModel(let why): return "not a Core Data model: \(why)"
+        case .missingXMLAttribute(let element, let attribute):
+            return "<\(element)> lacks the required attribute '\(attribute)'"
+        case .invalidXMLValue(let attribute, let value):
+            return "'\(value)' is not a valid value for '\(attribute)'"
+        case .unknownAttributeType(let t):
+            let known = AttributeType.allCases.map(\.xcodeName).joined(separator: ", ")
+            return "unknown attribute type '\(t)' (known: \(known))"
+        case .unknownDeleteRule(let r):
+            return "unknown delete rule '\(r)' (known: Nullify, Cascade, Deny, No Action)"
+        case .invalidValue(let attribute, let value, let type):
+            return "\(attribute) '\(value)' does not fit type \(type.xcodeName)"
+        case .duplicateEntity: return "the entity is defined twice"
+        case .duplicateProperty: return "the property is defined twice (or clashes with an inherited one)"
+        case .missingParentEntity(let p): return "parent entity '\(p)' does not exist"
+        case .inheritanceCycle(let chain): return "inheritance cycle: \(chain.joined(separator: " -> "))"
+        case .missingDestinationEntity(let d): return "destination entity '\(d)' does not exist"
+        case .missingInverse(let name, let destination):
+            return "inverse relationship '\(name)' does not exist on entity '\(destination)'"
+        case .inverseMismatch(let name, let destination):
+            return "inverse relationship '\(destination).\(name)' does not point back to this entity"
+        case .unknownEntity(let e): return "entity '\(e)' does not exist"
+        case .unknownAttribute(let a): return "attribute '\(a)' does not exist"
+        case .noVersions: return "the model bundle holds no .xcdatamodel version"
+        case .missingCurrentVersion(let v): return "the current version '\(v)' is not in the bundle"
+        }
+    }
+
+    func located(file: String?, line: Int?) -> ModelError {
+        var copy = self
+        if copy.file == nil { copy.file = file }
+        if copy.line == nil { copy.line = line }
+        return copy
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Predicates
+
+/// Reads and writes the model files Xcode keeps: a versioned `.xcdatamodeld` bundle or a
+/// single `.xcdatamodel` (each a folder holding a `contents` XML file).
+///
+/// ```swift
+/// let versions = try XcodeModelFile.read(URL(fileURLWithPath: "ToDo.xcdatamodeld"))
+/// try XcodeModelFile.write(versions, to: URL(fileURLWithPath: "Copy.xcdatamodeld"))
+/// ```
+public enum XcodeModelFile {
+    /// Reads a `.xcdatamodeld` bundle (every version) or a `.xcdatamodel` (one version).
+    ///
+    /// - Throws: `ModelError` naming the file, the line, the entity and the property.
+    public static func read(_ url: URL) throws -> ModelVersions {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ModelError(.fileNotFound, file: url.path)
+        }
+        if url.pathExtension == "xcdatamodeld" {
+            return try readBundle(url)
+        }
+        let name = url.deletingPathExtension().lastPathComponent
+        let model = try readVersion(url)
+        return try ModelVersions(versions: [.init(name: name, model: model)], currentVersionName: name)
+    }
+
+    /// Reads one version: a `.xcdatamodel` folder, or a `contents` file itself.
+    public static func readVersion(_ url: URL) throws -> ManagedObjectModel {
+        var isDirectory: ObjCBool = false
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ModelError(.fileNotFound, file: url.path)
+        }
+        let contents = isDirectory.boolValue ? url.appendingPathComponent("contents") : url
+        guard fm.fileExists(atPath: contents.path) else {
+            throw ModelError(.notAModel("no 'contents' file in the .xcdatamodel folder"), file: url.path)
+        }
+        let data: Data
+        do { data = try Data(contentsOf: contents) } catch {
+            throw ModelError(.unreadable(error.localizedDescription), file: contents.path)
+        }
+        return try XcodeModelReader(file: contents.path).read(data)
+    }
+
+    private static func readBundle(_ url: URL) throws -> ModelVersions {
+        let fm = FileManager.default
+        let items: [String]
+        do { items = try fm.contentsOfDirectory(atPath: url.path) } catch {
+            throw ModelError(.unreadable(error.localizedDescription), file: url.path)
+        }
+        let versionFolders = items.filter { $0.hasSuffix(".xcdatamodel") }
+            .map { String($0.dropLast(".xcdatamodel".count)) }
+            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+            .map { $0 + ".xcdatamodel" }
+        guard !versionFolders.isEmpty else { throw ModelError(.noVersions, file: url.path) }
+        var versions: [ModelVersions.Version] = []
+        for folder in versionFolders {
+            let model = try readVersion(url.appendingPathComponent(folder))
+            versions.append(.init(name: String(folder.dropLast(".xcdatamodel".count)), model: model))
+        }
+        let current = try currentVersionName(in: url, versions: versions)
+        do {
+            return try ModelVersions(versions: versions, currentVersionName: current)
+        } catch let error as ModelError {
+            throw error.located(file: url.appendingPathComponent(".xccurrentversion").path, line: nil)
+        }
+    }
+
+    private static func currentVersionName(in bundle: URL, versions: [ModelVersions.Version]) throws -> String {
+        let file = bundle.appendingPathComponent(".xccurrentversion")
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            // Without the marker a bundle of one version is unambiguous; Xcode takes the last otherwise.
+            return versions.last!.name
+        }
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil),
+              let dict = plist as? [String: Any], let name = dict["_XCCurrentVersionName"] as? String else {
+            throw ModelError(.notAModel("no _XCCurrentVersionName string in the property list"), file: file.path)
+        }
+        return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+    }
+
+    /// Writes every version into a `.xcdatamodeld` bundle with its `.xccurrentversion`.
+    public static func write(_ versions: ModelVersions, to url: URL) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: url, withIntermediateDirectories: true)
+        for version in versions.versions {
+            try writeVersion(version.model, to: url.appendingPathComponent(version.name + ".xcdatamodel"))
+        }
+        let plist: [String: Any] = ["_XCCurrentVersionName": versions.currentVersionName + ".xcdatamodel"]
+        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+        try data.write(to: url.appendingPathComponent(".xccurrentversion"), options: .atomic)
+    }
+
+    /// Writes one version as a `.xcdatamodel` folder with its `contents` file.
+    public static func writeVersion(_ model: ManagedObjectModel, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let xml = XcodeModelWriter().write(model)
+        try Data(xml.utf8).write(to: url.appendingPathComponent("contents"), options: .atomic)
+    }
+}

@@ -1,2 +1,0 @@
-import ArgumentParser
-print("termdata")

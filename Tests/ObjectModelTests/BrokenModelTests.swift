@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import ObjectModel
+import TestSupport
+
+/// A broken file and what its error must say.
+struct BrokenModelCase: Sendable, CustomTestStringConvertible {
+    let label: String
+    let xml: String
+    let line: Int?
+    let entity: String?
+    let property: String?
+    let fragment: String
+
+    var testDescription: String { label }
+}
+
+@Suite("Refusing broken model files")
+struct BrokenModelTests {
+    static let cases: [BrokenModelCase] = [
+        .init(label: "malformed XML", xml: """
+            <?xml version="1.0"?>
+            <model>
+                <entity name="A">
+                    <attribute name="x" attributeType="String">
+                </entity>
+            </model>
+            """, line: 5, entity: nil, property: nil, fragment: "malformed XML"),
+        .init(label: "truncated XML", xml: """
+            <?xml version="1.0"?>
+            <model>
+                <entity name="A">
+                    <attribute name="x" attributeType="String"/>
+            """, line: nil, entity: nil, property: nil, fragment: "malformed XML"),
+        .init(label: "unknown attribute type", xml: ModelFixtures.modelXML("""
+                <entity name="Item">
+                    <attribute name="price" attributeType="Money"/>
+                </entity>
+            """), line: 4, entity: "Item", property: "price", fragment: "unknown attribute type 'Money'"),
+        .init(label: "missing destination", xml: ModelFixtures.modelXML("""
+                <entity name="ToDo">
+                    <relationship name="category" maxCount="1" deletionRule="Nullify" destinationEntity="Categry"/>
+                </entity>
+            """), line: 4, entity: "ToDo", property: "category", fragment: "destination entity 'Categry' does not exist"),
+        .init(label: "missing inverse", xml: ModelFixtures.modelXML("""
+                <entity name="Category">
+                    <attribute name="name" attributeType="String"/>
+                </entity>
+                <entity name="ToDo">
+                    <relationship name="category" maxCount="1" deletionRule="Nullify" destinationEntity="Category" inverseName="todos" inverseEntity="Category"/>
+                </entity>
+            """), line: 7, entity: "ToDo", property: "category", fragment: "inverse relationship 'todos' does not exist on entity 'Category'"),
+        .init(label: "missing parent", xml: ModelFixtures.modelXML("""
+                <entity name="Employee" parentEntity="Persn">
+                    <attribute name="salary" attributeType="Integer 32"/>
+                </entity>
+            """), line: 3, entity: "Employee", property: nil, fragment: "parent entity 'Persn' does not exist"),
+        .init(label: "inheritance cycle", xml: ModelFixtures.modelXML("""
+                <entity name="A" parentEntity="B"/>
+                <entity name="B" parentEntity="A"/>
+            """), line: 3, entity: "A", property: nil, fragment: "inheritance cycle: A -> B -> A"),
+        .init(label: "default value of the wrong type", xml: ModelFixtures.modelXML("""
+                <entity name="Item">
+                    <attribute name="count" attributeType="Integer 16" defaultValueString="many"/>
+                </entity>
+            """), line: 4, entity: "Item", property: "count", fragment: "defaultValueString 'many' does not fit type Integer 16"),
+        .init(label: "integer default out of range", xml: ModelFixtures.modelXML("""
+                <entity name="Item">
+                    <attribute name="count" attributeType="Integer 16" defaultValueString="40000"/>
+                </entity>
+            """), line: 4, entity: "Item", property: "count", fragment: "does not fit type Integer 16"),
+        .init(label: "unknown delete rule", xml: ModelFixtures.modelXML("""
+                <entity name="A">
+                    <relationship name="b" maxCount="1" deletionRule="Explode" destinationEntity="A"/>
+                </entity>
+            """), line: 4, entity: "A", property: "b", fragment: "unknown delete rule 'Explode'"),
+    ]
+
+    @Test("a broken file is refused with an error naming file, line, entity and property", arguments: cases)
+    func refused(_ c: BrokenModelCase) throws {
+        let url = try ModelFixtures.writeModelFile(c.xml)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        do {
+            _ = try XcodeModelFile.read(url)
+            Issue.record("\(c.label) was accepted")
+        } catch let error as ModelError {
+            let text = error.description
+            #expect(text.contains("Broken.xcdatamodel/contents"), "\(text)")
+            #expect(text.contains(c.fragment), "\(text)")
+            if let line = c.line { #expect(error.line == line, "\(text)") }
+            #expect(error.entity == c.entity, "\(text)")
+            #expect(error.property == c.property, "\(text)")
+        }
+    }
+
+    @Test("a missing file is refused with its path")
+    func missingFile() {
+        #expect(throws: ModelError.self) { try XcodeModelFile.read(URL(fileURLWithPath: "/nonexistent/M.xcdatamodeld")) }
+    }
+
+    @Test("a model built in code is checked the same way")
+    func programmaticChecks() {
+        let bad = EntityDescription(name: "ToDo", relationships: [
+            RelationshipDescription(name: "category", destination: "Nowhere"),
+        ])
+        #expect(throws: ModelError(.missingDestinationEntity("Nowhere"), entity: "ToDo", property: "category")) {
+            try ManagedObjectModel(entities: [bad])
+        }
+        let clash = [
+            EntityDescription(name: "Person", attributes: [AttributeDescription(name: "name", type: .string)]),
+            EntityDescription(name: "Employee", parent: "Person", attributes: [AttributeDescription(name: "name", type: .string)]),
+        ]
+        #expect(throws: ModelError(.duplicateProperty, entity: "Employee", property: "name")) {
+            try ManagedObjectModel(entities: clash)
+        }
+    }
+}
