@@ -1,0 +1,75 @@
+import Foundation
+
+extension ObjectPredicate {
+    /// The predicate with each `$variable` replaced by its value; variables bound by a
+    /// `SUBQUERY` inside are left alone.
+    ///
+    /// ```swift
+    /// let template = try ObjectPredicate(format: "date BETWEEN {$FROM, $TO}")
+    /// let p = try template.substitutingVariables(["FROM": .date(start), "TO": .date(end)])
+    /// ```
+    ///
+    /// - Throws: `PredicateEvaluationError` with reason `.missingVariable` for a variable
+    ///   the dictionary does not hold (pass `.null` to compare with nil).
+    public func substitutingVariables(_ variables: [String: ObjectValue]) throws -> ObjectPredicate {
+        try substituting(variables, bound: [])
+    }
+
+    func substituting(_ variables: [String: ObjectValue], bound: Set<String>) throws -> ObjectPredicate {
+        switch self {
+        case .true, .false: return self
+        case .and(let ps): return .and(try ps.map { try $0.substituting(variables, bound: bound) })
+        case .or(let ps): return .or(try ps.map { try $0.substituting(variables, bound: bound) })
+        case .not(let p): return .not(try p.substituting(variables, bound: bound))
+        case .comparison(var c):
+            c.lhs = try c.lhs.substituting(variables, bound: bound)
+            c.rhs = try c.rhs.substituting(variables, bound: bound)
+            return .comparison(c)
+        }
+    }
+}
+
+extension ObjectExpression {
+    /// The expression with each `$variable` replaced by its value.
+    ///
+    /// ```swift
+    /// try ObjectExpression(format: "$x + 1").substitutingVariables(["x": 2]).expressionFormat   // 2 + 1
+    /// ```
+    public func substitutingVariables(_ variables: [String: ObjectValue]) throws -> ObjectExpression {
+        try substituting(variables, bound: [])
+    }
+
+    func substituting(_ variables: [String: ObjectValue], bound: Set<String>) throws -> ObjectExpression {
+        func sub(_ e: ObjectExpression) throws -> ObjectExpression { try e.substituting(variables, bound: bound) }
+        switch self {
+        case .constant, .evaluatedObject, .keyPath:
+            return self
+        case .variable(let name):
+            if bound.contains(name) { return self }
+            guard let v = variables[name] else {
+                throw PredicateEvaluationError(.missingVariable, "no value for variable $\(name)", key: name)
+            }
+            return .constant(v)
+        case .member(let base, let path):
+            return .member(try sub(base), keyPath: path)
+        case .aggregate(let elements):
+            return ObjectExpression.aggregateFolding(try elements.map(sub))
+        case .function(let name, let args):
+            return .function(name, try args.map(sub))
+        case .customFunction(let receiver, let selector, let args):
+            return .customFunction(receiver: try sub(receiver), selector: selector, arguments: try args.map(sub))
+        case .index(let base, let selector):
+            if case .expression(let i) = selector { return .index(try sub(base), .expression(try sub(i))) }
+            return .index(try sub(base), selector)
+        case .subquery(let collection, let variable, let predicate):
+            return .subquery(collection: try sub(collection), variable: variable,
+                             predicate: try predicate.substituting(variables, bound: bound.union([variable])))
+        case .cast(let value, let type):
+            return ObjectExpression.castFolding(try sub(value), type: type)
+        case .ternary(let condition, let a, let b):
+            return .ternary(try condition.substituting(variables, bound: bound), try sub(a), try sub(b))
+        case .setOperation(let op, let a, let b):
+            return .setOperation(op, try sub(a), try sub(b))
+        }
+    }
+}

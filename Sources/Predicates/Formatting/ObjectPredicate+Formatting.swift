@@ -1,0 +1,27 @@
+import Foundation
+
+extension ObjectPredicate: CustomStringConvertible {
+    /// The canonical format string, as Core Data prints it; parsing it gives back the
+    /// same predicate.
+    ///
+    /// ```swift
+    /// try ObjectPredicate(format: "a = 1 and (b = 'x' or not c = yes)").predicateFormat
+    /// // a == 1 AND (b == "x" OR NOT c == 1)
+    /// ```
+    public var predicateFormat: String { ExpressionFormatter.format(self) }
+
+    /// The canonical format string.
+    public var description: String { predicateFormat }
+}
+
+extension ObjectExpression: CustomStringConvertible {
+    /// The canonical format of the expression.
+    ///
+    /// ```swift
+    /// try ObjectExpression(format: "a+b*2").expressionFormat   // a + (b * 2)
+    /// ```
+    public var expressionFormat: String { ExpressionFormatter.format(self) }
+
+    /// The canonical format of the expression.
+    public var description: String { expressionFormat }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A format string that does not parse: where, what was expected, and what was found.
+///
+/// `description` shows the message with the input line and a caret under the position:
+///
+/// ```
+/// error: expected a value after LIKE at 1:13
+///   name LIKE[c]
+///               ^
+/// ```
+public struct PredicateSyntaxError: Error, CustomStringConvertible, Equatable {
+    /// The whole format string.
+    public var source: String
+    /// Offset of the error in `source`, in characters.
+    public var offset: Int
+    /// What the parser was looking for: "a value after LIKE", "')'".
+    public var expected: String
+    /// What it found: "end of input", "'=='", "string \"x\"".
+    public var found: String
+
+    /// A syntax error at a character offset in `source`.
+    public init(source: String, offset: Int, expected: String, found: String) {
+        self.source = source
+        self.offset = max(0, min(offset, source.count))
+        self.expected = expected
+        self.found = found
+    }
+
+    /// The 1-based line of the error.
+    public var line: Int { position.line }
+    /// The 1-based column of the error, in characters.
+    public var column: Int { position.column }
+
+    private var position: (line: Int, column: Int, lineText: Substring) {
+        var line = 1
+        var lineStart = source.startIndex
+        var index = source.startIndex
+        var count = 0
+        while count < offset, index < source.endIndex {
+            if source[index] == "\n" || source[index] == "\r\n" {
+                line += 1
+                lineStart = source.index(after: index)
+            }
+            index = source.index(after: index)
+            count += 1
+        }
+        let column = source.distance(from: lineStart, to: index) + 1
+        let lineEnd = source[lineStart...].firstIndex(where: { $0 == "\n" || $0 == "\r\n" })
+            ?? source.endIndex
+        return (line, column, source[lineStart..<lineEnd])
+    }
+
+    /// The short message without the caret lines.
+    public var message: String {
+        "expected \(expected) at \(line):\(column), found \(found)"
+    }
+
+    public var description: String {
+        let p = position
+        // Tabs keep their width so the caret stays under the character.
+        let caretPad = p.lineText.prefix(p.column - 1).map { $0 == "\t" ? "\t" : " " }.joined()
+        return """
+            error: expected \(expected) at \(p.line):\(p.column)
+              \(p.lineText)
+              \(caretPad)^
+            """
+    }
+}
