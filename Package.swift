@@ -11,12 +11,19 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         // Persistence stack
         .target(name: "Predicates"),
         .target(name: "ObjectModel", dependencies: ["Predicates"]),
-        .target(name: "ObjectGraph", dependencies: ["ObjectModel", "Predicates"]),
+        .target(
+            name: "ObjectGraph",
+            dependencies: [
+                "ObjectModel", "Predicates",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
 
         // Terminal toolkit
         .systemLibrary(

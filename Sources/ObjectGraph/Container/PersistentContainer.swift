@@ -1,0 +1,72 @@
+import Foundation
+import ObjectModel
+
+/// The whole stack for a model in one object: coordinator, stores and a main context.
+///
+/// ```swift
+/// let container = PersistentContainer(name: "ToDo", model: model)
+/// try container.loadPersistentStores()            // ~/.local/share/termdata/ToDo.xml
+/// let context = container.viewContext
+/// ```
+public final class PersistentContainer {
+    /// Where and how one store is opened.
+    public struct StoreDescription: Sendable {
+        public var type: StoreType
+        public var url: URL?
+        public var configuration: String?
+        public var options: StoreOptions
+
+        public init(type: StoreType, url: URL?, configuration: String? = nil, options: StoreOptions = StoreOptions()) {
+            self.type = type
+            self.url = url
+            self.configuration = configuration
+            self.options = options
+        }
+    }
+
+    public let name: String
+    public let model: ManagedObjectModel
+    public let coordinator: PersistentStoreCoordinator
+    /// The stores `loadPersistentStores` opens; by default one XML store named after the
+    /// container in `defaultDirectory`.
+    public var storeDescriptions: [StoreDescription]
+
+    /// The context for the main thread, created on first use.
+    public private(set) lazy var viewContext = ManagedObjectContext(coordinator: coordinator)
+
+    public init(name: String, model: ManagedObjectModel, storeDescriptions: [StoreDescription]? = nil) {
+        self.name = name
+        self.model = model
+        self.coordinator = PersistentStoreCoordinator(model: model)
+        self.storeDescriptions = storeDescriptions
+            ?? [StoreDescription(type: .xml, url: Self.defaultDirectory().appendingPathComponent("\(name).xml"))]
+    }
+
+    /// `$XDG_DATA_HOME/termdata`, or `~/.local/share/termdata` when the variable is unset or empty.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty, xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("termdata", isDirectory: true)
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".local/share/termdata", isDirectory: true)
+    }
+
+    /// Opens every described store, creating folders as needed.
+    ///
+    /// - Throws: the first store's error; stores opened before it stay open.
+    public func loadPersistentStores() throws {
+        for description in storeDescriptions {
+            if let folder = description.url?.deletingLastPathComponent() {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+            try coordinator.addStore(type: description.type, configuration: description.configuration,
+                                     at: description.url, options: description.options)
+        }
+    }
+
+    /// A new context for work off the main thread; merge its saves into `viewContext`.
+    public func newBackgroundContext() -> ManagedObjectContext {
+        ManagedObjectContext(coordinator: coordinator)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// What a context tells its observers.
+public enum ContextNotification {
+    /// After `processPendingChanges`, the objects inserted, updated and deleted in the event.
+    case objectsDidChange(ObjectChanges)
+    /// Immediately before a save writes to the stores.
+    case willSave
+    /// After a successful save, the objects it wrote.
+    case didSave(ContextDidSave)
+}
+
+/// The objects one event changed.
+public struct ObjectChanges {
+    public var inserted: [ManagedObject]
+    public var updated: [ManagedObject]
+    public var deleted: [ManagedObject]
+    /// Objects whose values were reloaded (refresh, merge).
+    public var refreshed: [ManagedObject]
+    /// Objects that left the context.
+    public var invalidated: [ManagedObject]
+    /// Whether the context was reset and every object left it.
+    public var invalidatedAll: Bool
+}
+
+/// What a save wrote, as object IDs so that another context, on another thread, can
+/// merge it.
+public struct ContextDidSave: Sendable {
+    public var inserted: [ManagedObjectID]
+    public var updated: [ManagedObjectID]
+    public var deleted: [ManagedObjectID]
+
+    public init(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// A registered observer; `cancel()` stops the notifications.
+public final class ContextObservation {
+    private weak var context: ManagedObjectContext?
+    private let id: UUID
+
+    init(context: ManagedObjectContext, id: UUID) {
+        self.context = context
+        self.id = id
+    }
+
+    public func cancel() { context?.observers[id] = nil }
+}
+
+extension ManagedObjectContext {
+    /// Calls `handler` with every notification the context posts, on the context's thread.
+    ///
+    /// ```swift
+    /// let observation = context.observe { note in
+    ///     if case .objectsDidChange(let changes) = note { table.reload(changes) }
+    /// }
+    /// ```
+    @discardableResult
+    public func observe(_ handler: @escaping (ContextNotification) -> Void) -> ContextObservation {
+        let id = UUID()
+        observers[id] = handler
+        return ContextObservation(context: self, id: id)
+    }
+
+    func post(_ notification: ContextNotification) {
+        for handler in observers.values { handler(notification) }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import OrderedCollections
+import ObjectModel
+import Predicates
+
+extension ManagedObjectContext {
+    /// The objects a request matches.
+    ///
+    /// With `includesPendingChanges` (the default) unsaved inserts and changes that match
+    /// are included, unsaved deletions left out.
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        var request = request
+        if request.resultType != .managedObjects { request.resultType = .managedObjects }
+        guard case .objects(let objects) = try execute(request) else { return [] }
+        return objects
+    }
+
+    /// The objects a request matches, as a registered subclass.
+    public func fetch<T: ManagedObject>(_ request: FetchRequest, as type: T.Type) throws -> [T] {
+        try fetch(request).compactMap { $0 as? T }
+    }
+
+    /// The IDs of the objects a request matches.
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
+        var request = request
+        request.resultType = .objectIDs
+        guard case .objectIDs(let ids) = try execute(request) else { return [] }
+        return ids
+    }
+
+    /// Dictionaries of the request's `propertiesToFetch` (every attribute when `nil`).
+    public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: ObjectValue]] {
+        var request = request
+        request.resultType = .dictionaries
+        guard case .dictionaries(let rows) = try execute(request) else { return [] }
+        return rows
+    }
+
+    /// How many objects a request matches, without loading them.
+    public func count(for request: FetchRequest) throws -> Int {
+        var request = request
+        request.resultType = .count
+        guard case .count(let n) = try execute(request) else { return 0 }
+        return n
+    }
+
+    /// Runs a request and returns the result in the form its `resultType` asks for.
+    ///
+    /// - Throws: `ObjectGraphError.unknownEntity`, a predicate evaluation error, or the
+    ///   store's error.
+    public func execute(_ request: FetchRequest) throws -> FetchResult {
+        guard let entity = model.entity(named: request.entityName) else {
+            throw ObjectGraphError.unknownEntity(request.entityName)
+        }
+        if request.includesPendingChanges { processPendingChanges() }
+        let kinds = request.includesSubentities ? entity.kindNames : [entity.name]
+        let kindSet = Set(kinds)
+        let stores = coordinator.stores(forEntityName: entity.name)
+        let pending: [ManagedObject] = request.includesPendingChanges && request.resultType != .dictionaries
+            ? (Array(inserted) + Array(updated) + Array(deleted) + Array(discarded)).filter { kindSet.contains($0.entity.name) }
+            : []
+        let merging = !pending.isEmpty || stores.count > 1
+
+        var storeRequest = StoreRequest(fetch: request, entityNames: kinds, appliesLimits: !merging)
+        if merging && request.resultType == .count { storeRequest.fetch.resultType = .objectIDs }
+        var ids: [ManagedObjectID] = []
+        var rows: [ManagedObjectID: StoredRow] = [:]
+        var dictionaries: [[String: ObjectValue]] = []
+        var count = 0
+        try coordinator.locked {
+            for store in stores {
+                switch try store.execute(storeRequest) {
+                case .rows(let found, let foundRows):
+                    ids += found
+                    if !request.returnsObjectsAsFaults, let foundRows { for r in foundRows { rows[r.objectID] = r } }
+                case .dictionaries(let d): dictionaries += d
+                case .count(let n): count += n
+                }
+            }
+        }
+        if request.resultType == .dictionaries { return .dictionaries(dictionaries) }
+        if !merging {
+            switch request.resultType {
+            case .count: return .count(count)
+            case .objectIDs: return .objectIDs(ids)
+            default: return .objects(try materialise(ids, rows: rows, request: request))
+            }
+        }
+
+        var objects = ids.map { object(with: $0) }.filter { $0.status == .clean || $0.status == .inserted }
+        var present = Set(objects)
+        for o in pending where o.status == .inserted || o.status == .clean {
+            let matches = try request.predicate?.evaluate(with: .object(o)) ?? true
+            if matches && !present.contains(o) {
+                objects.append(o)
+                present.insert(o)
+            } else if !matches && present.contains(o) {
+                objects.removeAll { $0 === o }
+                present.remove(o)
+            }
+        }
+        if !request.sortDescriptors.isEmpty, !pending.isEmpty || stores.count > 1 {
+            let sorted = try request.sortDescriptors.sorted(objects.map { ObjectValue.object($0) })
+            objects = sorted.compactMap { $0.objectReference as? ManagedObject }
+        }
+        objects = InMemoryQuery(request: request).window(objects)
+        switch request.resultType {
+        case .count: return .count(objects.count)
+        case .objectIDs: return .objectIDs(objects.map(\.objectID))
+        default: return .objects(try materialise(objects.map(\.objectID), rows: rows, request: request))
+        }
+    }
+
+    /// Objects for fetched IDs: faults, or loaded ones when the request asks.
+    private func materialise(_ ids: [ManagedObjectID], rows: [ManagedObjectID: StoredRow],
+                             request: FetchRequest) throws -> [ManagedObject] {
+        let objects = ids.map { object(with: $0) }
+        if !request.returnsObjectsAsFaults {
+            for o in objects where o.isFault {
+                if let row = rows[o.objectID] { apply(row, to: o); o.awakeFromFetch() } else { try o.fireFault() }
+            }
+        }
+        for path in request.relationshipKeyPathsForPrefetching {
+            for o in objects { try prefetch(path, from: o) }
+        }
+        return objects
+    }
+
+    private func prefetch(_ path: String, from object: ManagedObject) throws {
+        var level: [ManagedObject] = [object]
+        for key in path.split(separator: ".").map(String.init) {
+            var next: [ManagedObject] = []
+            for o in level {
+                try o.fireFault()
+                switch try o.value(forKey: key) {
+                case .object(let d as ManagedObject): next.append(d)
+                case .set(let members), .array(let members): next += members.compactMap { $0.objectReference as? ManagedObject }
+                default: break
+                }
+            }
+            for o in next { try o.fireFault() }
+            level = next
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import OrderedCollections
+import ObjectModel
+import Predicates
+
+extension ManagedObjectContext {
+    /// Discards every unsaved change: inserted objects leave the context, changed and
+    /// deleted ones return to their saved values. The undo stack is emptied.
+    public func rollback() {
+        undoManager?.removeAllActions()
+        pendingDeletes = []
+        for object in Array(inserted) + Array(discarded) {
+            object.status = .invalid
+            unregister(object)
+            event.invalidated.append(object)
+        }
+        for object in Array(updated) + Array(deleted) {
+            turnIntoFault(object)
+            event.refreshed.append(object)
+        }
+        inserted = []
+        updated = []
+        deleted = []
+        discarded = []
+        event.inserted = []
+        event.updated = []
+        event.deleted = []
+        processPendingChanges()
+    }
+
+    /// Forgets every object: all of them leave the context, with their changes.
+    public func reset() {
+        undoManager?.removeAllActions()
+        for box in registry.values {
+            guard let object = box.object else { continue }
+            object.status = .invalid
+            object.managedObjectContext = nil
+        }
+        for object in Array(inserted) + Array(updated) + Array(deleted) + Array(discarded) {
+            object.status = .invalid
+            object.managedObjectContext = nil
+        }
+        registry = [:]
+        inserted = []
+        updated = []
+        deleted = []
+        discarded = []
+        pendingDeletes = []
+        event = EventChanges()
+        event.invalidatedAll = true
+        processPendingChanges()
+    }
+
+    /// Reloads an object from its store.
+    ///
+    /// - Parameter mergeChanges: `false` discards the object's unsaved changes (it becomes
+    ///   a fault); `true` reloads the stored values and then applies its unsaved changes again.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object.managedObjectContext === self, object.status == .clean || object.status == .deleted else { return }
+        if !mergeChanges || object.changedKeys.isEmpty {
+            if object.status == .deleted {
+                deleted.remove(object)
+                pendingDeletes.removeAll { $0 === object }
+                object.status = .clean
+            }
+            turnIntoFault(object)
+            event.refreshed.append(object)
+            return
+        }
+        let keys = object.changedKeys
+        let local: [(String, ObjectValue)] = keys.compactMap { key in (try? object.value(forKey: key)).map { (key, $0) } }
+        turnIntoFault(object)
+        guard (try? object.fireFault()) != nil else { return }
+        isApplyingUndo = true
+        defer { isApplyingUndo = false }
+        for (key, value) in local {
+            if let i = object.entity.attributeIndex(of: key) {
+                recordAttributeChange(object, index: i, to: value)
+            } else if let i = object.entity.relationshipIndex(of: key) {
+                if object.entity.relationships[i].isToMany {
+                    let members = OrderedSet((value.collectionElements ?? []).compactMap { $0.objectReference as? ManagedObject })
+                    object.relationshipValues[i] = .toMany(members)
+                    noteOriginal(object, key, .toMany(nil))
+                    noteChanged(object, key)
+                } else {
+                    primitiveSetToOne(object, i, value.objectReference as? ManagedObject)
+                }
+            }
+        }
+        event.refreshed.append(object)
+    }
+
+    /// Refreshes every registered object, keeping unsaved changes.
+    public func refreshAllObjects() {
+        for box in registry.values { if let object = box.object { refresh(object, mergeChanges: true) } }
+        processPendingChanges()
+    }
+
+    /// Makes an object a fault again: its values will be read from the store on next access.
+    func turnIntoFault(_ object: ManagedObject) {
+        updated.remove(object)
+        object.changedKeys = []
+        object.originals = [:]
+        object.attributeValues = nil
+        object.relationshipValues = object.entity.relationships.map { $0.isToMany ? .toManyFault(.init()) : .toOne(nil) }
+        if object.status != .invalid { object.status = .clean }
+    }
+
+    /// Brings in what another context saved: changed objects reload (keeping this
+    /// context's own unsaved changes), deleted ones leave, inserted ones are announced.
+    ///
+    /// ```swift
+    /// coordinator.observeSaves { save in
+    ///     DispatchQueue.main.async { viewContext.mergeChanges(fromContextDidSave: save) }
+    /// }
+    /// ```
+    public func mergeChanges(fromContextDidSave save: ContextDidSave) {
+        for id in save.updated {
+            if let object = registeredObject(for: id), object.status == .clean, !object.isFault || object.hasChanges {
+                refresh(object, mergeChanges: true)
+            } else if let object = registeredObject(for: id) {
+                event.refreshed.append(object)
+            }
+        }
+        for id in save.deleted {
+            guard let object = registeredObject(for: id) else { continue }
+            updated.remove(object)
+            deleted.remove(object)
+            object.status = .invalid
+            unregister(object)
+            object.managedObjectContext = nil
+            event.deleted.append(object)
+        }
+        for id in save.inserted where registeredObject(for: id) == nil {
+            event.merged.append(object(with: id))
+        }
+        processPendingChanges()
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+import OrderedCollections
+import ObjectModel
+import Predicates
+
+extension ManagedObjectContext {
+    /// Validates and writes every insert, change and deletion to the stores.
+    ///
+    /// Every validation failure of the save is reported together. A save that fails —
+    /// invalid objects, a conflict the merge policy does not resolve, a store error —
+    /// leaves the stores as they were and the context's changes in place.
+    ///
+    /// - Throws: `ValidationError`, `MergeConflictError`, or the store's error.
+    public func save() throws {
+        processPendingChanges()
+        if !propagatesDeletesAtEndOfEvent { propagateDeletes() }
+        guard hasChanges else { return }
+        post(.willSave)
+        for object in Array(inserted) + Array(updated) { object.willSave() }
+        processPendingChanges()
+        try validateForSave()
+
+        var byStore: [String: (store: any PersistentStore, changes: StoreChanges)] = [:]
+        func add(_ store: any PersistentStore, _ edit: (inout StoreChanges) -> Void) {
+            var entry = byStore[store.identifier] ?? (store, StoreChanges(overwritesConflicts: mergePolicy == .overwrite))
+            edit(&entry.changes)
+            byStore[store.identifier] = entry
+        }
+        for object in inserted {
+            let store = try storeForInsertion(object)
+            let row = try storedRow(of: object)
+            add(store) { $0.inserted.append(row) }
+        }
+        for object in updated where object.hasPersistentChanges {
+            let store = try coordinator.store(for: object.objectID)
+            let row = try storedRow(of: object)
+            add(store) { $0.updated.append(row) }
+        }
+        for object in deleted {
+            let store = try coordinator.store(for: object.objectID)
+            let version = object.snapshot?.version ?? 1
+            add(store) { $0.deleted.append((object.objectID, version)) }
+        }
+
+        var results: [StoreSaveResult] = []
+        try coordinator.locked {
+            for (_, entry) in byStore.sorted(by: { $0.key < $1.key }) {
+                results.append(try saveResolvingConflicts(entry.changes, in: entry.store))
+            }
+        }
+        finishSave(results)
+    }
+
+    private func storeForInsertion(_ object: ManagedObject) throws -> any PersistentStore {
+        if let id = object.assignedStoreIdentifier, let store = coordinator.store(withIdentifier: id) { return store }
+        guard let store = coordinator.stores(forEntityName: object.entity.name).first else {
+            throw ObjectGraphError.noStoreForEntity(object.entity.name)
+        }
+        return store
+    }
+
+    /// The row a store writes for an object: stored attributes, to-one destinations, and
+    /// to-many members when they were loaded or changed.
+    func storedRow(of object: ManagedObject) throws -> StoredRow {
+        let entity = object.entity
+        var row = StoredRow(objectID: object.objectID, version: object.snapshot?.version ?? 0)
+        let values = object.attributeValues ?? []
+        for (i, a) in entity.attributes.enumerated() where !a.isTransient && i < values.count && !values[i].isNull {
+            row.attributes[a.name] = values[i]
+        }
+        for (i, r) in entity.relationships.enumerated() where !r.isTransient {
+            switch object.relationshipValues[i] {
+            case .toOne(let d):
+                if let d { row.toOne[r.name] = d.objectID }
+            case .toMany(let members):
+                row.toMany[r.name] = members.map(\.objectID)
+            case .toManyFault(let pending):
+                if !pending.added.isEmpty || !pending.removed.isEmpty {
+                    row.toMany[r.name] = try object.toManyMembers(i).map(\.objectID)
+                }
+            }
+        }
+        return row
+    }
+
+    /// Saves to one store; on conflicts, applies the merge policy and tries once more.
+    private func saveResolvingConflicts(_ changes: StoreChanges, in store: any PersistentStore) throws -> StoreSaveResult {
+        do {
+            return try store.save(changes)
+        } catch let error as MergeConflictError {
+            guard mergePolicy != .error, mergePolicy != .overwrite else { throw error }
+            var retry = changes
+            for conflict in error.conflicts {
+                guard let object = registeredObject(for: conflict.objectID) else { continue }
+                let index = retry.updated.firstIndex { $0.objectID == conflict.objectID }
+                guard let persisted = conflict.persisted else {
+                    // Deleted by another save: nothing left to update.
+                    if let index { retry.updated.remove(at: index) }
+                    retry.deleted.removeAll { $0.objectID == conflict.objectID }
+                    continue
+                }
+                switch mergePolicy {
+                case .rollback:
+                    if let index { retry.updated.remove(at: index) }
+                    retry.deleted.removeAll { $0.objectID == conflict.objectID }
+                    refreshToStoreRow(object, persisted)
+                case .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump:
+                    let merged = mergeProperties(of: object, with: persisted, storeWins: mergePolicy == .mergeByPropertyStoreTrump)
+                    if let index { retry.updated[index] = try storedRow(of: merged) }
+                    if let d = retry.deleted.firstIndex(where: { $0.objectID == conflict.objectID }) {
+                        retry.deleted[d].version = persisted.version
+                    }
+                default:
+                    break
+                }
+            }
+            return try store.save(retry)
+        }
+    }
+
+    /// Takes the store's values for every property the object did not change (and, when
+    /// the store wins, for those it did), and the store's version.
+    private func mergeProperties(of object: ManagedObject, with persisted: StoredRow, storeWins: Bool) -> ManagedObject {
+        let committed = object.committedValues()
+        isApplyingUndo = true
+        defer { isApplyingUndo = false }
+        for (i, a) in object.entity.attributes.enumerated() where !a.isTransient {
+            let theirs = persisted.attributes[a.name] ?? .null
+            let changedThere = !(committed[a.name] ?? .null).isIdentical(to: theirs)
+            if changedThere && (storeWins || !object.changedKeys.contains(a.name)) {
+                recordAttributeChange(object, index: i, to: theirs)
+            }
+        }
+        for (i, r) in object.entity.relationships.enumerated() where !r.isToMany && !r.isTransient {
+            let theirs = persisted.toOne[r.name]
+            let mine = object.snapshot?.toOne[i]
+            if theirs != mine && (storeWins || !object.changedKeys.contains(r.name)) {
+                primitiveSetToOne(object, i, theirs.map { self.object(with: $0) })
+            }
+        }
+        object.snapshot?.version = persisted.version
+        return object
+    }
+
+    private func refreshToStoreRow(_ object: ManagedObject, _ row: StoredRow) {
+        updated.remove(object)
+        object.changedKeys = []
+        object.originals = [:]
+        apply(row, to: object)
+        event.refreshed.append(object)
+    }
+
+    /// After the stores accepted the save: permanent IDs, committed values, clean state.
+    private func finishSave(_ results: [StoreSaveResult]) {
+        var permanent: [ManagedObjectID: ManagedObjectID] = [:]
+        var versions: [ManagedObjectID: Int64] = [:]
+        for r in results {
+            permanent.merge(r.permanentIDs) { a, _ in a }
+            versions.merge(r.versions) { a, _ in a }
+        }
+        let insertedObjects = Array(inserted)
+        let updatedObjects = Array(updated)
+        let deletedObjects = Array(deleted)
+        for object in insertedObjects {
+            unregister(object)
+            if let id = permanent[object.objectID] { object.objectID = id }
+            object.status = .clean
+            register(object)
+        }
+        for object in insertedObjects + updatedObjects {
+            object.changedKeys = []
+            object.originals = [:]
+            commitSnapshot(of: object, version: versions[object.objectID] ?? object.snapshot?.version ?? 1)
+        }
+        for object in deletedObjects + Array(discarded) {
+            object.status = .invalid
+            unregister(object)
+            object.managedObjectContext = nil
+        }
+        inserted = []
+        updated = []
+        deleted = []
+        discarded = []
+        let save = ContextDidSave(inserted: insertedObjects.map(\.objectID),
+                                  updated: updatedObjects.map(\.objectID),
+                                  deleted: deletedObjects.map(\.objectID))
+        for object in insertedObjects + updatedObjects { object.didSave() }
+        post(.didSave(save))
+        coordinator.didSave(save)
+    }
+
+    private func commitSnapshot(of object: ManagedObject, version: Int64) {
+        guard let values = object.attributeValues else { return }
+        var toOne: [Int: ManagedObjectID] = [:]
+        for (i, value) in object.relationshipValues.enumerated() {
+            if case .toOne(let d?) = value { toOne[i] = d.objectID }
+        }
+        object.snapshot = Snapshot(attributes: values, toOne: toOne, version: version)
+    }
+
+    // MARK: Validation
+
+    /// Validates every inserted, updated and deleted object; all failures together.
+    public func validateForSave() throws {
+        var failures: [ValidationFailure] = []
+        func collect(_ object: ManagedObject, _ check: () throws -> Void) {
+            do { try check() } catch let error as ValidationError {
+                failures += error.failures
+            } catch {
+                failures.append(ValidationFailure(code: .generic, object: object, key: nil, value: .null,
+                                                  reason: String(describing: error)))
+            }
+        }
+        for object in inserted { collect(object) { try object.validateForInsert() } }
+        for object in updated { collect(object) { try object.validateForUpdate() } }
+        for object in deleted { collect(object) { try object.validateForDelete() } }
+        failures += try uniquenessFailures()
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+
+    /// Objects whose uniqueness-constrained values another object already has.
+    private func uniquenessFailures() throws -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        let candidates = Array(inserted) + Array(updated)
+        for entity in model.entities where !entity.declaration.uniquenessConstraints.isEmpty {
+            let objects = candidates.filter { $0.entity.isKind(of: entity.name) }
+            guard !objects.isEmpty else { continue }
+            for constraint in entity.declaration.uniquenessConstraints {
+                var seen: [[ObjectValue]: ManagedObject] = [:]
+                for object in objects {
+                    let key = constraint.map { object[$0] }
+                    if let other = seen[key] {
+                        failures.append(uniqueFailure(object, constraint, key, other.objectID))
+                        continue
+                    }
+                    seen[key] = object
+                    let predicate = ObjectPredicate.and(zip(constraint, key).map { .comparison($0, .equalTo, $1) })
+                    let request = FetchRequest(entityName: entity.name, predicate: predicate, resultType: .objectIDs,
+                                               includesPendingChanges: false)
+                    let clash = try fetchObjectIDs(request).first { id in
+                        id != object.objectID && registeredObject(for: id).map { !$0.isDeleted && !$0.hasChanges } ?? true
+                    }
+                    if let clash { failures.append(uniqueFailure(object, constraint, key, clash)) }
+                }
+            }
+        }
+        return failures
+    }
+
+    private func uniqueFailure(_ object: ManagedObject, _ constraint: [String], _ values: [ObjectValue],
+                               _ other: ManagedObjectID) -> ValidationFailure {
+        ValidationFailure(code: .uniquenessConstraint, object: object, key: constraint.joined(separator: ","),
+                          value: values.count == 1 ? values[0] : .array(values),
+                          reason: "must be unique, but \(other) has the same value")
+    }
+}
+
+extension ManagedObject {
+    /// Whether a change touches something a store keeps.
+    var hasPersistentChanges: Bool {
+        changedKeys.contains { key in
+            if let a = entity.attribute(named: key) { return !a.isTransient }
+            if let r = entity.relationship(named: key) { return !r.isTransient }
+            return false
+        }
+    }
+}

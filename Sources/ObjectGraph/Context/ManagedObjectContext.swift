@@ -1,0 +1,253 @@
+import Foundation
+import OrderedCollections
+import ObjectModel
+import Predicates
+
+/// A scratch pad of managed objects over a coordinator: insert, change and delete
+/// objects, then save them to the stores in one step, or roll back.
+///
+/// A context and its objects belong to one thread. Work on another thread uses a
+/// context of its own and merges through `mergeChanges(fromContextDidSave:)`.
+///
+/// ```swift
+/// let context = ManagedObjectContext(coordinator: coordinator)
+/// let item = try context.insertObject(forEntityName: "ToDo")
+/// item["name"] = "Water the plants"
+/// try context.save()
+/// ```
+public final class ManagedObjectContext {
+    public let coordinator: PersistentStoreCoordinator
+    /// A name for messages and debugging.
+    public var name: String?
+    /// Records changes for undo and redo; `nil` (the default) records nothing.
+    public var undoManager: UndoStack?
+    /// How a save resolves conflicts with changes saved by others.
+    public var mergePolicy: MergePolicy = .error
+    /// Whether delete rules run at `processPendingChanges` (else at save).
+    public var propagatesDeletesAtEndOfEvent = true
+
+    var registry: [ManagedObjectID: WeakObject] = [:]
+    private var registryCleanupThreshold = 1024
+    var inserted: OrderedSet<ManagedObject> = []
+    var updated: OrderedSet<ManagedObject> = []
+    var deleted: OrderedSet<ManagedObject> = []
+    /// Objects inserted and deleted again before a save: they never reach a store.
+    var discarded: OrderedSet<ManagedObject> = []
+    var pendingDeletes: [ManagedObject] = []
+    var event = EventChanges()
+    var observers: [UUID: (ContextNotification) -> Void] = [:]
+    var isApplyingUndo = false
+
+    public init(coordinator: PersistentStoreCoordinator) {
+        self.coordinator = coordinator
+    }
+
+    /// The model the context's objects are instances of.
+    public var model: ManagedObjectModel { coordinator.model }
+
+    // MARK: Change sets
+
+    /// Objects inserted since the last save.
+    public var insertedObjects: Set<ManagedObject> { Set(inserted) }
+    /// Saved objects changed since the last save.
+    public var updatedObjects: Set<ManagedObject> { Set(updated) }
+    /// Saved objects deleted since the last save.
+    public var deletedObjects: Set<ManagedObject> { Set(deleted) }
+    /// Every object the context knows and that is still in memory.
+    public var registeredObjects: Set<ManagedObject> { Set(registry.values.compactMap(\.object)) }
+
+    /// Whether anything was inserted, changed or deleted since the last save.
+    public var hasChanges: Bool {
+        !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !pendingDeletes.isEmpty
+    }
+
+    // MARK: Inserting
+
+    /// Inserts a new object of an entity, with the model's default values.
+    ///
+    /// - Throws: `ObjectGraphError.unknownEntity` or `.abstractEntity`.
+    @discardableResult
+    public func insertObject(forEntityName name: String) throws -> ManagedObject {
+        guard let entity = model.entity(named: name) else { throw ObjectGraphError.unknownEntity(name) }
+        guard !entity.isAbstract else { throw ObjectGraphError.abstractEntity(name) }
+        let type = coordinator.objectClass(forEntityName: name)
+        let object = type.init(entity: entity, objectID: .temporary(entityName: name), context: self)
+        object.attributeValues = entity.attributes.map(\.defaultValue)
+        object.relationshipValues = entity.relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
+        object.status = .inserted
+        register(object)
+        inserted.append(object)
+        event.inserted.append(object)
+        record(.status(object, from: .invalid, to: .inserted))
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// Inserts a new object of a registered subclass.
+    ///
+    /// ```swift
+    /// let item = try context.insert(ToDoItem.self, entityName: "ToDo")
+    /// ```
+    public func insert<T: ManagedObject>(_ type: T.Type, entityName: String) throws -> T {
+        let object = try insertObject(forEntityName: entityName)
+        guard let typed = object as? T else {
+            preconditionFailure("entity \(entityName) is registered with \(Swift.type(of: object)), not \(T.self)")
+        }
+        return typed
+    }
+
+    /// Chooses the store an inserted object will be saved to.
+    public func assign(_ object: ManagedObject, to store: any PersistentStore) {
+        precondition(object.isInserted, "only inserted objects can be assigned to a store")
+        object.assignedStoreIdentifier = store.identifier
+    }
+
+    // MARK: Looking up objects
+
+    /// The object for an ID: the registered one, or a fault that loads on first access.
+    public func object(with id: ManagedObjectID) -> ManagedObject {
+        if let object = registry[id]?.object { return object }
+        guard let entity = model.entity(named: id.entityName) else {
+            preconditionFailure("object ID \(id) names entity '\(id.entityName)', which the model lacks")
+        }
+        let object = coordinator.objectClass(forEntityName: id.entityName).init(entity: entity, objectID: id, context: self)
+        register(object)
+        return object
+    }
+
+    /// The object for an ID if the context has it in memory; never touches a store.
+    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
+        registry[id]?.object
+    }
+
+    /// The object for an ID with its values loaded.
+    ///
+    /// - Throws: `ObjectGraphError.objectNotFound` when no store has it.
+    public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
+        let object = self.object(with: id)
+        try object.fireFault()
+        return object
+    }
+
+    func register(_ object: ManagedObject) {
+        registry[object.objectID] = WeakObject(object)
+        if registry.count > registryCleanupThreshold {
+            registry = registry.filter { $0.value.object != nil }
+            registryCleanupThreshold = max(1024, registry.count * 2)
+        }
+    }
+
+    func unregister(_ object: ManagedObject) {
+        if registry[object.objectID]?.object === object { registry[object.objectID] = nil }
+    }
+
+    // MARK: Deleting
+
+    /// Marks an object for deletion at the next save; its delete rules run at the next
+    /// `processPendingChanges`. Deleting an unsaved object simply discards it.
+    public func delete(_ object: ManagedObject) {
+        precondition(object.managedObjectContext === self, "\(object) belongs to another context")
+        guard object.status == .clean || object.status == .inserted else { return }
+        object.prepareForDeletion()
+        let from = object.status
+        setStatus(object, .deleted, wasInserted: from == .inserted)
+        record(.status(object, from: from, to: .deleted))
+        pendingDeletes.append(object)
+        event.deleted.append(object)
+    }
+
+    func setStatus(_ object: ManagedObject, _ status: ManagedObject.Status, wasInserted: Bool) {
+        switch object.status {
+        case .inserted: inserted.remove(object)
+        case .deleted: deleted.remove(object); discarded.remove(object)
+        case .clean: updated.remove(object)
+        case .invalid: break
+        }
+        object.status = status
+        switch status {
+        case .inserted:
+            inserted.append(object)
+            register(object)
+        case .deleted:
+            if wasInserted { discarded.append(object) } else { deleted.append(object) }
+        case .clean:
+            if !object.changedKeys.isEmpty { updated.append(object) }
+            register(object)
+        case .invalid:
+            unregister(object)
+        }
+    }
+
+    // MARK: Events
+
+    /// Ends the current event: runs delete rules, closes the undo group, and tells
+    /// observers which objects were inserted, updated and deleted.
+    public func processPendingChanges() {
+        if propagatesDeletesAtEndOfEvent { propagateDeletes() }
+        if let undo = undoManager, undo.groupsByEvent { undo.closeEventGroup() }
+        guard !event.isEmpty else { return }
+        let changes = ObjectChanges(
+            inserted: Array(event.inserted.filter { $0.status == .inserted }) + Array(event.merged),
+            updated: Array(event.updated.filter { $0.status == .clean || $0.status == .inserted }
+                .filter { !event.inserted.contains($0) }),
+            deleted: Array(event.deleted),
+            refreshed: Array(event.refreshed),
+            invalidated: Array(event.invalidated),
+            invalidatedAll: event.invalidatedAll)
+        event = EventChanges()
+        post(.objectsDidChange(changes))
+    }
+
+    /// Runs the delete rules of every object deleted since they last ran.
+    func propagateDeletes() {
+        while !pendingDeletes.isEmpty {
+            let object = pendingDeletes.removeFirst()
+            guard object.status == .deleted else { continue }
+            for (i, relationship) in object.entity.relationships.enumerated() {
+                switch relationship.deleteRule {
+                case .deny, .noAction:
+                    continue
+                case .nullify, .cascade:
+                    let destinations: [ManagedObject]
+                    if relationship.isToMany {
+                        destinations = Array((try? object.toManyMembers(i)) ?? [])
+                    } else {
+                        try? object.fireFault()
+                        if case .toOne(let d) = object.relationshipValues[i] { destinations = d.map { [$0] } ?? [] } else { destinations = [] }
+                    }
+                    if relationship.deleteRule == .cascade {
+                        for d in destinations where d.status == .clean || d.status == .inserted { delete(d) }
+                    }
+                    if relationship.isToMany {
+                        try? replaceToMany(of: object, index: i, with: [])
+                    } else {
+                        try? setToOne(of: object, index: i, to: nil)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A weak reference, so that the registry does not keep unchanged objects alive.
+struct WeakObject {
+    weak var object: ManagedObject?
+    init(_ object: ManagedObject) { self.object = object }
+}
+
+/// Objects changed during the current event.
+struct EventChanges {
+    var inserted: OrderedSet<ManagedObject> = []
+    var updated: OrderedSet<ManagedObject> = []
+    var deleted: OrderedSet<ManagedObject> = []
+    var refreshed: OrderedSet<ManagedObject> = []
+    var invalidated: OrderedSet<ManagedObject> = []
+    /// Objects another context inserted, brought in by a merge.
+    var merged: OrderedSet<ManagedObject> = []
+    var invalidatedAll = false
+
+    var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && merged.isEmpty
+            && !invalidatedAll
+    }
+}

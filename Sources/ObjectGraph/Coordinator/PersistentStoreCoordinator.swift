@@ -1,0 +1,228 @@
+import Foundation
+import ObjectModel
+import Predicates
+
+/// Connects contexts to stores: adds and removes stores, routes each object to the
+/// store that holds it, and serialises access to the stores, so contexts on several
+/// threads can share one coordinator.
+///
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(model: model)
+/// try coordinator.addStore(type: .xml, at: URL(fileURLWithPath: "todo.xml"))
+/// let context = ManagedObjectContext(coordinator: coordinator)
+/// ```
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    /// Builds a store of a type that is not built in (SQLite registers itself this way).
+    public typealias StoreFactory = @Sendable (ManagedObjectModel, URL?, String?, StoreOptions) throws -> any PersistentStore
+
+    public let model: ManagedObjectModel
+    private let lock = NSRecursiveLock()
+    private var _stores: [any PersistentStore] = []
+    private var classes: [String: ManagedObject.Type] = [:]
+    private var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
+
+    nonisolated(unsafe) private static var factories: [StoreType: StoreFactory] = [:]
+    private static let factoryLock = NSLock()
+
+    public init(model: ManagedObjectModel) {
+        self.model = model
+    }
+
+    /// Makes `addStore(type:...)` able to create stores of another type.
+    public static func registerStoreType(_ type: StoreType, factory: @escaping StoreFactory) {
+        factoryLock.lock()
+        defer { factoryLock.unlock() }
+        factories[type] = factory
+    }
+
+    // MARK: Stores
+
+    /// The stores, in the order they were added.
+    public var stores: [any PersistentStore] { locked { _stores } }
+
+    /// Opens (or creates) a store and adds it.
+    ///
+    /// - Parameters:
+    ///   - configuration: the configuration whose entities the store holds; `nil` for all.
+    /// - Throws: the store's error when its file cannot be read or belongs to another model version.
+    @discardableResult
+    public func addStore(type: StoreType, configuration: String? = nil, at url: URL? = nil,
+                         options: StoreOptions = StoreOptions()) throws -> any PersistentStore {
+        if let configuration, configuration != ModelConfiguration.defaultName, model.configuration(named: configuration) == nil {
+            throw ObjectGraphError.unsupported("the model has no configuration '\(configuration)'")
+        }
+        let store: any PersistentStore
+        switch type {
+        case .inMemory:
+            store = try InMemoryStore(model: model, configurationName: configuration)
+        case .xml:
+            guard let url else { throw ObjectGraphError.unsupported("an XML store needs a file URL") }
+            store = try XMLStore(model: model, url: url, configurationName: configuration, options: options)
+        case .binary:
+            guard let url else { throw ObjectGraphError.unsupported("a binary store needs a file URL") }
+            store = try BinaryStore(model: model, url: url, configurationName: configuration, options: options)
+        default:
+            Self.factoryLock.lock()
+            let factory = Self.factories[type]
+            Self.factoryLock.unlock()
+            guard let factory else { throw ObjectGraphError.unsupported("no store type '\(type)' is registered") }
+            store = try factory(model, url, configuration, options)
+        }
+        try addStore(store)
+        return store
+    }
+
+    /// Adds a store that is already open.
+    public func addStore(_ store: any PersistentStore) throws {
+        try locked {
+            if _stores.contains(where: { $0.identifier == store.identifier }) {
+                throw ObjectGraphError.unsupported("a store with UUID \(store.identifier) is already added")
+            }
+            _stores.append(store)
+        }
+    }
+
+    /// Removes a store; its objects can no longer be fetched or saved.
+    public func removeStore(_ store: any PersistentStore) {
+        locked {
+            _stores.removeAll { $0 === store }
+            store.close()
+        }
+    }
+
+    /// The store with this UUID.
+    public func store(withIdentifier identifier: String) -> (any PersistentStore)? {
+        locked { _stores.first { $0.identifier == identifier } }
+    }
+
+    /// The stores that hold an entity: those whose configuration includes it.
+    public func stores(forEntityName name: String) -> [any PersistentStore] {
+        locked {
+            _stores.filter { store in
+                guard let c = store.configurationName, c != ModelConfiguration.defaultName else { return true }
+                return model.configuration(named: c)?.entityNames.contains(name) ?? false
+            }
+        }
+    }
+
+    /// The store an object ID belongs to.
+    func store(for id: ManagedObjectID) throws -> any PersistentStore {
+        guard let storeID = id.storeIdentifier else { throw ObjectGraphError.objectNotFound(entity: id.entityName, objectID: id.description) }
+        guard let store = store(withIdentifier: storeID) else { throw ObjectGraphError.unknownStore(storeID) }
+        return store
+    }
+
+    /// The object ID a URI names, if it names a store of this coordinator and an entity of its model.
+    public func managedObjectID(forURI uri: URL) -> ManagedObjectID? {
+        guard let id = ManagedObjectID.parse(uri: uri), model.entity(named: id.entityName) != nil,
+              let storeID = id.storeIdentifier, store(withIdentifier: storeID) != nil else { return nil }
+        return id
+    }
+
+    /// Copies a store's objects into a new store of another type or location, removes the
+    /// old store and adds the new one. The old file is left as it was.
+    @discardableResult
+    public func migrateStore(_ store: any PersistentStore, to url: URL?, type: StoreType,
+                             options: StoreOptions = StoreOptions()) throws -> any PersistentStore {
+        let rows = try allRows(of: store)
+        let target: any PersistentStore
+        switch type {
+        case .inMemory: target = try InMemoryStore(model: model, configurationName: store.configurationName)
+        case .xml:
+            guard let url else { throw ObjectGraphError.unsupported("an XML store needs a file URL") }
+            target = try XMLStore(model: model, url: url, configurationName: store.configurationName, options: options)
+        case .binary:
+            guard let url else { throw ObjectGraphError.unsupported("a binary store needs a file URL") }
+            target = try BinaryStore(model: model, url: url, configurationName: store.configurationName, options: options)
+        default:
+            Self.factoryLock.lock()
+            let factory = Self.factories[type]
+            Self.factoryLock.unlock()
+            guard let factory else { throw ObjectGraphError.unsupported("no store type '\(type)' is registered") }
+            target = try factory(model, url, store.configurationName, options)
+        }
+        // Rows go in as inserts with temporary IDs, then references are mapped to the new keys.
+        var temporary: [ManagedObjectID: ManagedObjectID] = [:]
+        for row in rows { temporary[row.objectID] = .temporary(entityName: row.objectID.entityName) }
+        let inserted = rows.map { row in
+            StoredRow(objectID: temporary[row.objectID]!, attributes: row.attributes,
+                      toOne: row.toOne.compactMapValues { temporary[$0] },
+                      toMany: row.toMany.mapValues { $0.compactMap { temporary[$0] } })
+        }
+        _ = try target.save(StoreChanges(inserted: inserted))
+        try locked {
+            _stores.removeAll { $0 === store }
+            store.close()
+            _stores.append(target)
+        }
+        return target
+    }
+
+    /// Every row of a store, with to-many relationships filled in.
+    public func allRows(of store: any PersistentStore) throws -> [StoredRow] {
+        try locked {
+            var rows: [StoredRow] = []
+            for entity in model.entities where !entity.isAbstract {
+                let request = StoreRequest(fetch: FetchRequest(entityName: entity.name, includesSubentities: false),
+                                           entityNames: [entity.name])
+                guard case .rows(let ids, let fetched) = try store.execute(request) else { continue }
+                for (i, id) in ids.enumerated() {
+                    guard var row = try fetched?[i] ?? store.row(for: id) else { continue }
+                    for r in entity.relationships where r.isToMany && row.toMany[r.name] == nil {
+                        row.toMany[r.name] = try store.relatedObjectIDs(of: id, relationship: r)
+                    }
+                    rows.append(row)
+                }
+            }
+            return rows
+        }
+    }
+
+    // MARK: Classes
+
+    /// Makes contexts create instances of `type` for an entity (and, unless they have their
+    /// own, its sub-entities).
+    public func register(_ type: ManagedObject.Type, forEntityName name: String) {
+        locked { classes[name] = type }
+    }
+
+    func objectClass(forEntityName name: String) -> ManagedObject.Type {
+        locked {
+            if let type = classes[name] { return type }
+            for ancestor in model.entity(named: name)?.ancestorNames ?? [] {
+                if let type = classes[ancestor] { return type }
+            }
+            return ManagedObject.self
+        }
+    }
+
+    // MARK: Saves
+
+    /// Calls `handler` after every successful save through this coordinator, on the saving
+    /// thread, so other contexts can merge it.
+    @discardableResult
+    public func observeSaves(_ handler: @escaping @Sendable (ContextDidSave) -> Void) -> UUID {
+        let id = UUID()
+        locked { saveObservers[id] = handler }
+        return id
+    }
+
+    /// Stops a save observer.
+    public func removeSaveObserver(_ id: UUID) {
+        locked { saveObservers[id] = nil }
+    }
+
+    func didSave(_ save: ContextDidSave) {
+        let handlers = locked { Array(saveObservers.values) }
+        for handler in handlers { handler(save) }
+    }
+
+    // MARK: Locking
+
+    /// Runs `body` with the stores to itself.
+    public func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}

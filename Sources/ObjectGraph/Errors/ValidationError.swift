@@ -1,0 +1,71 @@
+import Foundation
+import Predicates
+
+/// One reason an object cannot be saved.
+public struct ValidationFailure: CustomStringConvertible {
+    /// Core Data's error codes for the kinds of failure.
+    public enum Code: Int, Sendable {
+        case generic = 1550
+        case uniquenessConstraint = 1551
+        case missingMandatoryProperty = 1570
+        case relationshipLacksMinimumCount = 1580
+        case relationshipExceedsMaximumCount = 1590
+        case relationshipDeniedDelete = 1600
+        case numberTooLarge = 1610
+        case numberTooSmall = 1620
+        case dateTooLate = 1630
+        case dateTooSoon = 1640
+        case stringTooLong = 1660
+        case stringTooShort = 1670
+        case stringPatternMatching = 1680
+    }
+
+    public var code: Code
+    /// The object that failed.
+    public var object: ManagedObject
+    /// The key at fault, if one.
+    public var key: String?
+    /// The value at fault.
+    public var value: ObjectValue
+    /// What is wrong, in words.
+    public var reason: String
+
+    public init(code: Code, object: ManagedObject, key: String?, value: ObjectValue, reason: String) {
+        self.code = code
+        self.object = object
+        self.key = key
+        self.value = value
+        self.reason = reason
+    }
+
+    public var entityName: String { object.entity.name }
+
+    public var description: String {
+        let subject = "\(entityName) \(object.objectID)"
+        guard let key else { return "\(subject): \(reason)" }
+        return "\(subject): \(key) \(reason) (value: \(Self.render(value)))"
+    }
+
+    static func render(_ value: ObjectValue) -> String {
+        switch value {
+        case .null: return "nil"
+        case .string(let s): return "\"\(s)\""
+        case .object(let o): return (o as? ManagedObject).map { "\($0.entity.name) \($0.objectID)" } ?? "\(o.identity)"
+        case .set(let a), .array(let a): return "\(a.count) objects"
+        case .date(let d): return ISO8601DateFormatter().string(from: d)
+        default: return "\(value)"
+        }
+    }
+}
+
+/// A save refused because objects are invalid: every failure of the save, together.
+public struct ValidationError: Error, CustomStringConvertible {
+    public var failures: [ValidationFailure]
+
+    public init(failures: [ValidationFailure]) { self.failures = failures }
+
+    public var description: String {
+        if failures.count == 1 { return "validation failed: \(failures[0])" }
+        return "validation failed (\(failures.count) problems):\n" + failures.map { "  \($0)" }.joined(separator: "\n")
+    }
+}

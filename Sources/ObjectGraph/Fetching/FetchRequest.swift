@@ -1,0 +1,144 @@
+import Foundation
+import ObjectModel
+import Predicates
+
+/// What to fetch: an entity (with its sub-entities by default), which of its objects,
+/// in what order, how many, and in what form.
+///
+/// ```swift
+/// var request = FetchRequest(entityName: "ToDo")
+/// request.predicate = try ObjectPredicate(format: "completed == NO AND dueDate < %@", Date())
+/// request.sortDescriptors = [ObjectSortDescriptor(key: "dueDate")]
+/// request.fetchLimit = 50
+/// let items = try context.fetch(request)
+/// ```
+public struct FetchRequest {
+    /// What a fetch returns.
+    public enum ResultType: Sendable, Hashable {
+        /// Managed objects (faults unless `returnsObjectsAsFaults` is false).
+        case managedObjects
+        /// Object IDs only.
+        case objectIDs
+        /// Dictionaries of `propertiesToFetch`, or of every attribute.
+        case dictionaries
+        /// The number of matching objects, as one `.int`.
+        case count
+    }
+
+    public var entityName: String
+    public var predicate: ObjectPredicate?
+    public var sortDescriptors: [ObjectSortDescriptor]
+    /// The most objects to return; 0 for no limit.
+    public var fetchLimit: Int
+    /// How many matching objects to skip first.
+    public var fetchOffset: Int
+    /// How many objects to load at a time; 0 loads all at once.
+    public var fetchBatchSize: Int
+    public var resultType: ResultType
+    /// Whether instances of sub-entities match too (the default).
+    public var includesSubentities: Bool
+    /// Whether the context's unsaved inserts, changes and deletes show in the results.
+    public var includesPendingChanges: Bool
+    /// Whether objects come back as faults (values loaded on first access).
+    public var returnsObjectsAsFaults: Bool
+    /// For dictionary results: attribute names, key paths and expression descriptions.
+    public var propertiesToFetch: [FetchProperty]?
+    /// For dictionary results: the properties whose values group the rows.
+    public var propertiesToGroupBy: [FetchProperty]?
+    /// For grouped dictionary results: which groups to keep.
+    public var havingPredicate: ObjectPredicate?
+    /// For dictionary results: drop duplicate dictionaries.
+    public var returnsDistinctResults: Bool
+    /// Relationship key paths whose destinations load together with the results.
+    public var relationshipKeyPathsForPrefetching: [String]
+
+    public init(
+        entityName: String,
+        predicate: ObjectPredicate? = nil,
+        sortDescriptors: [ObjectSortDescriptor] = [],
+        fetchLimit: Int = 0,
+        fetchOffset: Int = 0,
+        fetchBatchSize: Int = 0,
+        resultType: ResultType = .managedObjects,
+        includesSubentities: Bool = true,
+        includesPendingChanges: Bool = true,
+        returnsObjectsAsFaults: Bool = true,
+        propertiesToFetch: [FetchProperty]? = nil,
+        propertiesToGroupBy: [FetchProperty]? = nil,
+        havingPredicate: ObjectPredicate? = nil,
+        returnsDistinctResults: Bool = false,
+        relationshipKeyPathsForPrefetching: [String] = []
+    ) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = fetchLimit
+        self.fetchOffset = fetchOffset
+        self.fetchBatchSize = fetchBatchSize
+        self.resultType = resultType
+        self.includesSubentities = includesSubentities
+        self.includesPendingChanges = includesPendingChanges
+        self.returnsObjectsAsFaults = returnsObjectsAsFaults
+        self.propertiesToFetch = propertiesToFetch
+        self.propertiesToGroupBy = propertiesToGroupBy
+        self.havingPredicate = havingPredicate
+        self.returnsDistinctResults = returnsDistinctResults
+        self.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
+    }
+
+    /// A request from one of the model's templates, with its `$VARIABLES` filled in.
+    ///
+    /// - Throws: a predicate error when the template's predicate does not parse or a
+    ///   variable is missing; `ObjectGraphError.unknownEntity` for an unknown template.
+    public static func fromTemplate(named name: String, in model: ManagedObjectModel,
+                                    variables: [String: ObjectValue] = [:]) throws -> FetchRequest {
+        guard let template = model.fetchRequestTemplate(named: name) else {
+            throw ObjectGraphError.unsupported("the model has no fetch request template '\(name)'")
+        }
+        var request = FetchRequest(entityName: template.entityName,
+                                   fetchLimit: template.fetchLimit,
+                                   fetchBatchSize: template.fetchBatchSize,
+                                   includesSubentities: template.includesSubentities,
+                                   includesPendingChanges: template.includesPendingChanges,
+                                   returnsObjectsAsFaults: template.returnsObjectsAsFaults,
+                                   returnsDistinctResults: template.returnsDistinctResults)
+        if let format = template.predicateFormat, !format.isEmpty {
+            request.predicate = try ObjectPredicate(format: format).substitutingVariables(variables)
+        }
+        return request
+    }
+}
+
+/// A column of a dictionary fetch: an attribute or key path, or a computed expression.
+public enum FetchProperty: Sendable, Hashable {
+    /// An attribute name or key path (`category.name`); the dictionary key is the path.
+    case key(String)
+    /// A named expression such as `min:(dueDate)`.
+    case expression(ExpressionDescription)
+
+    /// The key the value has in result dictionaries.
+    public var name: String {
+        switch self {
+        case .key(let k): return k
+        case .expression(let e): return e.name
+        }
+    }
+}
+
+/// A computed column: a name, an expression, and the type of its result.
+///
+/// ```swift
+/// let earliest = ExpressionDescription(name: "earliest",
+///     expression: try ObjectExpression(format: "min:(dueDate)"), resultType: .date)
+/// ```
+public struct ExpressionDescription: Sendable, Hashable {
+    public var name: String
+    public var expression: ObjectExpression
+    public var resultType: AttributeType
+
+    public init(name: String, expression: ObjectExpression, resultType: AttributeType) {
+        self.name = name
+        self.expression = expression
+        self.resultType = resultType
+    }
+}

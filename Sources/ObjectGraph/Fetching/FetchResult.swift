@@ -1,0 +1,10 @@
+import Foundation
+import Predicates
+
+/// What `ManagedObjectContext.execute(_:)` returns, by the request's result type.
+public enum FetchResult {
+    case objects([ManagedObject])
+    case objectIDs([ManagedObjectID])
+    case dictionaries([[String: ObjectValue]])
+    case count(Int)
+}

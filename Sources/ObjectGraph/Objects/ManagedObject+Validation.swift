@@ -1,0 +1,129 @@
+import Foundation
+import ObjectModel
+import Predicates
+
+extension ManagedObject {
+    /// Checks the model's rules for every property: required values, bounds, lengths,
+    /// patterns, relationship counts (to-many counts only of changed relationships when
+    /// `onlyChanged`).
+    public func validateModelRules(onlyChanged: Bool) throws {
+        try throwIfAny(propertyFailures(onlyChanged: onlyChanged))
+    }
+
+    /// Checks the Deny delete rules: a Deny rule refuses while the relationship still
+    /// holds objects that are not deleted too.
+    public func validateDenyRules() throws {
+        var failures: [ValidationFailure] = []
+        for (i, r) in entity.relationships.enumerated() where r.deleteRule == .deny {
+            let members: [ManagedObject]
+            if r.isToMany {
+                members = Array((try? toManyMembers(i)) ?? [])
+            } else if case .toOne(let d) = relationshipValues[i] {
+                members = d.map { [$0] } ?? []
+            } else { members = [] }
+            let remaining = members.filter { !$0.isDeleted }
+            if let first = remaining.first {
+                failures.append(ValidationFailure(
+                    code: .relationshipDeniedDelete, object: self, key: r.name, value: .object(first),
+                    reason: "cannot be deleted while \(r.name) holds \(first.entity.name) \(first.objectID)"
+                        + (remaining.count > 1 ? " and \(remaining.count - 1) more" : "") + " (Deny rule)"))
+            }
+        }
+        try throwIfAny(failures)
+    }
+
+    /// Checks one value against its property's rules without setting it.
+    public func validateValue(_ value: ObjectValue, forKey key: String) -> [ValidationFailure] {
+        if let a = entity.attribute(named: key) { return attributeFailures(a, value) }
+        return []
+    }
+
+    private func throwIfAny(_ failures: [ValidationFailure]) throws {
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+
+    func propertyFailures(onlyChanged: Bool) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for (i, a) in entity.attributes.enumerated() {
+            failures += attributeFailures(a, attributeValues?[i] ?? .null)
+        }
+        for (i, r) in entity.relationships.enumerated() {
+            if onlyChanged && !changedKeys.contains(r.name) { continue }
+            if r.isToMany {
+                guard let count = try? toManyMembers(i).count else { continue }
+                if count == 0 {
+                    if !r.isOptional {
+                        failures.append(failure(.missingMandatoryProperty, r.name, .set([]), "is required"))
+                    }
+                    continue
+                }
+                if r.minCount > 0 && count < r.minCount {
+                    failures.append(failure(.relationshipLacksMinimumCount, r.name, .int(count),
+                                            "holds \(count) objects, fewer than the minimum \(r.minCount)"))
+                }
+                if r.maxCount > 0 && count > r.maxCount {
+                    failures.append(failure(.relationshipExceedsMaximumCount, r.name, .int(count),
+                                            "holds \(count) objects, more than the maximum \(r.maxCount)"))
+                }
+            } else if !r.isOptional, case .toOne(nil) = relationshipValues[i] {
+                failures.append(failure(.missingMandatoryProperty, r.name, .null, "is required"))
+            }
+        }
+        return failures
+    }
+
+    private func attributeFailures(_ a: AttributeDescription, _ value: ObjectValue) -> [ValidationFailure] {
+        if value.isNull {
+            return a.isOptional ? [] : [failure(.missingMandatoryProperty, a.name, value, "is required")]
+        }
+        var failures: [ValidationFailure] = []
+        switch a.type {
+        case .string, .binary:
+            let length: Int
+            switch value {
+            case .string(let s): length = s.count
+            case .data(let d): length = d.count
+            default: length = 0
+            }
+            if let min = a.minimum?.intValue, length < min {
+                failures.append(failure(.stringTooShort, a.name, value, "is \(length) long, shorter than the minimum \(min)"))
+            }
+            if let max = a.maximum?.intValue, length > max {
+                failures.append(failure(.stringTooLong, a.name, value, "is \(length) long, longer than the maximum \(max)"))
+            }
+            if let pattern = a.regularExpression, case .string(let s) = value,
+               let regex = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$") {
+                let range = NSRange(s.startIndex..., in: s)
+                if regex.firstMatch(in: s, range: range) == nil {
+                    failures.append(failure(.stringPatternMatching, a.name, value, "does not match /\(pattern)/"))
+                }
+            }
+        case .date:
+            if let min = a.minimum?.dateValue, let d = value.dateValue, d < min {
+                failures.append(failure(.dateTooSoon, a.name, value, "is earlier than \(ISO8601DateFormatter().string(from: min))"))
+            }
+            if let max = a.maximum?.dateValue, let d = value.dateValue, d > max {
+                failures.append(failure(.dateTooLate, a.name, value, "is later than \(ISO8601DateFormatter().string(from: max))"))
+            }
+        default:
+            if a.type.isNumeric, let v = value.doubleValue {
+                if let min = a.minimum?.doubleValue, v < min {
+                    failures.append(failure(.numberTooSmall, a.name, value, "is smaller than the minimum \(Self.number(a.minimum!))"))
+                }
+                if let max = a.maximum?.doubleValue, v > max {
+                    failures.append(failure(.numberTooLarge, a.name, value, "is larger than the maximum \(Self.number(a.maximum!))"))
+                }
+            }
+        }
+        return failures
+    }
+
+    private static func number(_ v: ObjectValue) -> String {
+        if let i = v.intValue { return String(i) }
+        return "\(v.doubleValue ?? 0)"
+    }
+
+    private func failure(_ code: ValidationFailure.Code, _ key: String, _ value: ObjectValue, _ reason: String) -> ValidationFailure {
+        ValidationFailure(code: code, object: self, key: key, value: value, reason: reason)
+    }
+}

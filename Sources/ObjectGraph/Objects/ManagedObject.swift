@@ -1,0 +1,144 @@
+import Foundation
+import OrderedCollections
+import ObjectModel
+import Predicates
+
+/// An object in the graph: an instance of an entity, owned by one context.
+///
+/// Values are read and written by key; relationships keep their inverses; changes are
+/// tracked until the context saves or rolls back. A fetched object starts as a fault and
+/// loads its values on first access.
+///
+/// ```swift
+/// let item = try context.insertObject(forEntityName: "ToDo")
+/// item["name"] = "Buy milk"
+/// try item.setValue(category, forKey: "category")   // also adds item to category.todos
+/// ```
+///
+/// Subclass to add typed accessors; register the class with
+/// `PersistentStoreCoordinator.register(_:forEntityName:)`.
+open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
+    /// The object's entity, with inherited properties.
+    public let entity: Entity
+    /// The object's identity; temporary until its first save.
+    public internal(set) var objectID: ManagedObjectID
+    /// The context the object belongs to; `nil` once the object was deleted and saved,
+    /// or its context reset.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Attribute values by `entity.attributes` index; `nil` while the object is a fault.
+    var attributeValues: [ObjectValue]?
+    /// Relationship values by `entity.relationships` index.
+    var relationshipValues: [RelationshipValue]
+    /// Values as last read from or written to the store.
+    var snapshot: Snapshot?
+    /// Keys changed since the last save.
+    var changedKeys: Set<String> = []
+    /// The value each changed key had at the last save, to tell whether it still differs.
+    var originals: [String: OriginalValue] = [:]
+    var status: Status = .clean
+    /// The store an inserted object will be saved to, when chosen before the save.
+    var assignedStoreIdentifier: String?
+
+    enum Status { case clean, inserted, deleted, invalid }
+
+    /// Creates an object for a context; use the context's insert methods rather than this.
+    public required init(entity: Entity, objectID: ManagedObjectID, context: ManagedObjectContext?) {
+        self.entity = entity
+        self.objectID = objectID
+        self.managedObjectContext = context
+        self.relationshipValues = entity.relationships.map { $0.isToMany ? .toManyFault(.init()) : .toOne(nil) }
+    }
+
+    /// Called once when the object is first inserted; override to set initial values.
+    open func awakeFromInsert() {}
+
+    /// Called when a fault loads its values from the store.
+    open func awakeFromFetch() {}
+
+    /// Called before the object's delete rules run.
+    open func prepareForDeletion() {}
+
+    /// Called before the object is saved; changes made here are saved too.
+    open func willSave() {}
+
+    /// Called after the object was saved.
+    open func didSave() {}
+
+    /// Checks an inserted object before it is saved. Override to add rules: call `super`,
+    /// and throw a `ValidationError` holding every failure.
+    open func validateForInsert() throws { try validateModelRules(onlyChanged: false) }
+
+    /// Checks a changed object before it is saved.
+    open func validateForUpdate() throws { try validateModelRules(onlyChanged: true) }
+
+    /// Checks a deleted object before the deletion is saved.
+    open func validateForDelete() throws { try validateDenyRules() }
+
+    // MARK: State
+
+    /// Whether the object's values have not been loaded yet.
+    public var isFault: Bool { attributeValues == nil && status != .inserted }
+
+    /// Whether the object was inserted and not yet saved.
+    public var isInserted: Bool { status == .inserted }
+
+    /// Whether the object was deleted and the deletion not yet saved.
+    public var isDeleted: Bool { status == .deleted }
+
+    /// Whether a saved object has unsaved changes.
+    public var isUpdated: Bool { status == .clean && !changedKeys.isEmpty }
+
+    /// Whether the object was inserted, deleted or changed since the last save.
+    public var hasChanges: Bool { status == .inserted || status == .deleted || !changedKeys.isEmpty }
+
+    /// Whether the object still belongs to a context.
+    public var isValid: Bool { status != .invalid && managedObjectContext != nil }
+
+    // MARK: Hashable, KeyValueObject
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// An object equals its object ID in predicates (`SELF == %@`).
+    public var identity: AnyHashable { AnyHashable(objectID) }
+
+    public var keyValueTypeName: String { entity.name }
+
+    open var description: String {
+        let state = isFault ? " (fault)" : ""
+        return "<\(entity.name) \(objectID)\(state)>"
+    }
+}
+
+/// What a relationship holds in memory.
+enum RelationshipValue {
+    /// A to-one relationship's destination.
+    case toOne(ManagedObject?)
+    /// A loaded to-many relationship.
+    case toMany(OrderedSet<ManagedObject>)
+    /// A to-many relationship not loaded yet, with changes made before it was.
+    case toManyFault(PendingMembership)
+}
+
+/// Members added to or removed from a to-many relationship before it was loaded.
+struct PendingMembership {
+    var added: OrderedSet<ManagedObject> = []
+    var removed: Set<ManagedObject> = []
+}
+
+/// A property's value before its first change since the last save.
+enum OriginalValue {
+    case attribute(ObjectValue)
+    case toOne(ManagedObject?)
+    /// `nil`: the relationship was a fault, so its original members are the store's.
+    case toMany(OrderedSet<ManagedObject>?)
+}
+
+/// An object's stored state: attribute values and to-one destinations, with its version.
+struct Snapshot {
+    var attributes: [ObjectValue]
+    var toOne: [Int: ManagedObjectID]
+    var version: Int64
+}

@@ -1,0 +1,228 @@
+import Foundation
+import OrderedCollections
+import ObjectModel
+import Predicates
+
+/// A store that keeps every row in memory and writes its whole file at each save:
+/// the base of the in-memory, XML and binary stores.
+///
+/// Subclasses read and write the file; the base class answers fetches by evaluating
+/// them in memory, hands out primary keys, checks row versions, and writes atomically
+/// (temporary file, fsync, rename), so a failed save leaves the old file in place.
+open class AtomicStore: PersistentStore {
+    public let type: StoreType
+    public let url: URL?
+    public let configurationName: String?
+    public let model: ManagedObjectModel
+    public private(set) var metadata: StoreMetadata
+    public let isReadOnly: Bool
+
+    var rows: [ManagedObjectID: StoredRow] = [:]
+    var idsByEntity: [String: OrderedSet<ManagedObjectID>] = [:]
+    var nextPrimaryKey: Int64 = 1
+
+    public var identifier: String { metadata.uuid }
+
+    /// Opens the store, reading its file when it exists.
+    ///
+    /// - Throws: `ObjectGraphError.storeFormat` for a file that cannot be read, and
+    ///   `.incompatibleStore` for one written with another model version (unless
+    ///   `options.ignoresVersioning`).
+    public init(type: StoreType, model: ManagedObjectModel, url: URL?, configurationName: String?,
+                options: StoreOptions) throws {
+        self.type = type
+        self.model = model
+        self.url = url
+        self.configurationName = configurationName
+        self.isReadOnly = options.readOnly
+        self.metadata = StoreMetadata(storeType: type, versionHashes: model.entityVersionHashes,
+                                      versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
+        guard let url, FileManager.default.fileExists(atPath: url.path) else { return }
+        let contents = try readContents(at: url)
+        if !options.ignoresVersioning, !contents.metadata.versionHashes.isEmpty {
+            let differing = model.entitiesDiffering(fromVersionHashes: contents.metadata.versionHashes)
+            if !differing.isEmpty { throw ObjectGraphError.incompatibleStore(file: url.path, differingEntities: differing) }
+        }
+        metadata = contents.metadata
+        metadata.storeType = type
+        for row in contents.rows {
+            rows[row.objectID] = row
+            idsByEntity[row.objectID.entityName, default: []].append(row.objectID)
+            nextPrimaryKey = max(nextPrimaryKey, (row.objectID.primaryKey ?? 0) + 1)
+        }
+        nextPrimaryKey = max(nextPrimaryKey, contents.nextPrimaryKey)
+    }
+
+    // MARK: File format (subclasses)
+
+    /// Reads the store's file. The base class has no file format.
+    open func readContents(at url: URL) throws -> AtomicStoreContents {
+        throw ObjectGraphError.unsupported("\(type) stores have no file format")
+    }
+
+    /// Encodes the store's contents as the bytes of its file.
+    open func encode(_ contents: AtomicStoreContents) throws -> Data {
+        throw ObjectGraphError.unsupported("\(type) stores have no file format")
+    }
+
+    /// Writes the file atomically: a temporary file beside it, flushed, then renamed over it.
+    open func writeContents(_ contents: AtomicStoreContents, to url: URL) throws {
+        try AtomicFile.write(try encode(contents), to: url)
+    }
+
+    // MARK: PersistentStore
+
+    public func row(for objectID: ManagedObjectID) throws -> StoredRow? { rows[objectID] }
+
+    public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        rows[objectID]?.toMany[relationship.name] ?? []
+    }
+
+    public func execute(_ request: StoreRequest) throws -> StoreResult {
+        let ids = request.entityNames.flatMap { idsByEntity[$0] ?? [] }
+        let query = InMemoryQuery(request: request.fetch)
+        if request.fetch.predicate == nil, request.fetch.sortDescriptors.isEmpty, request.fetch.resultType != .dictionaries {
+            let window = request.appliesLimits ? query.window(ids) : ids
+            if request.fetch.resultType == .count { return .count(window.count) }
+            return .rows(ids: window, rows: window.compactMap { rows[$0] })
+        }
+        let candidates = ids.compactMap { rows[$0] }.map { ObjectValue.object(RowObject(row: $0, store: self)) }
+        var matching = try query.filterAndSort(candidates)
+        switch request.fetch.resultType {
+        case .dictionaries:
+            guard let entity = model.entity(named: request.fetch.entityName) else {
+                throw ObjectGraphError.unknownEntity(request.fetch.entityName)
+            }
+            let dictionaries = try query.dictionaries(matching, entity: entity)
+            return .dictionaries(request.appliesLimits ? query.window(dictionaries) : dictionaries)
+        case .count:
+            return .count(request.appliesLimits ? query.window(matching).count : matching.count)
+        case .managedObjects, .objectIDs:
+            if request.appliesLimits { matching = query.window(matching) }
+            let found = matching.compactMap { ($0.objectReference as? RowObject)?.row }
+            return .rows(ids: found.map(\.objectID), rows: found)
+        }
+    }
+
+    public func save(_ changes: StoreChanges) throws -> StoreSaveResult {
+        guard !isReadOnly else { throw ObjectGraphError.readOnlyStore(url?.path ?? identifier) }
+        var conflicts: [MergeConflict] = []
+        for row in changes.updated {
+            let stored = rows[row.objectID]
+            if stored?.version != row.version {
+                conflicts.append(MergeConflict(objectID: row.objectID, oldVersion: row.version,
+                                               newVersion: stored?.version ?? 0, persisted: stored))
+            }
+        }
+        for (id, version) in changes.deleted {
+            if let stored = rows[id], stored.version != version {
+                conflicts.append(MergeConflict(objectID: id, oldVersion: version, newVersion: stored.version, persisted: stored))
+            }
+        }
+        if !conflicts.isEmpty && !changes.overwritesConflicts { throw MergeConflictError(conflicts: conflicts) }
+
+        var newRows = rows
+        var newIndex = idsByEntity
+        var next = nextPrimaryKey
+        var result = StoreSaveResult()
+        for row in changes.inserted {
+            let permanent = ManagedObjectID(entityName: row.objectID.entityName, storeIdentifier: identifier,
+                                            reference: .permanent(next))
+            next += 1
+            result.permanentIDs[row.objectID] = permanent
+        }
+        func map(_ id: ManagedObjectID) -> ManagedObjectID { result.permanentIDs[id] ?? id }
+        func mapped(_ row: StoredRow, version: Int64) -> StoredRow {
+            StoredRow(objectID: map(row.objectID), version: version, attributes: row.attributes,
+                      toOne: row.toOne.mapValues(map), toMany: row.toMany.mapValues { $0.map(map) })
+        }
+        for row in changes.inserted {
+            let stored = mapped(row, version: 1)
+            newRows[stored.objectID] = stored
+            newIndex[stored.objectID.entityName, default: []].append(stored.objectID)
+            result.versions[stored.objectID] = 1
+        }
+        for row in changes.updated {
+            let version = (rows[row.objectID]?.version ?? row.version) + 1
+            var stored = mapped(row, version: version)
+            // To-many relationships the context did not load are unchanged.
+            for (name, members) in rows[row.objectID]?.toMany ?? [:] where stored.toMany[name] == nil {
+                stored.toMany[name] = members
+            }
+            newRows[row.objectID] = stored
+            if rows[row.objectID] == nil { newIndex[row.objectID.entityName, default: []].append(row.objectID) }
+            result.versions[row.objectID] = version
+        }
+        for (id, _) in changes.deleted {
+            newRows[id] = nil
+            newIndex[id.entityName]?.remove(id)
+        }
+        var newMetadata = metadata
+        newMetadata.versionHashes = model.entityVersionHashes
+        newMetadata.versionIdentifiers = model.versionIdentifier.map { [$0] } ?? []
+        if let url {
+            let contents = AtomicStoreContents(
+                metadata: newMetadata,
+                rows: newIndex.keys.sorted().flatMap { newIndex[$0]!.compactMap { newRows[$0] } },
+                nextPrimaryKey: next)
+            try writeContents(contents, to: url)
+        }
+        rows = newRows
+        idsByEntity = newIndex
+        nextPrimaryKey = next
+        metadata = newMetadata
+        return result
+    }
+
+    public func close() {}
+
+    /// Every row, entity by entity: for copying the store elsewhere.
+    public var allRows: [StoredRow] {
+        idsByEntity.keys.sorted().flatMap { idsByEntity[$0]!.compactMap { rows[$0] } }
+    }
+}
+
+/// Everything an atomic store's file holds.
+public struct AtomicStoreContents: Sendable {
+    public var metadata: StoreMetadata
+    public var rows: [StoredRow]
+    /// The next primary key to hand out.
+    public var nextPrimaryKey: Int64
+
+    public init(metadata: StoreMetadata, rows: [StoredRow], nextPrimaryKey: Int64) {
+        self.metadata = metadata
+        self.rows = rows
+        self.nextPrimaryKey = nextPrimaryKey
+    }
+}
+
+/// A stored row seen as an object, so predicates and sort descriptors can walk its
+/// relationships to other rows.
+final class RowObject: KeyValueObject {
+    let row: StoredRow
+    unowned let store: AtomicStore
+
+    init(row: StoredRow, store: AtomicStore) {
+        self.row = row
+        self.store = store
+    }
+
+    var identity: AnyHashable { AnyHashable(row.objectID) }
+    var keyValueTypeName: String { row.objectID.entityName }
+
+    func value(forKey key: String) throws -> ObjectValue {
+        guard let entity = store.model.entity(named: row.objectID.entityName) else { return .null }
+        if entity.attribute(named: key) != nil { return row.attributes[key] ?? .null }
+        if let relationship = entity.relationship(named: key) {
+            if relationship.isToMany {
+                let members = (row.toMany[key] ?? []).compactMap { store.rows[$0] }
+                    .map { ObjectValue.object(RowObject(row: $0, store: store)) }
+                return relationship.isOrdered ? .array(members) : .set(members)
+            }
+            guard let id = row.toOne[key], let destination = store.rows[id] else { return .null }
+            return .object(RowObject(row: destination, store: store))
+        }
+        if key == "objectID" { return .object(row.objectID) }
+        throw KeyValueError.unknownKey(key, typeName: entity.name)
+    }
+}

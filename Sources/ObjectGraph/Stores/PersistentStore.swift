@@ -1,0 +1,64 @@
+import Foundation
+import ObjectModel
+import Predicates
+
+/// A place objects are kept: what the coordinator asks of every store.
+///
+/// Atomic stores (`AtomicStore`: in-memory, XML, binary) hold every row in memory and
+/// write their file whole; incremental stores (SQLite) read rows on demand and write
+/// only what changed. The coordinator serialises all calls to a store.
+public protocol PersistentStore: AnyObject {
+    /// The store's UUID; permanent object IDs carry it.
+    var identifier: String { get }
+    var type: StoreType { get }
+    /// The store's file; `nil` for memory.
+    var url: URL? { get }
+    /// The configuration whose entities this store holds; `nil` for all.
+    var configurationName: String? { get }
+    var metadata: StoreMetadata { get }
+    var isReadOnly: Bool { get }
+
+    /// Runs a fetch against this store alone.
+    func execute(_ request: StoreRequest) throws -> StoreResult
+
+    /// The row of one object, or `nil` if the store does not have it.
+    func row(for objectID: ManagedObjectID) throws -> StoredRow?
+
+    /// The destinations of a to-many relationship.
+    func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
+
+    /// Writes inserted, updated and deleted rows in one step: all or nothing.
+    ///
+    /// - Throws: `MergeConflictError` when a row's version is not the one the context
+    ///   read (unless `changes.overwritesConflicts`); any other error leaves the store as it was.
+    func save(_ changes: StoreChanges) throws -> StoreSaveResult
+
+    /// Releases files and connections.
+    func close()
+}
+
+/// A fetch as a store sees it: the entities to search (sub-entities resolved), and the
+/// request.
+public struct StoreRequest {
+    public var fetch: FetchRequest
+    /// The concrete entity names to include.
+    public var entityNames: [String]
+    /// Whether offset and limit apply here (not when the context merges unsaved changes).
+    public var appliesLimits: Bool
+
+    public init(fetch: FetchRequest, entityNames: [String], appliesLimits: Bool = true) {
+        self.fetch = fetch
+        self.entityNames = entityNames
+        self.appliesLimits = appliesLimits
+    }
+}
+
+/// What a store answers to a fetch.
+public enum StoreResult {
+    /// Matching objects in order, with their rows when the store read them anyway.
+    case rows(ids: [ManagedObjectID], rows: [StoredRow]?)
+    /// Dictionaries of the requested properties.
+    case dictionaries([[String: ObjectValue]])
+    /// The number of matching objects.
+    case count(Int)
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// What a store records about itself: its type, its UUID and the version hashes of the
+/// model it was written with.
+public struct StoreMetadata: Sendable, Equatable {
+    public var storeType: StoreType
+    public var uuid: String
+    /// Entity version hashes of the model the store was last saved with.
+    public var versionHashes: [String: Data]
+    /// The model's version identifiers.
+    public var versionIdentifiers: [String]
+    /// Application keys.
+    public var userInfo: [String: String]
+
+    public init(storeType: StoreType, uuid: String = UUID().uuidString, versionHashes: [String: Data] = [:],
+                versionIdentifiers: [String] = [], userInfo: [String: String] = [:]) {
+        self.storeType = storeType
+        self.uuid = uuid
+        self.versionHashes = versionHashes
+        self.versionIdentifiers = versionIdentifiers
+        self.userInfo = userInfo
+    }
+}
+
+/// The kind of a store: how and where it keeps its objects.
+public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A SQLite database in Core Data's layout (the `SQLiteStore` target).
+    public static let sqlite = StoreType(rawValue: "SQLite")
+    /// An XML file, read and written whole.
+    public static let xml = StoreType(rawValue: "XML")
+    /// A binary property list file, read and written whole.
+    public static let binary = StoreType(rawValue: "Binary")
+    /// Memory only; gone when the process ends.
+    public static let inMemory = StoreType(rawValue: "InMemory")
+
+    public var description: String { rawValue }
+}
+
+/// Options for adding a store.
+public struct StoreOptions: Sendable {
+    /// Open the store read-only; saves to it fail.
+    public var readOnly = false
+    /// Open a store written with another model version without checking hashes.
+    public var ignoresVersioning = false
+    /// Migrate a store written with an older model version when it is added.
+    public var migratesAutomatically = false
+    /// Infer the mapping for automatic migration where possible.
+    public var infersMappingModel = false
+
+    public init(readOnly: Bool = false, ignoresVersioning: Bool = false,
+                migratesAutomatically: Bool = false, infersMappingModel: Bool = false) {
+        self.readOnly = readOnly
+        self.ignoresVersioning = ignoresVersioning
+        self.migratesAutomatically = migratesAutomatically
+        self.infersMappingModel = infersMappingModel
+    }
+}
