@@ -61,7 +61,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "TerminalUI", "TermDataResources"],
-            path: "Tests/TestSupport"
+            path: "Tests/TestSupport",
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "TestSupport"]),
         .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "TestSupport"]),

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import Predicates
+import ObjectModel
+import ObjectGraph
+import TestSupport
+
+@Suite("XML, binary and in-memory stores")
+struct AtomicStoreTests {
+    static let fileTypes: [StoreType] = [.xml, .binary]
+
+    func populate(_ context: ManagedObjectContext) throws {
+        let d = try context.insertObject(forEntityName: "Department")
+        d["name"] = "R&D <core>"
+        d["budget"] = .decimal(Decimal(string: "1234.56")!)
+        for (i, name) in ["Ada", "Bob \"the\" builder", "Çelik\ttab", "line\nbreak"].enumerated() {
+            let e = try context.insertObject(forEntityName: "Employee")
+            e["name"] = .string(name)
+            e["salary"] = .int(100 * (i + 1))
+            e["hired"] = .date(Date(timeIntervalSinceReferenceDate: 123_456.789 + Double(i)))
+            e["nickname"] = "transient"
+            e["department"] = .object(d)
+        }
+        let p = try context.insertObject(forEntityName: "Project")
+        p["name"] = "Apollo"
+        p["department"] = .object(d)
+        try p.add(context.fetch(FetchRequest(entityName: "Employee"))[0], toRelationship: "members")
+        try context.save()
+    }
+
+    @Test("every value, relationship and key survives a close and reopen", arguments: fileTypes)
+    func roundTrip(type: StoreType) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("company.\(type)")
+        try populate(try TestStack(model: try ModelFixtures.companyModel(), type: type, url: url).context)
+
+        let reopened = try TestStack(model: try ModelFixtures.companyModel(), type: type, url: url)
+        let dept = try #require(try reopened.context.fetch(FetchRequest(entityName: "Department")).first)
+        #expect(dept.string("name") == "R&D <core>")
+        #expect(dept["budget"] == .decimal(Decimal(string: "1234.56")!))
+        let employees = dept.objects("employees")
+        #expect(Set(employees.compactMap { $0.string("name") }) == ["Ada", "Bob \"the\" builder", "Çelik\ttab", "line\nbreak"])
+        let ada = try #require(employees.first { $0.string("name") == "Ada" })
+        #expect(ada.date("hired") == Date(timeIntervalSinceReferenceDate: 123_456.789))
+        #expect(ada["nickname"] == .null, "transient values are not stored")
+        #expect(ada.objects("projects").map { $0.string("name") } == ["Apollo"])
+        // New keys continue after the stored ones.
+        let extra = try reopened.context.insertObject(forEntityName: "Employee")
+        extra["name"] = "Eve"
+        try reopened.context.save()
+        #expect(extra.objectID.primaryKey == 7)
+    }
+
+    @Test("the file carries its format name and version", arguments: fileTypes)
+    func formatVersion(type: StoreType) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("s")
+        try populate(try TestStack(model: try ModelFixtures.companyModel(), type: type, url: url).context)
+        let data = try Data(contentsOf: url)
+        if type == .xml {
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(text.contains("<store format=\"termdata-xml-store\" version=\"1\""))
+        } else {
+            let plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+            #expect(plist?["format"] as? String == "termdata-binary-store")
+            #expect((plist?["version"] as? NSNumber)?.intValue == 1)
+        }
+    }
+
+    @Test("a damaged file is refused with its path", arguments: fileTypes)
+    func damaged(type: StoreType) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("broken")
+        try Data("<store format=\"termdata-xml-store\" version=\"1\" uuid=\"u\"><object entity=\"Nope\" pk=\"1\"".utf8).write(to: url)
+        #expect {
+            try TestStack(model: try ModelFixtures.companyModel(), type: type, url: url)
+        } throws: { error in
+            "\(error)".contains(url.path)
+        }
+    }
+
+    @Test("a store written with another model version is refused, naming the entities", arguments: fileTypes)
+    func otherVersion(type: StoreType) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("todo")
+        let versions = try XcodeModelFile.read(ModelFixtures.toDo)
+        let v1 = try #require(versions.version(named: "ToDo"))
+        let old = try TestStack(model: v1, type: type, url: url)
+        try old.context.insertObject(forEntityName: "ToDo")
+        try old.context.save()
+        #expect(throws: ObjectGraphError.incompatibleStore(file: url.path, differingEntities: ["ToDo"])) {
+            try TestStack(model: versions.current, type: type, url: url)
+        }
+    }
+
+    @Test("a save that cannot write leaves the old file and the context's changes")
+    func failedWrite() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer {
+            chmod(folder.path, 0o755)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let url = folder.appendingPathComponent("todo.xml")
+        let stack = try TestStack(model: try ModelFixtures.toDoModel(), type: .xml, url: url)
+        let item = try stack.context.insertObject(forEntityName: "ToDo")
+        try stack.context.save()
+        let before = try Data(contentsOf: url)
+        item["name"] = "unsaved"
+        guard getuid() != 0 else { return }   // root writes anywhere
+        chmod(folder.path, 0o555)
+        #expect(throws: ObjectGraphError.self) { try stack.context.save() }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(item.isUpdated && item.string("name") == "unsaved")
+    }
+
+    @Test("configurations send each entity to its own store")
+    func configurations() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = try ModelFixtures.companyModel()
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let people = try coordinator.addStore(type: .xml, configuration: "People", at: folder.appendingPathComponent("people.xml"))
+        let work = try coordinator.addStore(type: .binary, configuration: "Work", at: folder.appendingPathComponent("work.plist"))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let e = try context.insertObject(forEntityName: "Employee")
+        e["name"] = "Ada"
+        let t = try context.insertObject(forEntityName: "Tag")
+        t["label"] = "x"
+        try context.save()
+        #expect(e.objectID.storeIdentifier == people.identifier)
+        #expect(t.objectID.storeIdentifier == work.identifier)
+        let peopleText = try String(contentsOf: folder.appendingPathComponent("people.xml"), encoding: .utf8)
+        #expect(peopleText.contains("<object entity=\"Employee\"") && !peopleText.contains("<object entity=\"Tag\""))
+    }
+
+    @Test("a store moves to another type and location with its objects", arguments: [StoreType.xml, .binary])
+    func migrateStoreType(target: StoreType) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stack = try TestStack(model: try ModelFixtures.companyModel())
+        try populate(stack.context)
+        let moved = try stack.coordinator.migrateStore(stack.coordinator.stores[0], to: folder.appendingPathComponent("moved"), type: target)
+        #expect(stack.coordinator.stores.count == 1 && stack.coordinator.stores[0] === moved)
+        let reopened = try TestStack(model: try ModelFixtures.companyModel(), type: target, url: folder.appendingPathComponent("moved"))
+        let dept = try #require(try reopened.context.fetch(FetchRequest(entityName: "Department")).first)
+        #expect(dept.objects("employees").count == 4)
+        #expect(dept.objects("projects").first?.objects("members").count == 1)
+    }
+
+    @Test("the container keeps its stores under XDG_DATA_HOME, or ~/.local/share when unset")
+    func containerLocation() {
+        #expect(PersistentContainer.defaultDirectory(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"]).path == "/data/termdata")
+        #expect(PersistentContainer.defaultDirectory(environment: ["HOME": "/home/u"]).path == "/home/u/.local/share/termdata")
+        #expect(PersistentContainer.defaultDirectory(environment: ["XDG_DATA_HOME": "", "HOME": "/home/u"]).path == "/home/u/.local/share/termdata")
+    }
+
+    @Test("the container builds the whole stack and saves through its view context")
+    func container() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("nested/ToDo.xml")
+        let container = PersistentContainer(name: "ToDo", model: try ModelFixtures.toDoModel(),
+                                            storeDescriptions: [.init(type: .xml, url: url)])
+        try container.loadPersistentStores()
+        try container.viewContext.insertObject(forEntityName: "ToDo")
+        try container.viewContext.save()
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        #expect(try container.newBackgroundContext().count(for: FetchRequest(entityName: "ToDo")) == 1)
+    }
+}
