@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("termdata model")
+struct ModelCommandTests {
+    @Test("summarises every corpus model and exits 0", arguments: ModelFixtures.corpusModels)
+    func corpus(url: URL) throws {
+        let result = try TermDataProcess.run(["model", url.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("entities"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("prints the employee directory's inheritance and constraints")
+    func employeeText() throws {
+        let result = try TermDataProcess.run(["model", ModelFixtures.employeeDirectory.path])
+        #expect(result.stdout.contains("Employee : Person"))
+        #expect(result.stdout.contains("salary"))
+        #expect(result.stdout.contains("required, min 0"))
+    }
+
+    @Test("--format json puts each entity under its name")
+    func json() throws {
+        let result = try TermDataProcess.run(["model", ModelFixtures.tavantTrade.path, "--format", "json"])
+        #expect(result.status == 0)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let entities = try #require(root["entities"] as? [String: Any])
+        #expect(Set(entities.keys) == ["FeedbackCategory", "FeedbackSubCategory"])
+    }
+
+    @Test("with no arguments it prints the bundled ToDo model")
+    func defaultRun() throws {
+        let result = try TermDataProcess.run([])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("ToDo"))
+        #expect(result.stdout.contains("doNotAlert"))
+    }
+
+    static let broken: [(String, String)] = [
+        ("<model><entity name=\"A\">", "malformed XML"),
+        (ModelFixtures.modelXML("<entity name=\"A\"><attribute name=\"x\" attributeType=\"Money\"/></entity>"), "unknown attribute type 'Money'"),
+        (ModelFixtures.modelXML("<entity name=\"A\" parentEntity=\"B\"/>"), "parent entity 'B' does not exist"),
+    ]
+
+    @Test("refuses a broken file with one clear line and a non-zero exit", arguments: 0..<3)
+    func brokenFiles(index: Int) throws {
+        let (xml, fragment) = Self.broken[index]
+        let url = try ModelFixtures.writeModelFile(xml)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let result = try TermDataProcess.run(["model", url.path])
+        #expect(result.status != 0)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(fragment), "\(result.stderr)")
+        #expect(result.stderr.contains("Broken.xcdatamodel/contents"))
+        #expect(!result.stderr.contains("Fatal error"))
+        #expect(result.stderr.split(separator: "\n").count <= 2)
+    }
+
+    @Test("a missing path is reported, not crashed on")
+    func missing() throws {
+        let result = try TermDataProcess.run(["model", "/no/such/Model.xcdatamodeld"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("/no/such/Model.xcdatamodeld: no such model file or folder"))
+    }
+}
