@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "termdata", targets: ["termdata"]),
-        .library(name: "TermData", targets: ["Predicates", "ObjectModel", "ObjectGraph"]),
+        .library(name: "TermData", targets: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings"]),
         .library(name: "TermDataTerminal", targets: ["TerminalUI", "TerminalUICurses"]),
     ],
     dependencies: [
@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .target(name: "Bindings", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
 
         // Terminal toolkit
         .systemLibrary(
@@ -53,7 +54,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "termdata-bench",
-            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "TerminalUI"],
+            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "TerminalUI"],
             path: "Sources/TermDataBenchmarks"
         ),
 
@@ -67,6 +68,7 @@ let package = Package(
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "TestSupport"]),
         .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "TestSupport"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"]),
+        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
     ],

@@ -1,0 +1,484 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+/// A list of managed objects arranged for display — fetched from a context or taken from
+/// a to-many relationship of another controller's selection — with a selection, sorting,
+/// filtering, and add and remove; Core Data's `NSArrayController`.
+///
+/// The content follows the context: objects inserted, changed or deleted there (or merged
+/// into it) appear, update, move or disappear, and observers receive the changes as row
+/// indexes.
+///
+/// ```swift
+/// let items = try ArrayController(context: context, entityName: "ToDo")
+/// items.sortDescriptors = [ObjectSortDescriptor(key: "dueDate")]
+/// let observation = items.observe { changes in table.redraw(changes) }
+/// let new = try items.add()        // inserted, arranged and selected
+/// ```
+public final class ArrayController {
+    public let context: ManagedObjectContext
+    public let entityName: String
+
+    /// Which objects the content holds (entity mode); applied by the store.
+    public var fetchPredicate: ObjectPredicate? {
+        didSet { if isPrepared { refetch() } }
+    }
+
+    /// Which of the content's objects are arranged (shown); applied in memory, or by the
+    /// store when fetching lazily.
+    public var filterPredicate: ObjectPredicate? {
+        didSet { if isPrepared { rearrange(reload: true) } }
+    }
+
+    /// The order of the arranged objects.
+    public var sortDescriptors: [ObjectSortDescriptor] = [] {
+        didSet { if isPrepared { rearrange(reload: true) } }
+    }
+
+    /// Keep something selected whenever there are objects (Apple's default: true).
+    public var avoidsEmptySelection = true
+    /// Keep the selected objects selected when the arrangement changes (default: true).
+    public var preservesSelection = true
+    /// Select objects as they are added (default: true).
+    public var selectsInsertedObjects = true
+    /// Clear the filter before adding, so the new object shows (default: true).
+    public var clearsFilterPredicateOnInsertion = true
+    /// Re-sort and re-filter when objects change, not only when asked (default: false).
+    public var automaticallyRearrangesObjects = false
+    /// Whether add, insert and remove are allowed.
+    public var isEditable = true
+    /// In relationship mode, whether removing deletes the object rather than only taking
+    /// it out of the relationship (default: false; entity mode always deletes).
+    public var deletesObjectsOnRemove = false
+
+    /// The last error met while following the context (a failed refetch); `nil` after a success.
+    public private(set) var lastError: Error?
+
+    public private(set) var selectionIndexes = IndexSet()
+
+    private let mode: Mode
+    private var content: [ManagedObject] = []
+    private var arranged: [ManagedObject] = []
+    private var lazy: FetchedResultsController?
+    private var lazyObservation: BindingObservation?
+    private var isPrepared = false
+    private var observers: [UUID: (ArrangedChanges) -> Void] = [:]
+    private var contextObservation: ContextObservation?
+    private var masterObservation: BindingObservation?
+    private let editors = EditorRegistry()
+    private let kinds: Set<String>
+
+    private enum Mode {
+        case entity
+        case relationship(master: ArrayController, key: String)
+    }
+
+    /// A controller over every object of an entity that matches `fetchPredicate`.
+    ///
+    /// - Parameter usesLazyFetching: keep only the visible window of objects in memory;
+    ///   filtering and sorting go to the store. For large stores.
+    /// - Throws: `ObjectGraphError.unknownEntity`, or the first fetch's error.
+    public init(context: ManagedObjectContext, entityName: String, fetchPredicate: ObjectPredicate? = nil,
+                sortDescriptors: [ObjectSortDescriptor] = [], usesLazyFetching: Bool = false,
+                automaticallyPreparesContent: Bool = true) throws {
+        guard let entity = context.model.entity(named: entityName) else { throw ObjectGraphError.unknownEntity(entityName) }
+        self.context = context
+        self.entityName = entityName
+        self.kinds = Set(entity.kindNames)
+        self.mode = .entity
+        self.fetchPredicate = fetchPredicate
+        self.sortDescriptors = sortDescriptors
+        if usesLazyFetching {
+            lazy = FetchedResultsController(fetchRequest: FetchRequest(entityName: entityName), context: context)
+        }
+        if automaticallyPreparesContent { try fetch() }
+    }
+
+    /// A controller over a to-many relationship of another controller's selected object:
+    /// a detail list that follows the master's selection.
+    ///
+    /// ```swift
+    /// let items = try ArrayController(contentOf: categories, relationship: "todos")
+    /// ```
+    public init(contentOf master: ArrayController, relationship key: String) throws {
+        guard let entity = master.context.model.entity(named: master.entityName),
+              let relationship = entity.relationship(named: key), relationship.isToMany,
+              let destination = master.context.model.entity(named: relationship.destinationEntityName) else {
+            throw KeyValueError.unknownKey(key, typeName: master.entityName)
+        }
+        self.context = master.context
+        self.entityName = destination.name
+        self.kinds = Set(destination.kindNames)
+        self.mode = .relationship(master: master, key: key)
+        masterObservation = master.observe { [weak self] changes in
+            guard let self, changes.selectionChanged || changes.reloaded else { return }
+            self.refetch()
+        }
+        try fetch()
+    }
+
+    // MARK: Content
+
+    /// Reads the content again: from the store (entity mode) or from the master's selected
+    /// object (relationship mode).
+    public func fetch() throws {
+        if let lazy {
+            var request = FetchRequest(entityName: entityName, predicate: combinedPredicate, sortDescriptors: sortDescriptors)
+            request.includesPendingChanges = true
+            try lazy.update(predicate: request.predicate, sortDescriptors: request.sortDescriptors)
+            if lazyObservation == nil {
+                lazyObservation = lazy.observe { [weak self] changes in self?.lazyChanged(changes) }
+            }
+        } else {
+            content = try loadContent()
+        }
+        isPrepared = true
+        followContext()
+        rearrange(reload: true)
+    }
+
+    private func refetch() {
+        do {
+            try fetch()
+            lastError = nil
+        } catch {
+            lastError = error
+        }
+    }
+
+    private func loadContent() throws -> [ManagedObject] {
+        switch mode {
+        case .entity:
+            return try context.fetch(FetchRequest(entityName: entityName, predicate: fetchPredicate))
+        case .relationship(let master, let key):
+            guard master.selectionIndexes.count == 1, let owner = master.selectedObjects.first else { return [] }
+            return owner.objects(key)
+        }
+    }
+
+    private var combinedPredicate: ObjectPredicate? {
+        switch (fetchPredicate, filterPredicate) {
+        case (nil, nil): return nil
+        case (let f?, nil): return f
+        case (nil, let g?): return g
+        case (let f?, let g?): return .and([f, g])
+        }
+    }
+
+    /// The object a relationship-mode controller's content belongs to.
+    public var owner: ManagedObject? {
+        guard case .relationship(let master, _) = mode, master.selectionIndexes.count == 1 else { return nil }
+        return master.selectedObjects.first
+    }
+
+    // MARK: Arranged objects
+
+    /// How many objects are arranged.
+    public var arrangedCount: Int { lazy?.count ?? arranged.count }
+
+    /// The arranged object at an index; `nil` when a lazy read fails (see `lastError`).
+    public func arrangedObject(at index: Int) -> ManagedObject? {
+        guard index >= 0 && index < arrangedCount else { return nil }
+        if let lazy {
+            do { return try lazy.object(at: index) } catch { lastError = error; return nil }
+        }
+        return arranged[index]
+    }
+
+    /// Every arranged object. With lazy fetching this reads them all; prefer
+    /// `arrangedObject(at:)` for what is on screen.
+    public var arrangedObjects: [ManagedObject] {
+        if lazy != nil { return (0..<arrangedCount).compactMap { arrangedObject(at: $0) } }
+        return arranged
+    }
+
+    /// The arranged index of an object, if it is arranged.
+    public func arrangedIndex(of object: ManagedObject) -> Int? {
+        if let lazy { return try? lazy.index(of: object) }
+        return arranged.firstIndex { $0 === object }
+    }
+
+    /// Filters and sorts the content again.
+    public func rearrangeObjects() { rearrange(reload: false) }
+
+    private func rearrange(reload: Bool) {
+        if let lazy {
+            guard isPrepared else { return }
+            let selected = selectedObjects
+            do {
+                try lazy.update(predicate: combinedPredicate, sortDescriptors: sortDescriptors)
+                lastError = nil
+            } catch { lastError = error }
+            restoreSelection(selected, oldFirst: selectionIndexes.first, changes: ArrangedChanges(reloaded: true))
+            return
+        }
+        let old = arranged
+        arranged = arrange(content)
+        var changes = ArrangedChanges.difference(from: old, to: arranged)
+        changes.reloaded = reload
+        restoreSelection(old: old, changes: changes)
+    }
+
+    private func arrange(_ objects: [ManagedObject]) -> [ManagedObject] {
+        var result = objects.filter { $0.isValid && !$0.isDeleted }
+        if let filter = filterPredicate {
+            result = result.filter { (try? filter.evaluate(with: .object($0))) ?? false }
+        }
+        if !sortDescriptors.isEmpty, let sorted = try? sortDescriptors.sorted(result.map { ObjectValue.object($0) }) {
+            result = sorted.compactMap { $0.objectReference as? ManagedObject }
+        }
+        return result
+    }
+
+    // MARK: Selection
+
+    /// The selected objects, in arranged order.
+    public var selectedObjects: [ManagedObject] {
+        selectionIndexes.compactMap { arrangedObject(at: $0) }
+    }
+
+    /// The single selected index, or `nil` for none or several.
+    public var selectionIndex: Int? { selectionIndexes.count == 1 ? selectionIndexes.first : nil }
+
+    /// Selects rows; first asks the editors to commit, and refuses (returning false) if one cannot.
+    @discardableResult
+    public func setSelectionIndexes(_ indexes: IndexSet) -> Bool {
+        let valid = IndexSet(indexes.filter { $0 >= 0 && $0 < arrangedCount })
+        guard valid != selectionIndexes else { return true }
+        guard commitEditing() else { return false }
+        var target = valid
+        if target.isEmpty && avoidsEmptySelection && arrangedCount > 0 { target = [min(selectionIndexes.first ?? 0, arrangedCount - 1)] }
+        guard target != selectionIndexes else { return true }
+        selectionIndexes = target
+        notify(ArrangedChanges(selectionChanged: true))
+        return true
+    }
+
+    /// Selects one row.
+    @discardableResult
+    public func setSelectionIndex(_ index: Int) -> Bool { setSelectionIndexes([index]) }
+
+    /// Selects objects, if they are arranged.
+    @discardableResult
+    public func setSelectedObjects(_ objects: [ManagedObject]) -> Bool {
+        setSelectionIndexes(IndexSet(objects.compactMap { arrangedIndex(of: $0) }))
+    }
+
+    public var canSelectNext: Bool { (selectionIndexes.last ?? -1) + 1 < arrangedCount }
+    public var canSelectPrevious: Bool { (selectionIndexes.first ?? 0) > 0 }
+
+    @discardableResult
+    public func selectNext() -> Bool {
+        guard canSelectNext else { return false }
+        return setSelectionIndex((selectionIndexes.last ?? -1) + 1)
+    }
+
+    @discardableResult
+    public func selectPrevious() -> Bool {
+        guard canSelectPrevious else { return false }
+        return setSelectionIndex((selectionIndexes.first ?? 1) - 1)
+    }
+
+    private func restoreSelection(old: [ManagedObject], changes: ArrangedChanges) {
+        let selected = selectionIndexes.compactMap { $0 < old.count ? old[$0] : nil }
+        restoreSelection(selected, oldFirst: selectionIndexes.first, changes: changes)
+    }
+
+    private func restoreSelection(_ selected: [ManagedObject], oldFirst: Int?, changes: ArrangedChanges) {
+        var changes = changes
+        var target = IndexSet()
+        if preservesSelection { target = IndexSet(selected.compactMap { arrangedIndex(of: $0) }) }
+        if target.isEmpty && avoidsEmptySelection && arrangedCount > 0 {
+            target = [min(oldFirst ?? 0, arrangedCount - 1)]
+        }
+        if target != selectionIndexes {
+            selectionIndexes = target
+            changes.selectionChanged = true
+        }
+        if !changes.isEmpty { notify(changes) }
+    }
+
+    // MARK: Editing
+
+    /// Registers an editor whose edit must be committed before the selection changes.
+    public func registerEditor(_ editor: any Editor) { editors.register(editor) }
+    public func unregisterEditor(_ editor: any Editor) { editors.unregister(editor) }
+    /// Whether an edit is in progress.
+    public var isEditing: Bool { editors.isEditing }
+
+    /// Asks every editor to commit; `false` if one refuses.
+    public func commitEditing() -> Bool { editors.commitEditing() }
+
+    /// Abandons every edit in progress.
+    public func discardEditing() { editors.discardEditing() }
+
+    // MARK: Adding and removing
+
+    public var canAdd: Bool {
+        guard isEditable else { return false }
+        if case .relationship = mode { return owner != nil }
+        return true
+    }
+
+    public var canInsert: Bool { canAdd }
+    public var canRemove: Bool { isEditable && !selectionIndexes.isEmpty }
+
+    /// Inserts a new object into the context, adds it to the content and (by default) selects it.
+    ///
+    /// - Returns: the new object, or `nil` when an editor refused to commit.
+    @discardableResult
+    public func add() throws -> ManagedObject? {
+        try insert(atArrangedObjectIndex: nil)
+    }
+
+    /// Inserts a new object at an arranged index (where sorting allows).
+    @discardableResult
+    public func insert(atArrangedObjectIndex index: Int?) throws -> ManagedObject? {
+        guard canAdd else { throw ObjectGraphError.unsupported("this controller cannot add objects now") }
+        guard commitEditing() else { return nil }
+        if clearsFilterPredicateOnInsertion && filterPredicate != nil { filterPredicate = nil }
+        let object = try context.insertObject(forEntityName: entityName)
+        if case .relationship(_, let key) = mode, let owner {
+            try owner.add(object, toRelationship: key)
+        }
+        if let lazy {
+            context.processPendingChanges()
+            if selectsInsertedObjects, let i = try? lazy.index(of: object) { selectionIndexes = [i] }
+            notify(ArrangedChanges(selectionChanged: true, reloaded: true))
+            return object
+        }
+        content.append(object)
+        let old = arranged
+        if sortDescriptors.isEmpty, let index, index <= arranged.count {
+            arranged.insert(object, at: index)
+        } else {
+            arranged = arrange(content)
+        }
+        var changes = ArrangedChanges.difference(from: old, to: arranged)
+        if selectsInsertedObjects, let i = arrangedIndex(of: object) {
+            selectionIndexes = [i]
+            changes.selectionChanged = true
+        }
+        notify(changes)
+        return object
+    }
+
+    /// Removes the selected objects.
+    public func removeSelection() throws {
+        try remove(atArrangedObjectIndexes: selectionIndexes)
+    }
+
+    /// Removes objects: deleting them from the context (entity mode, or when
+    /// `deletesObjectsOnRemove`), or taking them out of the owner's relationship.
+    public func remove(atArrangedObjectIndexes indexes: IndexSet) throws {
+        guard isEditable else { throw ObjectGraphError.unsupported("this controller is not editable") }
+        guard commitEditing() else { return }
+        let objects = indexes.compactMap { arrangedObject(at: $0) }
+        for object in objects {
+            switch mode {
+            case .entity:
+                context.delete(object)
+            case .relationship(_, let key):
+                if deletesObjectsOnRemove { context.delete(object) } else { try owner?.remove(object, fromRelationship: key) }
+            }
+        }
+        if lazy != nil {
+            context.processPendingChanges()
+            return
+        }
+        let gone = Set(objects)
+        let old = arranged
+        content.removeAll { gone.contains($0) }
+        arranged.removeAll { gone.contains($0) }
+        restoreSelection(old: old, changes: ArrangedChanges.difference(from: old, to: arranged))
+    }
+
+    // MARK: Observing
+
+    /// Calls `handler` with every change of the arranged objects or the selection.
+    public func observe(_ handler: @escaping (ArrangedChanges) -> Void) -> BindingObservation {
+        let id = UUID()
+        observers[id] = handler
+        return BindingObservation { [weak self] in self?.observers[id] = nil }
+    }
+
+    private func notify(_ changes: ArrangedChanges) {
+        for handler in observers.values { handler(changes) }
+    }
+
+    // MARK: Following the context
+
+    private func followContext() {
+        guard contextObservation == nil, lazy == nil else { return }
+        contextObservation = context.observe { [weak self] note in
+            guard let self, case .objectsDidChange(let changes) = note else { return }
+            self.contextChanged(changes)
+        }
+    }
+
+    private func lazyChanged(_ changes: ArrangedChanges) {
+        let selected = selectedObjects
+        restoreSelection(selected, oldFirst: selectionIndexes.first, changes: changes)
+    }
+
+    private func contextChanged(_ changes: ObjectChanges) {
+        if changes.invalidatedAll { refetch(); return }
+        let relevant: (ManagedObject) -> Bool = { [kinds] in kinds.contains($0.entity.name) }
+        var membershipChanged = false
+        let present = Set(content)
+
+        let gone = Set((changes.deleted + changes.invalidated).filter(relevant))
+        if !gone.isEmpty {
+            content.removeAll { gone.contains($0) }
+            membershipChanged = true
+        }
+
+        switch mode {
+        case .entity:
+            for object in (changes.inserted + changes.updated + changes.refreshed).filter(relevant) where object.isValid && !object.isDeleted {
+                let matches = (try? fetchPredicate?.evaluate(with: .object(object)) ?? true) ?? false
+                if matches && !present.contains(object) {
+                    content.append(object)
+                    membershipChanged = true
+                } else if !matches && present.contains(object) {
+                    content.removeAll { $0 === object }
+                    membershipChanged = true
+                }
+            }
+        case .relationship(_, let key):
+            guard let owner else { return }
+            let ownerChanged = (changes.updated + changes.refreshed + changes.inserted).contains(owner)
+            if ownerChanged || !gone.isEmpty {
+                let members = owner.objects(key)
+                if Set(members) != Set(content) {
+                    content = members
+                    membershipChanged = true
+                }
+            }
+            if !owner.isValid || owner.isDeleted {
+                content = []
+                membershipChanged = true
+            }
+        }
+
+        let changed = Set((changes.updated + changes.refreshed).filter(relevant))
+        let old = arranged
+        if automaticallyRearrangesObjects {
+            arranged = arrange(content)
+        } else if membershipChanged {
+            // Keep the current order; new objects that pass the filter go at the end.
+            let kept = Set(content)
+            var next = arranged.filter { kept.contains($0) && $0.isValid && !$0.isDeleted }
+            let shown = Set(next)
+            let added = content.filter { !shown.contains($0) }
+            let filtered = arrange(added)
+            next += filtered
+            arranged = next
+        }
+        let diff = ArrangedChanges.difference(from: old, to: arranged, changed: changed)
+        guard !diff.isEmpty else { return }
+        restoreSelection(old: old, changes: diff)
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+/// The results of a fetch over a store of any size: its count and sections come from the
+/// store, and its objects are read a window at a time, so memory follows what is shown,
+/// not how much is stored.
+///
+/// ```swift
+/// let request = FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "dueDate")])
+/// let results = FetchedResultsController(fetchRequest: request, context: context)
+/// try results.performFetch()
+/// let rows = try results.objects(in: 500_000..<500_040)
+/// ```
+public final class FetchedResultsController {
+    /// A run of consecutive results that share a value of the section key path.
+    public struct Section: Equatable {
+        public var name: String
+        /// Index of the section's first object in the whole result.
+        public var offset: Int
+        public var numberOfObjects: Int
+
+        public init(name: String, offset: Int, numberOfObjects: Int) {
+            self.name = name
+            self.offset = offset
+            self.numberOfObjects = numberOfObjects
+        }
+    }
+
+    public private(set) var fetchRequest: FetchRequest
+    public let context: ManagedObjectContext
+    /// The key path whose values divide the results into sections; the request's first
+    /// sort descriptor must sort by it.
+    public let sectionNameKeyPath: String?
+    /// How many objects one read fetches.
+    public var windowSize = 100
+    /// How many windows stay in memory.
+    public var cachedWindows = 8
+
+    /// How many objects match.
+    public private(set) var count = 0
+    public private(set) var sections: [Section] = []
+    private var windows: [Int: [ManagedObjectID]] = [:]
+    private var windowUse: [Int] = []
+    private var observers: [UUID: (ArrangedChanges) -> Void] = [:]
+    private var observation: ContextObservation?
+    private var kinds: Set<String> = []
+
+    public init(fetchRequest: FetchRequest, context: ManagedObjectContext, sectionNameKeyPath: String? = nil) {
+        self.fetchRequest = fetchRequest
+        self.context = context
+        self.sectionNameKeyPath = sectionNameKeyPath
+    }
+
+    /// Counts the results and reads their sections; objects are read when asked for.
+    ///
+    /// - Throws: the store's or predicate's error, or `.unsupported` when sections are
+    ///   asked for and the first sort descriptor is not the section key path.
+    public func performFetch() throws {
+        if let key = sectionNameKeyPath, fetchRequest.sortDescriptors.first?.key != key {
+            throw ObjectGraphError.unsupported("the first sort descriptor must sort by the section key path '\(key)'")
+        }
+        guard let entity = context.model.entity(named: fetchRequest.entityName) else {
+            throw ObjectGraphError.unknownEntity(fetchRequest.entityName)
+        }
+        kinds = Set(fetchRequest.includesSubentities ? entity.kindNames : [entity.name])
+        count = try context.count(for: fetchRequest)
+        windows = [:]
+        windowUse = []
+        sections = try readSections()
+        if observation == nil {
+            observation = context.observe { [weak self] note in
+                if case .objectsDidChange(let changes) = note { self?.contextChanged(changes) }
+            }
+        }
+    }
+
+    /// Changes the predicate or sort and fetches again.
+    public func update(predicate: ObjectPredicate?, sortDescriptors: [ObjectSortDescriptor]? = nil) throws {
+        fetchRequest.predicate = predicate
+        if let sortDescriptors { fetchRequest.sortDescriptors = sortDescriptors }
+        try performFetch()
+        notify(ArrangedChanges(reloaded: true))
+    }
+
+    /// The object at an index of the whole result.
+    public func object(at index: Int) throws -> ManagedObject {
+        precondition(index >= 0 && index < count, "index \(index) outside 0..<\(count)")
+        let w = index / windowSize
+        let ids = try window(w)
+        let offset = index - w * windowSize
+        guard offset < ids.count else {
+            throw ObjectGraphError.objectNotFound(entity: fetchRequest.entityName, objectID: "row \(index)")
+        }
+        return context.object(with: ids[offset])
+    }
+
+    /// The objects in a range of indexes, reading only the windows that cover it.
+    public func objects(in range: Range<Int>) throws -> [ManagedObject] {
+        let clamped = range.clamped(to: 0..<count)
+        return try clamped.map { try object(at: $0) }
+    }
+
+    /// The index of an object in the results, or `nil` when it does not match.
+    ///
+    /// Looks in the windows in memory, then counts in the store the results that sort
+    /// before it and reads the few that tie with it.
+    public func index(of object: ManagedObject) throws -> Int? {
+        for (w, ids) in windows {
+            if let i = ids.firstIndex(of: object.objectID) { return w * windowSize + i }
+        }
+        guard kinds.contains(object.entity.name) else { return nil }
+        if let p = fetchRequest.predicate, !(try p.evaluate(with: .object(object))) { return nil }
+        guard let before = try beforePredicate(object) else { return nil }
+        var counting = fetchRequest
+        counting.predicate = .and([fetchRequest.predicate ?? .true, before])
+        let start = try context.count(for: counting)
+        var ties = fetchRequest
+        ties.fetchOffset = start
+        ties.fetchLimit = 256
+        let ids = try context.fetchObjectIDs(ties)
+        return ids.firstIndex(of: object.objectID).map { start + $0 }
+    }
+
+    /// Calls `handler` when the results change.
+    public func observe(_ handler: @escaping (ArrangedChanges) -> Void) -> BindingObservation {
+        let id = UUID()
+        observers[id] = handler
+        return BindingObservation { [weak self] in self?.observers[id] = nil }
+    }
+
+    // MARK: Private
+
+    private func window(_ w: Int) throws -> [ManagedObjectID] {
+        if let ids = windows[w] {
+            windowUse.removeAll { $0 == w }
+            windowUse.append(w)
+            return ids
+        }
+        var request = fetchRequest
+        request.fetchOffset = w * windowSize
+        request.fetchLimit = windowSize
+        let ids = try context.fetchObjectIDs(request)
+        windows[w] = ids
+        windowUse.append(w)
+        while windowUse.count > cachedWindows {
+            windows[windowUse.removeFirst()] = nil
+        }
+        return ids
+    }
+
+    private func readSections() throws -> [Section] {
+        guard let key = sectionNameKeyPath else { return [] }
+        var request = fetchRequest
+        request.resultType = .dictionaries
+        request.propertiesToFetch = [.key(key), .expression(ExpressionDescription(
+            name: "count", expression: .function("count:", [.evaluatedObject]), resultType: .integer64))]
+        request.propertiesToGroupBy = [.key(key)]
+        request.sortDescriptors = [fetchRequest.sortDescriptors[0]]
+        var offset = 0
+        return try context.fetchDictionaries(request).map { row in
+            let n = row["count"]?.intValue ?? 0
+            defer { offset += n }
+            return Section(name: Self.sectionName(row[key] ?? .null), offset: offset, numberOfObjects: n)
+        }
+    }
+
+    static func sectionName(_ value: ObjectValue) -> String {
+        switch value {
+        case .null: return ""
+        case .string(let s): return s
+        case .date(let d): return ISO8601DateFormatter().string(from: d)
+        case .bool(let b): return b ? "1" : "0"
+        default: return value.intValue.map(String.init) ?? "\(value.doubleValue ?? 0)"
+        }
+    }
+
+    /// A predicate for "sorts strictly before `object`" under the request's sort descriptors.
+    private func beforePredicate(_ object: ManagedObject) throws -> ObjectPredicate? {
+        var alternatives: [ObjectPredicate] = []
+        var equalSoFar: [ObjectPredicate] = []
+        for descriptor in fetchRequest.sortDescriptors {
+            guard descriptor.comparison == .compare || descriptor.comparison == .caseInsensitiveCompare else { return nil }
+            let options: ComparisonOptions = descriptor.comparison == .caseInsensitiveCompare ? .caseInsensitive : []
+            let value = try object.value(forKeyPath: descriptor.key)
+            let key = ObjectExpression.keyPath(descriptor.key)
+            let isNil = ObjectPredicate.comparison(ComparisonPredicate(key, .equalTo, .constant(.null)))
+            var strictlyBefore: ObjectPredicate
+            if value.isNull {
+                strictlyBefore = descriptor.ascending ? .false : .not(isNil)
+            } else {
+                let op: ComparisonOperator = descriptor.ascending ? .lessThan : .greaterThan
+                strictlyBefore = .comparison(ComparisonPredicate(key, op, .constant(value), options: options))
+                if descriptor.ascending { strictlyBefore = .or([isNil, strictlyBefore]) }
+            }
+            alternatives.append(.and(equalSoFar + [strictlyBefore]))
+            equalSoFar.append(.comparison(ComparisonPredicate(key, .equalTo, .constant(value), options: options)))
+        }
+        return alternatives.isEmpty ? .false : .or(alternatives)
+    }
+
+    private func contextChanged(_ changes: ObjectChanges) {
+        let touched = (changes.inserted + changes.updated + changes.deleted + changes.refreshed + changes.invalidated)
+            .contains { kinds.contains($0.entity.name) }
+        guard touched || changes.invalidatedAll else { return }
+        guard (try? performFetch()) != nil else { return }
+        notify(ArrangedChanges(reloaded: true))
+    }
+
+    private func notify(_ changes: ArrangedChanges) {
+        for handler in observers.values { handler(changes) }
+    }
+}

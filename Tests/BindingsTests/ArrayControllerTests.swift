@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+import Predicates
+import ObjectModel
+import ObjectGraph
+import Bindings
+import TestSupport
+
+@Suite("Array controller")
+struct ArrayControllerTests {
+    let stack: TestStack
+    var context: ManagedObjectContext { stack.context }
+
+    init() throws {
+        stack = try TestStack(model: try ModelFixtures.toDoModel())
+        for (i, name) in ["Milk", "Bread", "Eggs", "Apples"].enumerated() {
+            let item = try stack.context.insertObject(forEntityName: "ToDo")
+            item["name"] = .string(name)
+            item["dueDate"] = .date(Date(timeIntervalSinceReferenceDate: Double(i * 100)))
+        }
+        try stack.context.save()
+    }
+
+    func names(_ controller: ArrayController) -> [String] {
+        controller.arrangedObjects.compactMap { $0.string("name") }
+    }
+
+    @Test("Apple's defaults")
+    func defaults() throws {
+        let c = try ArrayController(context: context, entityName: "ToDo")
+        #expect(c.avoidsEmptySelection)
+        #expect(c.preservesSelection)
+        #expect(c.selectsInsertedObjects)
+        #expect(c.clearsFilterPredicateOnInsertion)
+        #expect(!c.automaticallyRearrangesObjects)
+    }
+
+    @Test("it fetches its content, sorts it, and selects the first row")
+    func prepared() throws {
+        let c = try ArrayController(context: context, entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")])
+        #expect(names(c) == ["Apples", "Bread", "Eggs", "Milk"])
+        #expect(c.selectionIndexes == [0])
+        let filtered = try ArrayController(context: context, entityName: "ToDo",
+                                           fetchPredicate: try ObjectPredicate(format: "name CONTAINS[c] 'e'"))
+        #expect(Set(names(filtered)) == ["Bread", "Eggs", "Apples"])
+    }
+
+    @Test("the filter predicate arranges in memory; the sort keeps the selected object selected")
+    func filterAndSort() throws {
+        let c = try ArrayController(context: context, entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")])
+        c.setSelectionIndex(2)   // Eggs
+        c.sortDescriptors = [ObjectSortDescriptor(key: "name", ascending: false)]
+        #expect(names(c) == ["Milk", "Eggs", "Bread", "Apples"])
+        #expect(c.selectedObjects.first?.string("name") == "Eggs")
+        c.filterPredicate = try ObjectPredicate(format: "name BEGINSWITH 'E' OR name BEGINSWITH 'M'")
+        #expect(names(c) == ["Milk", "Eggs"])
+        #expect(c.selectedObjects.first?.string("name") == "Eggs")
+        c.filterPredicate = try ObjectPredicate(format: "name == 'Bread'")
+        #expect(c.selectionIndexes == [0], "avoids an empty selection")
+    }
+
+    @Test("add inserts into the context, clears the filter, and selects the new object")
+    func add() throws {
+        let c = try ArrayController(context: context, entityName: "ToDo")
+        c.filterPredicate = try ObjectPredicate(format: "name == 'Milk'")
+        var seen: [ArrangedChanges] = []
+        let o = c.observe { seen.append($0) }
+        defer { o.cancel() }
+        let new = try #require(try c.add())
+        #expect(new.isInserted)
+        #expect(c.filterPredicate == nil)
+        #expect(c.arrangedCount == 5)
+        #expect(c.selectedObjects == [new])
+        #expect(seen.last?.selectionChanged == true)
+        #expect(seen.last?.inserted == [4])
+        #expect(c.canAdd && c.canInsert && c.canRemove)
+    }
+
+    @Test("removing the selection deletes the objects and selects a neighbour")
+    func remove() throws {
+        let c = try ArrayController(context: context, entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")])
+        c.setSelectionIndex(3)   // Milk
+        let milk = c.selectedObjects[0]
+        try c.removeSelection()
+        #expect(milk.isDeleted)
+        #expect(names(c) == ["Apples", "Bread", "Eggs"])
+        #expect(c.selectionIndexes == [2])
+        c.isEditable = false
+        #expect(!c.canRemove && !c.canAdd)
+    }
+
+    final class RefusingEditor: Editor {
+        var refuse = true
+        var commits = 0
+        func commitEditing() -> Bool { commits += 1; return !refuse }
+        func discardEditing() { refuse = false }
+    }
+
+    @Test("an editor that refuses to commit keeps the selection where it is")
+    func refusingEditor() throws {
+        let c = try ArrayController(context: context, entityName: "ToDo")
+        let editor = RefusingEditor()
+        c.registerEditor(editor)
+        #expect(!c.setSelectionIndex(2))
+        #expect(c.selectionIndexes == [0])
+        #expect(editor.commits == 1)
+        #expect(try c.add() == nil)
+        c.discardEditing()
+        #expect(c.setSelectionIndex(2))
+        #expect(c.selectionIndexes == [2])
+    }
+
+    @Test("objects inserted, changed and deleted in the context appear, update and disappear")
+    func followsContext() throws {
+        let c = try ArrayController(context: context, entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")])
+        var seen: [ArrangedChanges] = []
+        let o = c.observe { seen.append($0) }
+        defer { o.cancel() }
+
+        let pears = try context.insertObject(forEntityName: "ToDo")
+        pears["name"] = "Pears"
+        context.processPendingChanges()
+        #expect(names(c) == ["Apples", "Bread", "Eggs", "Milk", "Pears"])
+        #expect(seen.last?.inserted == [4])
+
+        c.arrangedObjects[1]["name"] = "Brioche"
+        context.processPendingChanges()
+        #expect(seen.last?.updated == [1])
+        #expect(names(c)[1] == "Brioche")
+
+        context.delete(c.arrangedObjects[0])
+        context.processPendingChanges()
+        #expect(names(c) == ["Brioche", "Eggs", "Milk", "Pears"])
+        #expect(seen.last?.deleted == [0])
+    }
+
+    @Test("with automatic rearrangement a changed object moves to its sorted place")
+    func moves() throws {
+        let c = try ArrayController(context: context, entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")])
+        c.automaticallyRearrangesObjects = true
+        c.setSelectionIndex(0)
+        var seen: [ArrangedChanges] = []
+        let o = c.observe { seen.append($0) }
+        defer { o.cancel() }
+        c.arrangedObjects[0]["name"] = "Zucchini"
+        context.processPendingChanges()
+        #expect(names(c) == ["Bread", "Eggs", "Milk", "Zucchini"])
+        #expect(seen.last?.moved == [ArrangedChanges.Move(from: 0, to: 3)])
+        #expect(c.selectionIndexes == [3], "the selection follows the object")
+    }
+
+    @Test("a fetch predicate keeps out objects that stop matching")
+    func stopsMatching() throws {
+        let c = try ArrayController(context: context, entityName: "ToDo", fetchPredicate: try ObjectPredicate(format: "completed == NO"))
+        #expect(c.arrangedCount == 4)
+        c.arrangedObjects[0]["completed"] = true
+        context.processPendingChanges()
+        #expect(c.arrangedCount == 3)
+    }
+
+    @Test("objects saved by another context appear after the merge")
+    func merge() throws {
+        let c = try ArrayController(context: context, entityName: "ToDo")
+        let other = stack.newContext()
+        let item = try other.insertObject(forEntityName: "ToDo")
+        item["name"] = "From elsewhere"
+        let saved = LockedBox<ContextDidSave?>(nil)
+        let token = stack.coordinator.observeSaves { saved.value = $0 }
+        defer { stack.coordinator.removeSaveObserver(token) }
+        try other.save()
+        context.mergeChanges(fromContextDidSave: try #require(saved.value))
+        #expect(names(c).contains("From elsewhere"))
+    }
+
+    @Test("a detail controller follows the master's selection and adds into its relationship")
+    func masterDetail() throws {
+        let home = try context.insertObject(forEntityName: "Category")
+        home["name"] = "Home"
+        let work = try context.insertObject(forEntityName: "Category")
+        work["name"] = "Work"
+        let items = try context.fetch(FetchRequest(entityName: "ToDo"))
+        items[0]["category"] = .object(home)
+        items[1]["category"] = .object(home)
+        items[2]["category"] = .object(work)
+        try context.save()
+        let categories = try ArrayController(context: context, entityName: "Category", sortDescriptors: [ObjectSortDescriptor(key: "name")])
+        let todos = try ArrayController(contentOf: categories, relationship: "todos")
+        todos.sortDescriptors = [ObjectSortDescriptor(key: "name")]
+        #expect(names(todos) == ["Bread", "Milk"])
+        categories.setSelectionIndex(1)
+        #expect(names(todos) == ["Eggs"])
+        let new = try #require(try todos.add())
+        #expect(new.object("category") === work)
+        #expect(todos.arrangedCount == 2)
+        // Taking an item out of the category does not delete it.
+        todos.setSelectedObjects([new])
+        try todos.removeSelection()
+        #expect(!new.isDeleted && new.object("category") == nil)
+        // A category deleted elsewhere empties the detail list.
+        categories.setSelectionIndex(0)
+        context.delete(home)
+        context.processPendingChanges()
+        #expect(categories.selectedObjects.first?.string("name") == "Work")
+    }
+}
