@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "termdata", targets: ["termdata"]),
-        .library(name: "TermData", targets: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings"]),
+        .library(name: "TermData", targets: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration"]),
         .library(name: "TermDataTerminal", targets: ["TerminalUI", "TerminalUICurses"]),
     ],
     dependencies: [
@@ -25,6 +25,7 @@ let package = Package(
             ]
         ),
         .target(name: "Bindings", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
+        .target(name: "Migration", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
 
         // Terminal toolkit
         .systemLibrary(
@@ -48,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "termdata",
             dependencies: [
-                "ObjectModel", "ObjectGraph", "TermDataResources",
+                "ObjectModel", "ObjectGraph", "Migration", "TermDataResources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +70,7 @@ let package = Package(
         .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "TestSupport"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "TestSupport"]),
+        .testTarget(name: "MigrationTests", dependencies: ["Migration", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
     ],

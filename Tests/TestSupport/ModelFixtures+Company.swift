@@ -31,3 +31,11 @@ public struct TestStack {
     /// A second context on the same coordinator.
     public func newContext() -> ManagedObjectContext { ManagedObjectContext(coordinator: coordinator) }
 }
+
+extension ModelFixtures {
+    /// The ToDo model's history in three versions: the bundled 1 and 2, and a 3 that renames
+    /// Category to List, name to title, category/todos to list/items, and adds priority.
+    public static var toDoHistory: URL {
+        Fixtures.packageRoot.appendingPathComponent("Tests/TestSupport/Fixtures/ToDoHistory.xcdatamodeld")
+    }
+}

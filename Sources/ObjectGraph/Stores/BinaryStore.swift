@@ -14,9 +14,15 @@ public final class BinaryStore: AtomicStore {
     }
 
     public override func readContents(at url: URL) throws -> AtomicStoreContents {
-        func fail(_ reason: String) -> ObjectGraphError { .storeFormat(file: url.path, reason: reason) }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw fail("cannot be read: \(error.localizedDescription)") }
+        do { data = try Data(contentsOf: url) } catch {
+            throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be read: \(error.localizedDescription)")
+        }
+        return try Self.decode(data, model: model, file: url.path)
+    }
+
+    static func decode(_ data: Data, model: ManagedObjectModel, file: String) throws -> AtomicStoreContents {
+        func fail(_ reason: String) -> ObjectGraphError { .storeFormat(file: file, reason: reason) }
         guard let root = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
             throw fail("not a property list")
         }

@@ -98,7 +98,7 @@ public final class XMLStore: AtomicStore {
 }
 
 /// Reads the XML store format with Foundation's streaming parser.
-private final class XMLStoreReader: NSObject, XMLParserDelegate {
+final class XMLStoreReader: NSObject, XMLParserDelegate {
     let model: ManagedObjectModel
     let file: String
     private var metadata = StoreMetadata(storeType: .xml, uuid: "")

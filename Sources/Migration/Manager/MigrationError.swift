@@ -1,0 +1,37 @@
+import Foundation
+
+/// Why a migration could not be done. The original store is always left as it was.
+public enum MigrationError: Error, Equatable, CustomStringConvertible {
+    /// The store's version hashes match none of the model's versions.
+    case noMatchingVersion(store: String, differingEntities: [String])
+    /// Inference cannot map a change (a new required attribute without a default, a type change...).
+    case cannotInfer(entity: String, property: String?, reason: String)
+    /// A mapping file that cannot be used.
+    case badMappingFile(file: String, reason: String)
+    /// An entity mapping names a policy nobody registered.
+    case unknownPolicy(String)
+    /// A mapping's expression failed for a source object.
+    case expressionFailed(mapping: String, property: String, object: String, reason: String)
+    /// The migrated objects do not validate against the destination model.
+    case invalidResult(String)
+    /// A policy stopped the migration.
+    case policyFailed(mapping: String, reason: String)
+    /// Nothing to migrate from this store's version to the destination.
+    case noPath(from: String, to: String)
+
+    public var description: String {
+        switch self {
+        case .noMatchingVersion(let store, let entities):
+            return "\(store): the store matches no version of the model (entities differing from the current version: \(entities.joined(separator: ", ")))"
+        case .cannotInfer(let entity, let property, let reason):
+            return "cannot infer a mapping for \(entity)\(property.map { ".\($0)" } ?? ""): \(reason)"
+        case .badMappingFile(let file, let reason): return "\(file): \(reason)"
+        case .unknownPolicy(let name): return "no migration policy is registered as '\(name)'"
+        case .expressionFailed(let mapping, let property, let object, let reason):
+            return "mapping \(mapping), property \(property), source \(object): \(reason)"
+        case .invalidResult(let reason): return "the migrated store would be invalid: \(reason)"
+        case .policyFailed(let mapping, let reason): return "mapping \(mapping): \(reason)"
+        case .noPath(let from, let to): return "no way to migrate from version \(from) to \(to)"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Predicates
+
+extension MappingModel {
+    static let formatName = "termdata-mapping"
+    static let formatVersion = 1
+
+    /// Reads a mapping file (format `termdata-mapping`, described in `docs/StoreFormats.md`).
+    ///
+    /// - Throws: `MigrationError.badMappingFile` naming the file and what is wrong,
+    ///   including the caret message of an expression that does not parse.
+    public static func read(_ url: URL) throws -> MappingModel {
+        func fail(_ reason: String) -> MigrationError { .badMappingFile(file: url.path, reason: reason) }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw fail("cannot be read: \(error.localizedDescription)") }
+        let json: Any
+        do { json = try JSONSerialization.jsonObject(with: data) } catch { throw fail("not JSON: \(error.localizedDescription)") }
+        guard let root = json as? [String: Any], root["format"] as? String == formatName else {
+            throw fail("not a mapping file (\"format\" must be \"\(formatName)\")")
+        }
+        guard let version = root["version"] as? Int, version <= formatVersion else {
+            throw fail("format version \(root["version"] ?? "?") is newer than this TermData reads (\(formatVersion))")
+        }
+        guard let list = root["entityMappings"] as? [[String: Any]] else { throw fail("no \"entityMappings\" array") }
+        var mappings: [EntityMapping] = []
+        for (n, item) in list.enumerated() {
+            guard let name = item["name"] as? String else { throw fail("entity mapping \(n) has no name") }
+            let kindName = item["kind"] as? String ?? (item["policy"] != nil ? "custom" : "transform")
+            guard let kind = EntityMapping.Kind(rawValue: kindName) else {
+                throw fail("entity mapping \(name): unknown kind '\(kindName)' (\(EntityMapping.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            func expressions(_ key: String) throws -> [PropertyMapping] {
+                guard let table = item[key] as? [String: Any] else { return [] }
+                return try table.keys.sorted().map { property in
+                    guard let text = table[property] as? String else {
+                        throw fail("entity mapping \(name), \(key).\(property): the value must be an expression string")
+                    }
+                    do {
+                        return PropertyMapping(name: property, value: try ObjectExpression(format: text))
+                    } catch {
+                        throw fail("entity mapping \(name), \(key).\(property):\n\(error)")
+                    }
+                }
+            }
+            var predicate: ObjectPredicate?
+            if let text = item["sourcePredicate"] as? String {
+                do { predicate = try ObjectPredicate(format: text) } catch {
+                    throw fail("entity mapping \(name), sourcePredicate:\n\(error)")
+                }
+            }
+            mappings.append(EntityMapping(
+                name: name, kind: kind, source: item["source"] as? String, destination: item["destination"] as? String,
+                sourcePredicate: predicate, attributeMappings: try expressions("attributes"),
+                relationshipMappings: try expressions("relationships"), policyName: item["policy"] as? String,
+                userInfo: item["userInfo"] as? [String: String] ?? [:]))
+        }
+        return MappingModel(entityMappings: mappings, sourceVersion: root["source"] as? String,
+                            destinationVersion: root["destination"] as? String)
+    }
+
+    /// Writes the mapping in the file format `read` takes.
+    public func write(to url: URL) throws {
+        var root: [String: Any] = ["format": Self.formatName, "version": Self.formatVersion]
+        if let sourceVersion { root["source"] = sourceVersion }
+        if let destinationVersion { root["destination"] = destinationVersion }
+        root["entityMappings"] = entityMappings.map { m -> [String: Any] in
+            var item: [String: Any] = ["name": m.name, "kind": m.kind.rawValue]
+            if let s = m.sourceEntityName { item["source"] = s }
+            if let d = m.destinationEntityName { item["destination"] = d }
+            if let p = m.policyName { item["policy"] = p }
+            if let p = m.sourcePredicate { item["sourcePredicate"] = p.predicateFormat }
+            if !m.attributeMappings.isEmpty {
+                item["attributes"] = Dictionary(uniqueKeysWithValues: m.attributeMappings.map { ($0.name, $0.valueExpression?.description ?? "nil") })
+            }
+            if !m.relationshipMappings.isEmpty {
+                item["relationships"] = Dictionary(uniqueKeysWithValues: m.relationshipMappings.map { ($0.name, $0.valueExpression?.description ?? "nil") })
+            }
+            if !m.userInfo.isEmpty { item["userInfo"] = m.userInfo }
+            return item
+        }
+        let data = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: url, options: .atomic)
+    }
+}

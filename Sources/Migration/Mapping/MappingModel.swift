@@ -1,0 +1,88 @@
+import Foundation
+import ObjectModel
+import Predicates
+
+/// How to turn a store written with one model version into one for another: an entity
+/// mapping for each destination entity that takes data from the source.
+///
+/// Values are expressions in the predicate expression language, evaluated with
+/// `$source` (the source object), `$manager` (the migration manager), `$entityMapping`
+/// and `$propertyMapping`:
+///
+/// ```swift
+/// PropertyMapping(name: "category", value: try ObjectExpression(format:
+///     #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "CategoryToCategory", $source.category)"#))
+/// ```
+public struct MappingModel: Sendable, Equatable {
+    public var entityMappings: [EntityMapping]
+    /// The source and destination model version names, when known (for messages).
+    public var sourceVersion: String?
+    public var destinationVersion: String?
+
+    public init(entityMappings: [EntityMapping], sourceVersion: String? = nil, destinationVersion: String? = nil) {
+        self.entityMappings = entityMappings
+        self.sourceVersion = sourceVersion
+        self.destinationVersion = destinationVersion
+    }
+
+    /// The entity mapping of this name.
+    public func entityMapping(named name: String) -> EntityMapping? {
+        entityMappings.first { $0.name == name }
+    }
+}
+
+/// How the instances of one source entity become instances of one destination entity.
+public struct EntityMapping: Sendable, Equatable {
+    /// What an entity mapping does.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The destination entity is new: nothing to migrate.
+        case add
+        /// The source entity is gone: its instances are dropped.
+        case remove
+        /// Instances are copied property by property.
+        case copy
+        /// Instances are transformed by the property mappings' expressions.
+        case transform
+        /// A custom policy does the work.
+        case custom
+    }
+
+    public var name: String
+    public var kind: Kind
+    public var sourceEntityName: String?
+    public var destinationEntityName: String?
+    /// Which source instances to migrate; all when `nil`.
+    public var sourcePredicate: ObjectPredicate?
+    public var attributeMappings: [PropertyMapping]
+    public var relationshipMappings: [PropertyMapping]
+    /// The name a custom `EntityMigrationPolicy` was registered under.
+    public var policyName: String?
+    public var userInfo: [String: String]
+
+    public init(name: String, kind: Kind, source: String?, destination: String?, sourcePredicate: ObjectPredicate? = nil,
+                attributeMappings: [PropertyMapping] = [], relationshipMappings: [PropertyMapping] = [],
+                policyName: String? = nil, userInfo: [String: String] = [:]) {
+        self.name = name
+        self.kind = kind
+        self.sourceEntityName = source
+        self.destinationEntityName = destination
+        self.sourcePredicate = sourcePredicate
+        self.attributeMappings = attributeMappings
+        self.relationshipMappings = relationshipMappings
+        self.policyName = policyName
+        self.userInfo = userInfo
+    }
+}
+
+/// How one destination property gets its value.
+public struct PropertyMapping: Sendable, Equatable {
+    /// The destination property.
+    public var name: String
+    /// The value; `nil` leaves the destination's default.
+    public var valueExpression: ObjectExpression?
+
+    public init(name: String, value: ObjectExpression?) {
+        self.name = name
+        self.valueExpression = value
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+
+extension PersistentStoreCoordinator {
+    /// Adds a store, first migrating it to the coordinator's model when it was written with
+    /// an earlier version and `options.migratesAutomatically` is set (Core Data's automatic
+    /// migration). Without the option a store of another version is refused, untouched.
+    ///
+    /// - Parameters:
+    ///   - versions: the model's versions; the coordinator's model must be one of them.
+    ///   - mappings: mappings for what inference cannot do (custom policies included).
+    /// - Returns: the store, and the migration reports (empty when none was needed).
+    @discardableResult
+    public func addStore(type: StoreType, at url: URL, versions: ModelVersions, mappings: [MappingModel] = [],
+                         options: StoreOptions = StoreOptions(),
+                         progress: ((Double, String) -> Void)? = nil) throws -> (store: any PersistentStore, migrations: [MigrationReport]) {
+        var reports: [MigrationReport] = []
+        if FileManager.default.fileExists(atPath: url.path) {
+            let metadata = try Self.metadataForStore(ofType: type, at: url)
+            if !metadata.versionHashes.isEmpty && !model.isCompatible(withVersionHashes: metadata.versionHashes) {
+                guard options.migratesAutomatically else {
+                    throw ObjectGraphError.incompatibleStore(file: url.path,
+                                                             differingEntities: model.entitiesDiffering(fromVersionHashes: metadata.versionHashes))
+                }
+                var migrator = StoreMigrator(versions: versions, mappings: mappings)
+                migrator.progress = progress
+                reports = try migrator.migrateStore(at: url, type: type)
+            }
+        }
+        return (try addStore(type: type, at: url, options: options), reports)
+    }
+}
