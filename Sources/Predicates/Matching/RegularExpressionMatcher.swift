@@ -3,7 +3,7 @@ import Foundation
 /// `MATCHES`: whether a whole string matches an ICU regular expression.
 ///
 /// `[c]` matches case-insensitively; `[d]` strips diacritics from both the string and the
-/// pattern first. `^` and `$` also match at line breaks. Compiled expressions are cached,
+/// pattern first. `^` and `$` also match at line breaks, and `.` matches a line break. Compiled expressions are cached,
 /// so a store can register this as a SQL function and call it per row.
 ///
 /// ```swift
@@ -46,7 +46,7 @@ public enum RegularExpressionMatcher {
         cache.lock.lock()
         defer { cache.lock.unlock() }
         if let cached = cache.expressions[key] { return cached }
-        var options: NSRegularExpression.Options = [.anchorsMatchLines]
+        var options: NSRegularExpression.Options = [.anchorsMatchLines, .dotMatchesLineSeparators]
         if key.caseInsensitive { options.insert(.caseInsensitive) }
         let regex: NSRegularExpression
         do {
