@@ -7,7 +7,7 @@ import Foundation
 /// (`%@`, `%K`, `%d`...) are taken from `arguments` as their tokens are parsed.
 struct Parser {
     private let source: String
-    private let chars: [Character]
+    private let chars: [Unicode.Scalar]
     private let tokens: [Token]
     private let arguments: [ObjectValue]
     private var index = 0
@@ -18,7 +18,7 @@ struct Parser {
 
     init(source: String, arguments: [ObjectValue]) throws(PredicateSyntaxError) {
         self.source = source
-        self.chars = Array(source)
+        self.chars = Array(source.unicodeScalars)
         self.tokens = try Lexer.tokenize(source)
         self.arguments = arguments
     }
@@ -293,7 +293,7 @@ struct Parser {
             advance()
             return s
         case .keyword where afterDot:
-            let text = String(chars[current.offset..<current.end])
+            let text = String(String.UnicodeScalarView(chars[current.offset..<current.end]))
             advance()
             return text
         default:
@@ -333,7 +333,7 @@ struct Parser {
         case .symbol("("):
             advance()
             let e = try expression()
-            try expect(")", "')' to close the '(' at column \(token.offset + 1)")
+            try expect(")", "')' to close the '(' at \(column(of: token))")
             return e
         case .selector(let name):
             return try function(named: name)
@@ -356,13 +356,13 @@ struct Parser {
     /// `argument = "%@" | "%K" | printf_conversion`
     private func argument(_ conversion: Character, _ argumentIndex: Int, _ token: Token) throws(PredicateSyntaxError) -> ObjectExpression {
         guard argumentIndex < arguments.count else {
-            throw PredicateSyntaxError(source: source, offset: token.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: token.offset,
                                        expected: "an argument for %\(conversion) (only \(arguments.count) given)",
                                        found: token.description)
         }
         let value = arguments[argumentIndex]
         func wrong(_ wanted: String) -> PredicateSyntaxError {
-            PredicateSyntaxError(source: source, offset: token.offset,
+            PredicateSyntaxError(source: source, scalarOffset: token.offset,
                                  expected: "\(wanted) for %\(conversion)",
                                  found: "\(value.typeName) argument")
         }
@@ -405,7 +405,7 @@ struct Parser {
                 elements.append(try expression())
             }
         }
-        try expect("}", "'}' or ',' in the aggregate at column \(open.offset + 1)")
+        try expect("}", "'}' or ',' in the aggregate that opens at \(column(of: open))")
         return ObjectExpression.aggregateFolding(elements)
     }
 
@@ -415,14 +415,14 @@ struct Parser {
     private mutating func function(named name: String) throws(PredicateSyntaxError) -> ObjectExpression {
         let nameToken = current
         guard let function = ExpressionFunction.named(name) else {
-            throw PredicateSyntaxError(source: source, offset: nameToken.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: nameToken.offset,
                                        expected: "a function name such as sum, count, now or uppercase",
                                        found: "'\(name)'")
         }
         advance()
         let args = try argumentList()
         guard function.arity.contains(args.count) else {
-            throw PredicateSyntaxError(source: source, offset: nameToken.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: nameToken.offset,
                                        expected: "\(function.arityDescription) for \(function.name)",
                                        found: "\(args.count)")
         }
@@ -451,7 +451,7 @@ struct Parser {
         try expect(",", "',' and a selector string after the receiver of FUNCTION")
         let selectorToken = current
         guard case .constant(.string(let selector)) = try expression(), !selector.isEmpty else {
-            throw PredicateSyntaxError(source: source, offset: selectorToken.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: selectorToken.offset,
                                        expected: "a selector string such as \"uppercase:\"",
                                        found: selectorToken.description)
         }
@@ -492,7 +492,7 @@ struct Parser {
         let typeToken = current
         guard case .constant(.string(let type)) = try expression(),
               ObjectExpression.castTypes.contains(type) else {
-            throw PredicateSyntaxError(source: source, offset: typeToken.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: typeToken.offset,
                                        expected: "a type name \"NSDate\", \"NSNumber\", \"NSString\" or \"NSDecimalNumber\"",
                                        found: typeToken.description)
         }
@@ -534,7 +534,7 @@ struct Parser {
     }
 
     private func failure(_ expected: String) -> PredicateSyntaxError {
-        PredicateSyntaxError(source: source, offset: current.offset, expected: expected,
+        PredicateSyntaxError(source: source, scalarOffset: current.offset, expected: expected,
                              found: current.description)
     }
 
@@ -542,11 +542,17 @@ struct Parser {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Parser.maximumDepth else {
-            throw PredicateSyntaxError(source: source, offset: current.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: current.offset,
                                        expected: "at most \(Parser.maximumDepth) levels of nesting",
                                        found: "deeper nesting")
         }
         return try body(&self)
+    }
+
+    /// `line:column` of a token, for messages that point back at an opening bracket.
+    private func column(of token: Token) -> String {
+        let e = PredicateSyntaxError(source: source, scalarOffset: token.offset, expected: "", found: "")
+        return "\(e.line):\(e.column)"
     }
 
     private func describe(_ e: ObjectExpression) -> String {
