@@ -11,6 +11,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 mkdir -p .build/fuzz Fuzz/corpus
+# Swift's own crash handler and AddressSanitizer fight over a crash; let libFuzzer report it.
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
     -module-name PredicateFuzzer \
     $(find Sources/Predicates -name '*.swift' | sort) \

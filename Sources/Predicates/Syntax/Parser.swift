@@ -98,8 +98,8 @@ struct Parser {
             do {
                 return try comparison()
             } catch {
-                // Report whichever reading got further into the input.
-                throw error.offset >= firstError.offset ? error : firstError
+                // Report whichever reading got further into the input; on a tie, the predicate one.
+                throw error.offset > firstError.offset ? error : firstError
             }
         }
         return try comparison()
