@@ -80,6 +80,15 @@ struct EvaluationErrorTests {
         #expect(failure(format)?.reason == .invalidArgument)
     }
 
+    @Test("a function built in code with the wrong number of arguments is an error, not a crash")
+    func builtFunctionArity() {
+        let e = ObjectExpression.function("add:to:", [.constant(1)])
+        #expect(throws: PredicateEvaluationError.self) { try e.evaluate(with: .null) }
+        #expect(throws: PredicateEvaluationError.self) {
+            try ObjectExpression.function("nosuch:", []).evaluate(with: .null)
+        }
+    }
+
     @Test("an index outside the array is an error")
     func indexOutOfRange() {
         #expect(failure("scores[3] == 1")?.reason == .indexOutOfRange)

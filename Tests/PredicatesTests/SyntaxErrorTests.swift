@@ -123,6 +123,16 @@ struct SyntaxErrorTests {
         #expect(throws: Never.self) { try ObjectPredicate(format: reasonable) }
     }
 
+    @Test("parentheses that open both predicates and expressions are read in polynomial time")
+    func backtrackingIsBounded() {
+        let start = Date()
+        let nested = String(repeating: "(TERNARY(", count: 60)
+        #expect(throws: PredicateSyntaxError.self) { try ObjectPredicate(format: nested) }
+        let valid = String(repeating: "TERNARY((a == 1), ", count: 30) + "1" + String(repeating: ", 2)", count: 30) + " == 1"
+        #expect(throws: Never.self) { try ObjectPredicate(format: valid) }
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
     @Test("an expression format must be one whole expression")
     func expressionErrors() {
         #expect(throws: PredicateSyntaxError.self) { try ObjectExpression(format: "a == 1") }

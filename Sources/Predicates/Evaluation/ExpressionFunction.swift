@@ -29,6 +29,10 @@ public struct ExpressionFunction: Sendable {
     /// try ExpressionFunction.named("sqrt:")!.apply([16])   // 4.0
     /// ```
     public func apply(_ arguments: [ObjectValue]) throws -> ObjectValue {
+        guard arity.contains(arguments.count) else {
+            throw PredicateEvaluationError(.invalidArgument,
+                                           "\(name) takes \(arityDescription), got \(arguments.count)", key: name)
+        }
         do {
             return try body(arguments)
         } catch let failure as FunctionFailure {

@@ -12,6 +12,10 @@ struct Parser {
     private let arguments: [ObjectValue]
     private var index = 0
     private var depth = 0
+    /// Outcomes of the two readings of a `(` by token index, so that backtracking over
+    /// nested parentheses stays polynomial.
+    private var parenthesisedPredicates: [Int: Result<(ObjectPredicate, Int), PredicateSyntaxError>] = [:]
+    private var comparisons: [Int: Result<(ObjectPredicate, Int), PredicateSyntaxError>] = [:]
 
     /// Nesting deeper than this is refused rather than risking the stack.
     static let maximumDepth = 200
@@ -85,21 +89,25 @@ struct Parser {
         if current.isKeyword("FALSEPREDICATE") { advance(); return .false }
         if current.isSymbol("(") {
             let start = index
-            var firstError: PredicateSyntaxError
-            do {
-                advance()
-                let p = try predicate()
-                try expect(")", "')' to close the '(' at column \(tokens[start].offset + 1)")
-                return p
-            } catch {
-                firstError = error
+            let asPredicate = memoized(\.parenthesisedPredicates) { (p: inout Parser) throws(PredicateSyntaxError) in
+                p.advance()
+                let inner = try p.predicate()
+                try p.expect(")", "')' to close the '(' at \(p.column(of: p.tokens[start]))")
+                return inner
             }
+            if case .success(let p) = asPredicate { return p }
             index = start
-            do {
-                return try comparison()
-            } catch {
+            let asComparison = memoized(\.comparisons) { (p: inout Parser) throws(PredicateSyntaxError) in
+                try p.comparison()
+            }
+            switch (asComparison, asPredicate) {
+            case (.success(let p), _):
+                return p
+            case (.failure(let error), .failure(let firstError)):
                 // Report whichever reading got further into the input; on a tie, the predicate one.
                 throw error.offset > firstError.offset ? error : firstError
+            case (.failure(let error), .success):
+                throw error
             }
         }
         return try comparison()
@@ -374,7 +382,7 @@ struct Parser {
             return .keyPath(path)
         case "d", "i", "D", "u", "U", "o", "O", "x", "X", "c", "C":
             if let i = value.intValue { return .constant(.int(i)) }
-            if let d = value.doubleValue, d.isFinite { return .constant(.int(Int(exactly: d.rounded(.towardZero)) ?? 0)) }
+            if let d = value.doubleValue, let i = Int(exactly: d.rounded(.towardZero)) { return .constant(.int(i)) }
             if conversion == "c" || conversion == "C", case .string(let s) = value, s.count == 1 {
                 return .constant(value)
             }
@@ -536,6 +544,34 @@ struct Parser {
     private func failure(_ expected: String) -> PredicateSyntaxError {
         PredicateSyntaxError(source: source, scalarOffset: current.offset, expected: expected,
                              found: current.description)
+    }
+
+    /// Runs a reading from the current token once; later calls at the same token replay
+    /// its outcome and position.
+    private mutating func memoized(
+        _ table: WritableKeyPath<Parser, [Int: Result<(ObjectPredicate, Int), PredicateSyntaxError>]>,
+        _ body: (inout Parser) throws(PredicateSyntaxError) -> ObjectPredicate
+    ) -> Result<ObjectPredicate, PredicateSyntaxError> {
+        let start = index
+        let outcome: Result<(ObjectPredicate, Int), PredicateSyntaxError>
+        if let known = self[keyPath: table][start] {
+            outcome = known
+        } else {
+            do {
+                let p = try body(&self)
+                outcome = .success((p, index))
+            } catch {
+                outcome = .failure(error)
+            }
+            self[keyPath: table][start] = outcome
+        }
+        switch outcome {
+        case .success(let (p, end)):
+            index = end
+            return .success(p)
+        case .failure(let e):
+            return .failure(e)
+        }
     }
 
     private mutating func nested<T>(_ body: (inout Parser) throws(PredicateSyntaxError) -> T) throws(PredicateSyntaxError) -> T {
