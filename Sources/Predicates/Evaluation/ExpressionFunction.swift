@@ -203,9 +203,3 @@ public struct ExpressionFunction: Sendable {
         return .array(order.filter { counts[$0] == top })
     }
 }
-
-/// A function applied to values it cannot take.
-struct FunctionFailure: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
-}

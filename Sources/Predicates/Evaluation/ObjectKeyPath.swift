@@ -9,9 +9,9 @@ import Foundation
 /// `@distinctUnionOfArrays` and `@distinctUnionOfSets` collect values.
 ///
 /// ```swift
-/// try KeyPath.value(of: "items.@sum.price", in: order)
+/// try ObjectKeyPath.value(of: "items.@sum.price", in: order)
 /// ```
-public enum KeyPath {
+public enum ObjectKeyPath {
     /// The value at `path` in `base`.
     public static func value(of path: String, in base: ObjectValue) throws -> ObjectValue {
         if !path.contains("."), !path.hasPrefix("@") {
