@@ -305,6 +305,13 @@ struct EvaluationTests {
         .init("TERNARY(age > 40, 'old', 'young') == 'old'", false),
         .init("CAST('34', 'NSNumber') == age", true),
         .init("CAST(age, 'NSString') == '34'", true),
+        .init("1 << 3 == 8", true),
+        .init("2 | 1 == 3", true),
+        .init("2 ^ 1 == 3", true),
+        .init("6 & 3 == 2", true),
+        .init("16 >> 2 == 4", true),
+        .init("age & 2 == 2", true),
+        .init("1 + 1 << 2 == 8", true),
     ]
 
     static let arguments: [EvaluationCase] = [

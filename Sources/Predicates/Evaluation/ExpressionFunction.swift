@@ -61,7 +61,8 @@ public struct ExpressionFunction: Sendable {
     /// Selectors written as infix operators, with their symbols.
     public static let operatorSymbols: [String: String] = [
         "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/",
-        "raise:toPower:": "**",
+        "raise:toPower:": "**", "bitwiseAnd:with:": "&", "bitwiseOr:with:": "|",
+        "bitwiseXor:with:": "^", "leftshift:by:": "<<", "rightshift:by:": ">>",
     ]
 
     /// Every predefined function by selector.

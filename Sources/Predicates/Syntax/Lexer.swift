@@ -97,11 +97,11 @@ struct Lexer {
             break
         }
         let two = peek(1).map { String(c) + String($0) } ?? ""
-        if ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**", ":="].contains(two) {
+        if ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**", ":=", "<<", ">>"].contains(two) {
             position += 2
             return token(.symbol(two))
         }
-        if "()[]{},.=<>!+-*/".unicodeScalars.contains(c) {
+        if "()[]{},.=<>!+-*/&|^".unicodeScalars.contains(c) {
             position += 1
             return token(.symbol(String(c)))
         }

@@ -196,17 +196,37 @@ struct Parser {
 
     // MARK: Expressions
 
-    /// `expression = additive { ("UNION" | "INTERSECT" | "MINUS") additive }`
+    /// `expression = bitwise { ("UNION" | "INTERSECT" | "MINUS") bitwise }`
     private mutating func expression() throws(PredicateSyntaxError) -> ObjectExpression {
         try nested { (p: inout Parser) throws(PredicateSyntaxError) in
-            var lhs = try p.additive()
+            var lhs = try p.bitwise()
             while case .identifier(let word) = p.current.kind,
                   let op = SetOperation(rawValue: word.uppercased()) {
                 p.advance()
-                lhs = .setOperation(op, lhs, try p.additive())
+                lhs = .setOperation(op, lhs, try p.bitwise())
             }
             return lhs
         }
+    }
+
+    /// `bitwise = shift { ("&" | "|" | "^") shift }`
+    private mutating func bitwise() throws(PredicateSyntaxError) -> ObjectExpression {
+        var lhs = try shift()
+        while case .symbol(let s) = current.kind, let name = ["&": "bitwiseAnd:with:", "|": "bitwiseOr:with:", "^": "bitwiseXor:with:"][s] {
+            advance()
+            lhs = .function(name, [lhs, try shift()])
+        }
+        return lhs
+    }
+
+    /// `shift = additive { ("<<" | ">>") additive }`
+    private mutating func shift() throws(PredicateSyntaxError) -> ObjectExpression {
+        var lhs = try additive()
+        while case .symbol(let s) = current.kind, let name = ["<<": "leftshift:by:", ">>": "rightshift:by:"][s] {
+            advance()
+            lhs = .function(name, [lhs, try additive()])
+        }
+        return lhs
     }
 
     /// `additive = multiplicative { ("+" | "-") multiplicative }`
