@@ -7,7 +7,9 @@ import Foundation
 /// o.formatSuffix   // "[cd]"
 /// ```
 public struct ComparisonOptions: OptionSet, Hashable, Sendable {
+    /// The option bits, numbered as Foundation numbers them (c 0x01, d 0x02, n 0x04).
     public let rawValue: Int
+    /// Options from their bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// `[c]`: case-insensitive.

@@ -35,4 +35,4 @@ public struct ComparisonPredicate: Hashable {
     }
 }
 
-extension ComparisonPredicate: @unchecked Sendable {}
+extension ComparisonPredicate: Sendable {}

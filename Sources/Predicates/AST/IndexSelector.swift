@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an index expression selects: `[expr]`, `[FIRST]`, `[LAST]` or `[SIZE]`.
-public indirect enum IndexSelector: Hashable, @unchecked Sendable {
+public indirect enum IndexSelector: Hashable, Sendable {
     /// `[n]` on an array, `["key"]` on a dictionary.
     case expression(ObjectExpression)
     /// `[FIRST]`: the first element.

@@ -46,7 +46,7 @@ public indirect enum ObjectExpression {
 
 extension ObjectExpression: Equatable, Hashable {}
 
-extension ObjectExpression: @unchecked Sendable {}
+extension ObjectExpression: Sendable {}
 
 extension ObjectExpression {
     /// The expression for a literal value.

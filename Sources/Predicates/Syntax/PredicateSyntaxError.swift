@@ -66,6 +66,7 @@ public struct PredicateSyntaxError: Error, CustomStringConvertible, Equatable {
         "expected \(expected) at \(line):\(column), found \(found)"
     }
 
+    /// The message, the input line and a caret under the position, on three lines.
     public var description: String {
         let p = position
         // Tabs keep their width so the caret stays under the character.
