@@ -57,6 +57,31 @@ struct AppleBehaviourTests {
         #expect(try !bound.evaluate(with: ["a": 1], variables: ["a": "a"]))
     }
 
+    static let variableCases: [(String, [String: ObjectValue], Bool)] = [
+        ("$a > 1", ["a": 1], false),
+        ("$a > 1", ["a": 2], true),
+        ("$a[0] > 1", ["a": [1]], false),
+        ("$a[0] > 1", ["a": [2]], true),
+        ("$a[$b] > 1", ["a": [2], "b": 0], true),
+        ("$a[$b] == 'ABC'", ["a": ["a": "ABC"], "b": "a"], true),
+        ("$a.$b == 'ABC'", ["a": ["a": "ABC"], "b": "a"], true),
+        ("$a + 1  > 1", ["a": 1], true),
+        ("$a - 1  < 1", ["a": 1], true),
+        ("$a / 2.5 > 1", ["a": 5], true),
+        ("$a / 2.5 == 2", ["a": 5], true),
+        ("$a / 2.5 == 2.0", ["a": 5], true),
+        ("$a * 3 == 6.0", ["a": 2], true),
+        ("$a ** 3 == 8.0", ["a": 2], true),
+        ("($a + 1) ** 3 == 8.0", ["a": 1], true),
+        ("$a[$b].firstName == 'Lily'", ["a": ["a": .object(Person(id: 9, ["firstName": "Lily"]))], "b": "a"], true),
+        ("$a.$b == 'Lily'", ["a": .object(Person(id: 9, ["firstName": "Lily"])), "b": "firstName"], true),
+    ]
+
+    @Test("variables index arrays, dictionaries and objects, and take part in arithmetic", arguments: variableCases)
+    func variableExpressions(_ format: String, _ variables: [String: ObjectValue], _ expected: Bool) {
+        assertEvaluates(format, on: .null, variables: variables, to: expected)
+    }
+
     @Test("key-value coding reaches through objects, counts and string lengths")
     func keyValueCoding() throws {
         let lee = Person(id: 1, ["isMale": true, "firstName": "Lee"])

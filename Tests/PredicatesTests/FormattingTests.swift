@@ -113,6 +113,7 @@ struct FormattingTests {
         .init("FUNCTION('a', 'uppercase') == 'A'", printed: "FUNCTION(\"a\", \"uppercase\") == \"A\""),
         .init("a.firstName.length == 3"),
         .init("$a == 1"),
+        .init("$a.$b == 1", printed: "$a[$b] == 1"),
         .init("function(SELF, 'size') == 1", printed: "FUNCTION(SELF, \"size\") == 1"),
         .init("CAST(a, \"NSNumber\") == 1"),
         .init("CAST(\"2.5\", \"NSDecimalNumber\") == a"),

@@ -90,6 +90,15 @@ extension ObjectExpression {
             }
         }
         if base.isNull { return .null }
+        if case .object = base, case .expression(let e) = selector {
+            // An object is indexed by key: $object[$key], $object.$key.
+            let key = try e.value(in: context)
+            guard case .string(let k) = key else {
+                throw PredicateEvaluationError(.typeMismatch, "an object index must be a key string, got \(key.typeName)",
+                                               typeName: base.typeName)
+            }
+            return try ObjectKeyPath.read(k, from: base)
+        }
         let items = try ObjectKeyPath.elements(of: base, for: "an index")
         switch selector {
         case .first: return items.first ?? .null

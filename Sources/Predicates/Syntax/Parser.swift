@@ -274,13 +274,19 @@ struct Parser {
         return .function("from:subtract:", [.constant(.int(0)), operand])
     }
 
-    /// `postfix = primary { "." key_path | "[" index "]" }`
+    /// `postfix = primary { "." ( key_path | variable ) | "[" index "]" }`
     ///
     /// `index = "FIRST" | "LAST" | "SIZE" | expression`
+    ///
+    /// `$a.$b` reads the key that `$b` holds, which is what `$a[$b]` does.
     private mutating func postfix() throws(PredicateSyntaxError) -> ObjectExpression {
         var base = try primary()
         while true {
-            if current.isSymbol(".") {
+            if current.isSymbol("."), case .variable(let name) = next.kind {
+                advance()
+                advance()
+                base = .index(base, .expression(.variable(name)))
+            } else if current.isSymbol(".") {
                 advance()
                 let path = try keyPath(after: true)
                 switch base {
