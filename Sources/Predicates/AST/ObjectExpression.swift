@@ -46,29 +46,7 @@ public indirect enum ObjectExpression {
 
 extension ObjectExpression: Equatable, Hashable {}
 
-extension ObjectExpression: @unchecked Sendable {}
-
-/// What an index expression selects: `[expr]`, `[FIRST]`, `[LAST]` or `[SIZE]`.
-public indirect enum IndexSelector: Hashable, @unchecked Sendable {
-    /// `[n]` on an array, `["key"]` on a dictionary.
-    case expression(ObjectExpression)
-    /// `[FIRST]`: the first element.
-    case first
-    /// `[LAST]`: the last element.
-    case last
-    /// `[SIZE]`: the number of elements.
-    case size
-}
-
-/// The set operators between collections.
-public enum SetOperation: String, Hashable, Sendable {
-    /// `UNION`
-    case union = "UNION"
-    /// `INTERSECT`
-    case intersect = "INTERSECT"
-    /// `MINUS`
-    case minus = "MINUS"
-}
+extension ObjectExpression: Sendable {}
 
 extension ObjectExpression {
     /// The expression for a literal value.
@@ -78,11 +56,5 @@ extension ObjectExpression {
     /// ```
     public static func value(_ value: any ObjectValueConvertible) -> ObjectExpression {
         .constant(value.objectValue)
-    }
-
-    /// Whether this is a binary arithmetic function printed as an operator (`a + b`).
-    var binaryOperatorSymbol: String? {
-        guard case .function(let name, let args) = self, args.count == 2 else { return nil }
-        return ExpressionFunction.operatorSymbols[name]
     }
 }

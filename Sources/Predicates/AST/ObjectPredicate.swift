@@ -28,8 +28,7 @@ public indirect enum ObjectPredicate {
 
 extension ObjectPredicate: Equatable, Hashable {}
 
-// Constants inside may hold objects that belong to one context, as `ObjectValue` does.
-extension ObjectPredicate: @unchecked Sendable {}
+extension ObjectPredicate: Sendable {}
 
 extension ObjectPredicate {
     /// A comparison of the value at `keyPath` with a constant.

@@ -29,6 +29,10 @@ public struct ExpressionFunction: Sendable {
     /// try ExpressionFunction.named("sqrt:")!.apply([16])   // 4.0
     /// ```
     public func apply(_ arguments: [ObjectValue]) throws -> ObjectValue {
+        guard arity.contains(arguments.count) else {
+            throw PredicateEvaluationError(.invalidArgument,
+                                           "\(name) takes \(arityDescription), got \(arguments.count)", key: name)
+        }
         do {
             return try body(arguments)
         } catch let failure as FunctionFailure {
@@ -57,7 +61,8 @@ public struct ExpressionFunction: Sendable {
     /// Selectors written as infix operators, with their symbols.
     public static let operatorSymbols: [String: String] = [
         "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/",
-        "raise:toPower:": "**",
+        "raise:toPower:": "**", "bitwiseAnd:with:": "&", "bitwiseOr:with:": "|",
+        "bitwiseXor:with:": "^", "leftshift:by:": "<<", "rightshift:by:": ">>",
     ]
 
     /// Every predefined function by selector.
@@ -198,10 +203,4 @@ public struct ExpressionFunction: Sendable {
         let top = counts.values.max() ?? 0
         return .array(order.filter { counts[$0] == top })
     }
-}
-
-/// A function applied to values it cannot take.
-struct FunctionFailure: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
 }

@@ -25,14 +25,14 @@ extension ObjectExpression {
         case .evaluatedObject:
             return context.object
         case .keyPath(let path):
-            return try KeyPath.value(of: path, in: context.object)
+            return try ObjectKeyPath.value(of: path, in: context.object)
         case .variable(let name):
             guard let v = context.variables[name] else {
                 throw PredicateEvaluationError(.missingVariable, "no value for variable $\(name)", key: name)
             }
             return v
         case .member(let base, let path):
-            return try KeyPath.value(of: path, in: base.value(in: context))
+            return try ObjectKeyPath.value(of: path, in: base.value(in: context))
         case .aggregate(let elements):
             return .array(try elements.map { try $0.value(in: context) })
         case .function(let name, let args):
@@ -52,15 +52,15 @@ extension ObjectExpression {
         case .index(let base, let selector):
             return try index(base.value(in: context), selector, context)
         case .subquery(let collection, let variable, let predicate):
-            let items = try KeyPath.elements(of: collection.value(in: context), for: "SUBQUERY")
+            let items = try ObjectKeyPath.elements(of: collection.value(in: context), for: "SUBQUERY")
             return .array(try items.filter { try predicate.matches(context.binding(variable, to: $0)) })
         case .cast(let v, let type):
             return try ObjectExpression.cast(v.value(in: context), to: type)
         case .ternary(let condition, let a, let b):
             return try condition.matches(context) ? a.value(in: context) : b.value(in: context)
         case .setOperation(let op, let a, let b):
-            let lhs = try KeyPath.elements(of: a.value(in: context), for: op.rawValue)
-            let rhs = try KeyPath.elements(of: b.value(in: context), for: op.rawValue)
+            let lhs = try ObjectKeyPath.elements(of: a.value(in: context), for: op.rawValue)
+            let rhs = try ObjectKeyPath.elements(of: b.value(in: context), for: op.rawValue)
             switch op {
             case .union: return .uniqueSet(lhs + rhs)
             case .intersect:
@@ -90,7 +90,16 @@ extension ObjectExpression {
             }
         }
         if base.isNull { return .null }
-        let items = try KeyPath.elements(of: base, for: "an index")
+        if case .object = base, case .expression(let e) = selector {
+            // An object is indexed by key: $object[$key], $object.$key.
+            let key = try e.value(in: context)
+            guard case .string(let k) = key else {
+                throw PredicateEvaluationError(.typeMismatch, "an object index must be a key string, got \(key.typeName)",
+                                               typeName: base.typeName)
+            }
+            return try ObjectKeyPath.read(k, from: base)
+        }
+        let items = try ObjectKeyPath.elements(of: base, for: "an index")
         switch selector {
         case .first: return items.first ?? .null
         case .last: return items.last ?? .null
@@ -154,6 +163,17 @@ extension ObjectExpression {
             }
         default:
             throw PredicateEvaluationError(.typeMismatch, "CAST knows no type \(type)", key: type)
+        }
+    }
+}
+
+extension ObjectExpression {
+    /// The key path, for error messages.
+    var keyPathName: String? {
+        switch self {
+        case .keyPath(let p): return p
+        case .member(_, let p): return p
+        default: return nil
         }
     }
 }

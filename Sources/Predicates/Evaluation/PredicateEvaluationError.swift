@@ -43,5 +43,6 @@ public struct PredicateEvaluationError: Error, CustomStringConvertible, Equatabl
         self.typeName = typeName
     }
 
+    /// The message as one line: `error: no value for variable $limit`.
     public var description: String { "error: \(message)" }
 }

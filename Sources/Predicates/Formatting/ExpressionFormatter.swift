@@ -56,8 +56,10 @@ enum ExpressionFormatter {
             }
             return name + "(" + args.map(format).joined(separator: ", ") + ")"
         case .customFunction(let receiver, let selector, let args):
-            let parts = [format(receiver), quoted(selector)] + args.map(format)
-            return "FUNCTION(" + parts.joined(separator: ", ") + ")"
+            // Apple writes a space before the comma that follows the selector.
+            let head = "FUNCTION(" + format(receiver) + ", " + quoted(selector)
+            if args.isEmpty { return head + ")" }
+            return head + " , " + args.map(format).joined(separator: ", ") + ")"
         case .index(let base, let selector):
             let inside: String
             switch selector {

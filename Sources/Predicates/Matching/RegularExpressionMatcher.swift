@@ -3,7 +3,7 @@ import Foundation
 /// `MATCHES`: whether a whole string matches an ICU regular expression.
 ///
 /// `[c]` matches case-insensitively; `[d]` strips diacritics from both the string and the
-/// pattern first. `^` and `$` also match at line breaks. Compiled expressions are cached,
+/// pattern first. `^` and `$` also match at line breaks, and `.` matches a line break. Compiled expressions are cached,
 /// so a store can register this as a SQL function and call it per row.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ public enum RegularExpressionMatcher {
 
     private final class Cache: @unchecked Sendable {
         let lock = NSLock()
-        var expressions: [Key: NSRegularExpression] = [:]
+        var expressions: [Key: Result<NSRegularExpression, PredicateEvaluationError>] = [:]
     }
 
     private static let cache = Cache()
@@ -45,22 +45,24 @@ public enum RegularExpressionMatcher {
     private static func expression(_ key: Key) throws -> NSRegularExpression {
         cache.lock.lock()
         defer { cache.lock.unlock() }
-        if let cached = cache.expressions[key] { return cached }
-        var options: NSRegularExpression.Options = [.anchorsMatchLines]
+        if let cached = cache.expressions[key] { return try cached.get() }
+        var options: NSRegularExpression.Options = [.anchorsMatchLines, .dotMatchesLineSeparators]
         if key.caseInsensitive { options.insert(.caseInsensitive) }
-        let regex: NSRegularExpression
+        let outcome: Result<NSRegularExpression, PredicateEvaluationError>
         do {
             // The pattern must stand alone, so the wrapping below cannot change its meaning.
             _ = try NSRegularExpression(pattern: key.pattern, options: options)
             // Anchored at both ends: the whole string must match.
-            regex = try NSRegularExpression(pattern: "(?:\(key.pattern))\\z", options: options)
+            outcome = .success(try NSRegularExpression(pattern: "(?:\(key.pattern))\\z", options: options))
         } catch {
-            throw PredicateEvaluationError(.invalidRegularExpression,
-                                           "MATCHES pattern \"\(key.pattern)\" is not a valid regular expression",
-                                           key: key.pattern)
+            // Invalid patterns are remembered too: compiling one again costs as much.
+            outcome = .failure(PredicateEvaluationError(
+                .invalidRegularExpression,
+                "MATCHES pattern \"\(key.pattern)\" is not a valid regular expression",
+                key: key.pattern))
         }
         if cache.expressions.count >= cacheLimit { cache.expressions.removeAll() }
-        cache.expressions[key] = regex
-        return regex
+        cache.expressions[key] = outcome
+        return try outcome.get()
     }
 }

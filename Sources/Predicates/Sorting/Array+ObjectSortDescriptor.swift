@@ -31,7 +31,7 @@ extension Array where Element == ObjectSortDescriptor {
 
     private func sortedIndices(_ values: [ObjectValue]) throws -> [Int] {
         // Read every key once, then sort indices; the index breaks ties, which keeps it stable.
-        let keys = try values.map { value in try self.map { try KeyPath.value(of: $0.key, in: value) } }
+        let keys = try values.map { value in try self.map { try ObjectKeyPath.value(of: $0.key, in: value) } }
         return values.indices.sorted { i, j in
             for (n, descriptor) in self.enumerated() {
                 switch descriptor.compareValues(keys[i][n], keys[j][n]) {

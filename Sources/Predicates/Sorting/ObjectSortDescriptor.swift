@@ -42,7 +42,7 @@ public struct ObjectSortDescriptor: Equatable, Hashable, Sendable {
     /// try ObjectSortDescriptor(key: "age").compare(["age": 3], ["age": 5])   // .orderedAscending
     /// ```
     public func compare(_ a: ObjectValue, _ b: ObjectValue) throws -> ComparisonResult {
-        compareValues(try KeyPath.value(of: key, in: a), try KeyPath.value(of: key, in: b))
+        compareValues(try ObjectKeyPath.value(of: key, in: a), try ObjectKeyPath.value(of: key, in: b))
     }
 
     /// Orders two values already read at `key`.

@@ -2,18 +2,20 @@ import Foundation
 
 /// Splits a format string into tokens.
 ///
-/// Works on the string's characters so offsets are columns a person counts. Keywords
-/// are recognised in any case; strings have their escapes resolved; each `%` conversion
-/// is numbered in order so the parser can take its argument even after backtracking.
+/// Works on Unicode scalars, so that a combining mark after a quote or an escape cannot
+/// merge with it into one character; token offsets count scalars, and errors convert them
+/// to the character columns a person counts. Keywords are recognised in any case; strings
+/// have their escapes resolved; each `%` conversion is numbered in order so the parser can
+/// take its argument even after backtracking.
 struct Lexer {
-    private let chars: [Character]
+    private let chars: [Unicode.Scalar]
     private let source: String
     private var position = 0
     private var argumentCount = 0
 
     init(_ source: String) {
         self.source = source
-        self.chars = Array(source)
+        self.chars = Array(source.unicodeScalars)
     }
 
     /// All tokens, ending with `.end`.
@@ -27,33 +29,47 @@ struct Lexer {
         }
     }
 
-    private func peek(_ ahead: Int = 0) -> Character? {
+    private func peek(_ ahead: Int = 0) -> Unicode.Scalar? {
         let i = position + ahead
         return i < chars.count ? chars[i] : nil
     }
 
     private func error(_ expected: String, at offset: Int, found: String? = nil) -> PredicateSyntaxError {
         let what = found ?? (offset < chars.count ? "'\(chars[offset])'" : "end of input")
-        return PredicateSyntaxError(source: source, offset: offset, expected: expected, found: what)
+        return PredicateSyntaxError(source: source, scalarOffset: offset, expected: expected, found: what)
     }
 
-    private static func isIdentifierStart(_ c: Character) -> Bool {
-        c == "_" || c.isLetter
+    private static func isIdentifierStart(_ c: Unicode.Scalar) -> Bool {
+        c == "_" || c.properties.isAlphabetic
     }
 
-    private static func isIdentifierPart(_ c: Character) -> Bool {
-        c == "_" || c.isLetter || c.isNumber
+    private static func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
+        if c == "_" || c.properties.isAlphabetic || isDigit(c) { return true }
+        switch c.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber: return true
+        default: return false
+        }
+    }
+
+    private static func isDigit(_ c: Unicode.Scalar) -> Bool {
+        ("0"..."9").contains(c)
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        var s = String.UnicodeScalarView()
+        s.append(contentsOf: chars[range])
+        return String(s)
     }
 
     private mutating func next() throws(PredicateSyntaxError) -> Token {
-        while let c = peek(), c.isWhitespace { position += 1 }
+        while let c = peek(), c.properties.isWhitespace { position += 1 }
         let start = position
         guard let c = peek() else { return Token(kind: .end, offset: start, end: start) }
 
         func token(_ kind: Token.Kind) -> Token { Token(kind: kind, offset: start, end: position) }
 
         if Lexer.isIdentifierStart(c) { return token(try word()) }
-        if c.isASCII, c.isNumber { return token(try number()) }
+        if Lexer.isDigit(c) { return token(try number()) }
         switch c {
         case "\"", "'":
             return token(.string(try string(quote: c)))
@@ -80,12 +96,12 @@ struct Lexer {
         default:
             break
         }
-        let two = peek(1).map { String([c, $0]) } ?? ""
-        if ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**", ":="].contains(two) {
+        let two = peek(1).map { String(c) + String($0) } ?? ""
+        if ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**", ":=", "<<", ">>"].contains(two) {
             position += 2
             return token(.symbol(two))
         }
-        if "()[]{},.=<>!+-*/".contains(c) {
+        if "()[]{},.=<>!+-*/&|^".unicodeScalars.contains(c) {
             position += 1
             return token(.symbol(String(c)))
         }
@@ -95,19 +111,19 @@ struct Lexer {
     private mutating func identifierText() -> String {
         let start = position
         while let c = peek(), Lexer.isIdentifierPart(c) { position += 1 }
-        return String(chars[start..<position])
+        return text(start..<position)
     }
 
     /// An identifier, a reserved word, or a selector such as `add:to:` before `(`.
     private mutating func word() throws(PredicateSyntaxError) -> Token.Kind {
         let start = position
-        var text = identifierText()
-        let upper = text.uppercased()
+        var word = identifierText()
+        let upper = word.uppercased()
         if upper == "UTI", peek() == "-" {
             // UTI-CONFORMS-TO and UTI-EQUALS are single reserved words.
             for candidate in ["UTI-CONFORMS-TO", "UTI-EQUALS"] {
                 let n = candidate.count
-                if start + n <= chars.count, String(chars[start..<start + n]).uppercased() == candidate {
+                if start + n <= chars.count, text(start..<start + n).uppercased() == candidate {
                     position = start + n
                     return .keyword(candidate)
                 }
@@ -118,26 +134,27 @@ struct Lexer {
             let save = position
             while peek() == ":" {
                 position += 1
-                text += ":"
+                word += ":"
                 if let c = peek(), Lexer.isIdentifierStart(c) {
+                    let partStart = position
                     let part = identifierText()
-                    if peek() == ":" { text += part } else { position -= part.count; break }
+                    if peek() == ":" { word += part } else { position = partStart; break }
                 }
             }
             var look = position
-            while look < chars.count, chars[look].isWhitespace { look += 1 }
-            if look < chars.count, chars[look] == "(" { return .selector(text) }
+            while look < chars.count, chars[look].properties.isWhitespace { look += 1 }
+            if look < chars.count, chars[look] == "(" { return .selector(word) }
             position = save
-            throw error("'(' after the function name \(text)", at: look)
+            throw error("'(' after the function name \(word)", at: look)
         }
         if ReservedWords.all.contains(upper) { return .keyword(upper) }
-        return .identifier(text)
+        return .identifier(word)
     }
 
     /// A numeric literal: decimal integer or float with exponent, `0x`, `0o`, `0b`.
     private mutating func number() throws(PredicateSyntaxError) -> Token.Kind {
         let start = position
-        if peek() == "0", let p = peek(1), "xXoObB".contains(p) {
+        if peek() == "0", let p = peek(1), "xXoObB".unicodeScalars.contains(p) {
             position += 2
             let radix: Int
             switch p {
@@ -146,58 +163,59 @@ struct Lexer {
             default: radix = 2
             }
             let digitsStart = position
-            while let c = peek(), c.isHexDigit, Int(String(c), radix: radix) != nil { position += 1 }
-            let digits = String(chars[digitsStart..<position])
+            while let c = peek(), c.isASCII, Int(String(c), radix: radix) != nil { position += 1 }
+            let digits = text(digitsStart..<position)
             if digits.isEmpty { throw error("digits after '0\(p)'", at: position) }
             try rejectIdentifierTail(start)
             if let v = Int(digits, radix: radix) { return .number(.int(v)) }
             if let v = UInt64(digits, radix: radix) { return .number(.double(Double(v))) }
-            throw error("a number that fits in 64 bits", at: start, found: String(chars[start..<position]))
+            throw error("a number that fits in 64 bits", at: start, found: text(start..<position))
         }
         var isFloat = false
-        while let c = peek(), c.isASCII, c.isNumber { position += 1 }
-        if peek() == ".", let d = peek(1), d.isASCII, d.isNumber {
+        while let c = peek(), Lexer.isDigit(c) { position += 1 }
+        if peek() == ".", let d = peek(1), Lexer.isDigit(d) {
             isFloat = true
             position += 1
-            while let c = peek(), c.isASCII, c.isNumber { position += 1 }
+            while let c = peek(), Lexer.isDigit(c) { position += 1 }
         }
         if let e = peek(), e == "e" || e == "E" {
             var look = position + 1
             if look < chars.count, chars[look] == "+" || chars[look] == "-" { look += 1 }
-            if look < chars.count, chars[look].isASCII, chars[look].isNumber {
+            if look < chars.count, Lexer.isDigit(chars[look]) {
                 isFloat = true
                 position = look
-                while let c = peek(), c.isASCII, c.isNumber { position += 1 }
+                while let c = peek(), Lexer.isDigit(c) { position += 1 }
             }
         }
         try rejectIdentifierTail(start)
-        let text = String(chars[start..<position])
-        if !isFloat, let v = Int(text) { return .number(.int(v)) }
-        guard let d = Double(text) else {
-            throw error("a number", at: start, found: text)
+        let literal = text(start..<position)
+        if !isFloat, let v = Int(literal) { return .number(.int(v)) }
+        guard let d = Double(literal) else {
+            throw error("a number", at: start, found: literal)
         }
         return .number(.double(d))
     }
 
     private func rejectIdentifierTail(_ start: Int) throws(PredicateSyntaxError) {
         if let c = peek(), Lexer.isIdentifierPart(c) {
-            throw error("an operator or separator after the number \(String(chars[start..<position]))",
+            throw error("an operator or separator after the number \(text(start..<position))",
                         at: position)
         }
     }
 
     /// A quoted string; the other quote character is plain text inside it.
-    private mutating func string(quote: Character) throws(PredicateSyntaxError) -> String {
+    private mutating func string(quote: Unicode.Scalar) throws(PredicateSyntaxError) -> String {
         let start = position
         position += 1
-        var text = ""
+        var text = String.UnicodeScalarView()
         while true {
             guard let c = peek() else {
-                throw error("a closing \(quote) for the string that starts at column \(start + 1)",
+                let opening = PredicateSyntaxError(source: source, scalarOffset: start, expected: "", found: "")
+                throw error("a closing \(quote) for the string that starts at \(opening.line):\(opening.column)",
                             at: position)
             }
             position += 1
-            if c == quote { return text }
+            if c == quote { return String(text) }
             if c != "\\" { text.append(c); continue }
             guard let e = peek() else {
                 throw error("a character after '\\'", at: position)
@@ -223,30 +241,31 @@ struct Lexer {
         }
     }
 
-    private mutating func scalar(digits: Int, radix: Int, escape: String) throws(PredicateSyntaxError) -> Character {
+    private mutating func scalar(digits: Int, radix: Int, escape: String) throws(PredicateSyntaxError) -> Unicode.Scalar {
         let start = position
         guard start + digits <= chars.count,
-              let value = UInt32(String(chars[start..<start + digits]), radix: radix),
+              chars[start..<start + digits].allSatisfy(\.isASCII),
+              let value = UInt32(text(start..<start + digits), radix: radix),
               let scalar = Unicode.Scalar(value)
         else {
             throw error("\(digits) digits in a \(escape) escape", at: start)
         }
         position += digits
-        return Character(scalar)
+        return scalar
     }
 
     /// `%@`, `%K`, `%%` or a printf conversion such as `%d`, `%5.2f`, `%lld`.
     private mutating func argument() throws(PredicateSyntaxError) -> Token.Kind {
         let start = position
         position += 1
-        while let c = peek(), "-+ #0123456789.".contains(c) { position += 1 }
-        while let c = peek(), "hlqLzjt".contains(c) { position += 1 }
-        guard let conversion = peek(), "@KdiuoxXDUOfFeEgGaAscCp".contains(conversion) else {
+        while let c = peek(), "-+ #0123456789.".unicodeScalars.contains(c) { position += 1 }
+        while let c = peek(), "hlqLzjt".unicodeScalars.contains(c) { position += 1 }
+        guard let conversion = peek(), "@KdiuoxXDUOfFeEgGaAscCp".unicodeScalars.contains(conversion) else {
             throw error("a conversion such as %@, %K or %d", at: start,
-                        found: "'" + String(chars[start..<min(position + 1, chars.count)]) + "'")
+                        found: "'" + text(start..<min(position + 1, chars.count)) + "'")
         }
         position += 1
         defer { argumentCount += 1 }
-        return .argument(conversion: conversion, index: argumentCount)
+        return .argument(conversion: Character(conversion), index: argumentCount)
     }
 }

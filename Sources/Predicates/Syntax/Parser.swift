@@ -7,18 +7,22 @@ import Foundation
 /// (`%@`, `%K`, `%d`...) are taken from `arguments` as their tokens are parsed.
 struct Parser {
     private let source: String
-    private let chars: [Character]
+    private let chars: [Unicode.Scalar]
     private let tokens: [Token]
     private let arguments: [ObjectValue]
     private var index = 0
     private var depth = 0
+    /// Outcomes of the two readings of a `(` by token index, so that backtracking over
+    /// nested parentheses stays polynomial.
+    private var parenthesisedPredicates: [Int: Result<(ObjectPredicate, Int), PredicateSyntaxError>] = [:]
+    private var comparisons: [Int: Result<(ObjectPredicate, Int), PredicateSyntaxError>] = [:]
 
     /// Nesting deeper than this is refused rather than risking the stack.
     static let maximumDepth = 200
 
     init(source: String, arguments: [ObjectValue]) throws(PredicateSyntaxError) {
         self.source = source
-        self.chars = Array(source)
+        self.chars = Array(source.unicodeScalars)
         self.tokens = try Lexer.tokenize(source)
         self.arguments = arguments
     }
@@ -85,21 +89,25 @@ struct Parser {
         if current.isKeyword("FALSEPREDICATE") { advance(); return .false }
         if current.isSymbol("(") {
             let start = index
-            var firstError: PredicateSyntaxError
-            do {
-                advance()
-                let p = try predicate()
-                try expect(")", "')' to close the '(' at column \(tokens[start].offset + 1)")
-                return p
-            } catch {
-                firstError = error
+            let asPredicate = memoized(\.parenthesisedPredicates) { (p: inout Parser) throws(PredicateSyntaxError) in
+                p.advance()
+                let inner = try p.predicate()
+                try p.expect(")", "')' to close the '(' at \(p.column(of: p.tokens[start]))")
+                return inner
             }
+            if case .success(let p) = asPredicate { return p }
             index = start
-            do {
-                return try comparison()
-            } catch {
-                // Report whichever reading got further into the input.
-                throw error.offset >= firstError.offset ? error : firstError
+            let asComparison = memoized(\.comparisons) { (p: inout Parser) throws(PredicateSyntaxError) in
+                try p.comparison()
+            }
+            switch (asComparison, asPredicate) {
+            case (.success(let p), _):
+                return p
+            case (.failure(let error), .failure(let firstError)):
+                // Report whichever reading got further into the input; on a tie, the predicate one.
+                throw error.offset > firstError.offset ? error : firstError
+            case (.failure(let error), .success):
+                throw error
             }
         }
         return try comparison()
@@ -188,17 +196,37 @@ struct Parser {
 
     // MARK: Expressions
 
-    /// `expression = additive { ("UNION" | "INTERSECT" | "MINUS") additive }`
+    /// `expression = bitwise { ("UNION" | "INTERSECT" | "MINUS") bitwise }`
     private mutating func expression() throws(PredicateSyntaxError) -> ObjectExpression {
         try nested { (p: inout Parser) throws(PredicateSyntaxError) in
-            var lhs = try p.additive()
+            var lhs = try p.bitwise()
             while case .identifier(let word) = p.current.kind,
                   let op = SetOperation(rawValue: word.uppercased()) {
                 p.advance()
-                lhs = .setOperation(op, lhs, try p.additive())
+                lhs = .setOperation(op, lhs, try p.bitwise())
             }
             return lhs
         }
+    }
+
+    /// `bitwise = shift { ("&" | "|" | "^") shift }`
+    private mutating func bitwise() throws(PredicateSyntaxError) -> ObjectExpression {
+        var lhs = try shift()
+        while case .symbol(let s) = current.kind, let name = ["&": "bitwiseAnd:with:", "|": "bitwiseOr:with:", "^": "bitwiseXor:with:"][s] {
+            advance()
+            lhs = .function(name, [lhs, try shift()])
+        }
+        return lhs
+    }
+
+    /// `shift = additive { ("<<" | ">>") additive }`
+    private mutating func shift() throws(PredicateSyntaxError) -> ObjectExpression {
+        var lhs = try additive()
+        while case .symbol(let s) = current.kind, let name = ["<<": "leftshift:by:", ">>": "rightshift:by:"][s] {
+            advance()
+            lhs = .function(name, [lhs, try additive()])
+        }
+        return lhs
     }
 
     /// `additive = multiplicative { ("+" | "-") multiplicative }`
@@ -246,13 +274,19 @@ struct Parser {
         return .function("from:subtract:", [.constant(.int(0)), operand])
     }
 
-    /// `postfix = primary { "." key_path | "[" index "]" }`
+    /// `postfix = primary { "." ( key_path | variable ) | "[" index "]" }`
     ///
     /// `index = "FIRST" | "LAST" | "SIZE" | expression`
+    ///
+    /// `$a.$b` reads the key that `$b` holds, which is what `$a[$b]` does.
     private mutating func postfix() throws(PredicateSyntaxError) -> ObjectExpression {
         var base = try primary()
         while true {
-            if current.isSymbol(".") {
+            if current.isSymbol("."), case .variable(let name) = next.kind {
+                advance()
+                advance()
+                base = .index(base, .expression(.variable(name)))
+            } else if current.isSymbol(".") {
                 advance()
                 let path = try keyPath(after: true)
                 switch base {
@@ -293,7 +327,7 @@ struct Parser {
             advance()
             return s
         case .keyword where afterDot:
-            let text = String(chars[current.offset..<current.end])
+            let text = String(String.UnicodeScalarView(chars[current.offset..<current.end]))
             advance()
             return text
         default:
@@ -333,7 +367,7 @@ struct Parser {
         case .symbol("("):
             advance()
             let e = try expression()
-            try expect(")", "')' to close the '(' at column \(token.offset + 1)")
+            try expect(")", "')' to close the '(' at \(column(of: token))")
             return e
         case .selector(let name):
             return try function(named: name)
@@ -356,13 +390,13 @@ struct Parser {
     /// `argument = "%@" | "%K" | printf_conversion`
     private func argument(_ conversion: Character, _ argumentIndex: Int, _ token: Token) throws(PredicateSyntaxError) -> ObjectExpression {
         guard argumentIndex < arguments.count else {
-            throw PredicateSyntaxError(source: source, offset: token.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: token.offset,
                                        expected: "an argument for %\(conversion) (only \(arguments.count) given)",
                                        found: token.description)
         }
         let value = arguments[argumentIndex]
         func wrong(_ wanted: String) -> PredicateSyntaxError {
-            PredicateSyntaxError(source: source, offset: token.offset,
+            PredicateSyntaxError(source: source, scalarOffset: token.offset,
                                  expected: "\(wanted) for %\(conversion)",
                                  found: "\(value.typeName) argument")
         }
@@ -374,7 +408,7 @@ struct Parser {
             return .keyPath(path)
         case "d", "i", "D", "u", "U", "o", "O", "x", "X", "c", "C":
             if let i = value.intValue { return .constant(.int(i)) }
-            if let d = value.doubleValue, d.isFinite { return .constant(.int(Int(exactly: d.rounded(.towardZero)) ?? 0)) }
+            if let d = value.doubleValue, let i = Int(exactly: d.rounded(.towardZero)) { return .constant(.int(i)) }
             if conversion == "c" || conversion == "C", case .string(let s) = value, s.count == 1 {
                 return .constant(value)
             }
@@ -405,7 +439,7 @@ struct Parser {
                 elements.append(try expression())
             }
         }
-        try expect("}", "'}' or ',' in the aggregate at column \(open.offset + 1)")
+        try expect("}", "'}' or ',' in the aggregate that opens at \(column(of: open))")
         return ObjectExpression.aggregateFolding(elements)
     }
 
@@ -415,14 +449,14 @@ struct Parser {
     private mutating func function(named name: String) throws(PredicateSyntaxError) -> ObjectExpression {
         let nameToken = current
         guard let function = ExpressionFunction.named(name) else {
-            throw PredicateSyntaxError(source: source, offset: nameToken.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: nameToken.offset,
                                        expected: "a function name such as sum, count, now or uppercase",
                                        found: "'\(name)'")
         }
         advance()
         let args = try argumentList()
         guard function.arity.contains(args.count) else {
-            throw PredicateSyntaxError(source: source, offset: nameToken.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: nameToken.offset,
                                        expected: "\(function.arityDescription) for \(function.name)",
                                        found: "\(args.count)")
         }
@@ -451,7 +485,7 @@ struct Parser {
         try expect(",", "',' and a selector string after the receiver of FUNCTION")
         let selectorToken = current
         guard case .constant(.string(let selector)) = try expression(), !selector.isEmpty else {
-            throw PredicateSyntaxError(source: source, offset: selectorToken.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: selectorToken.offset,
                                        expected: "a selector string such as \"uppercase:\"",
                                        found: selectorToken.description)
         }
@@ -492,7 +526,7 @@ struct Parser {
         let typeToken = current
         guard case .constant(.string(let type)) = try expression(),
               ObjectExpression.castTypes.contains(type) else {
-            throw PredicateSyntaxError(source: source, offset: typeToken.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: typeToken.offset,
                                        expected: "a type name \"NSDate\", \"NSNumber\", \"NSString\" or \"NSDecimalNumber\"",
                                        found: typeToken.description)
         }
@@ -534,19 +568,53 @@ struct Parser {
     }
 
     private func failure(_ expected: String) -> PredicateSyntaxError {
-        PredicateSyntaxError(source: source, offset: current.offset, expected: expected,
+        PredicateSyntaxError(source: source, scalarOffset: current.offset, expected: expected,
                              found: current.description)
+    }
+
+    /// Runs a reading from the current token once; later calls at the same token replay
+    /// its outcome and position.
+    private mutating func memoized(
+        _ table: WritableKeyPath<Parser, [Int: Result<(ObjectPredicate, Int), PredicateSyntaxError>]>,
+        _ body: (inout Parser) throws(PredicateSyntaxError) -> ObjectPredicate
+    ) -> Result<ObjectPredicate, PredicateSyntaxError> {
+        let start = index
+        let outcome: Result<(ObjectPredicate, Int), PredicateSyntaxError>
+        if let known = self[keyPath: table][start] {
+            outcome = known
+        } else {
+            do {
+                let p = try body(&self)
+                outcome = .success((p, index))
+            } catch {
+                outcome = .failure(error)
+            }
+            self[keyPath: table][start] = outcome
+        }
+        switch outcome {
+        case .success(let (p, end)):
+            index = end
+            return .success(p)
+        case .failure(let e):
+            return .failure(e)
+        }
     }
 
     private mutating func nested<T>(_ body: (inout Parser) throws(PredicateSyntaxError) -> T) throws(PredicateSyntaxError) -> T {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Parser.maximumDepth else {
-            throw PredicateSyntaxError(source: source, offset: current.offset,
+            throw PredicateSyntaxError(source: source, scalarOffset: current.offset,
                                        expected: "at most \(Parser.maximumDepth) levels of nesting",
                                        found: "deeper nesting")
         }
         return try body(&self)
+    }
+
+    /// `line:column` of a token, for messages that point back at an opening bracket.
+    private func column(of token: Token) -> String {
+        let e = PredicateSyntaxError(source: source, scalarOffset: token.offset, expected: "", found: "")
+        return "\(e.line):\(e.column)"
     }
 
     private func describe(_ e: ObjectExpression) -> String {

@@ -27,6 +27,16 @@ public struct PredicateSyntaxError: Error, CustomStringConvertible, Equatable {
         self.found = found
     }
 
+    /// A syntax error at an offset counted in Unicode scalars, as the lexer counts.
+    init(source: String, scalarOffset: Int, expected: String, found: String) {
+        let scalars = source.unicodeScalars
+        let clamped = max(0, min(scalarOffset, scalars.count))
+        let index = scalars.index(scalars.startIndex, offsetBy: clamped)
+        // An offset inside a character (a combining mark) points at that character.
+        let characters = source.distance(from: source.startIndex, to: index)
+        self.init(source: source, offset: characters, expected: expected, found: found)
+    }
+
     /// The 1-based line of the error.
     public var line: Int { position.line }
     /// The 1-based column of the error, in characters.
@@ -56,6 +66,7 @@ public struct PredicateSyntaxError: Error, CustomStringConvertible, Equatable {
         "expected \(expected) at \(line):\(column), found \(found)"
     }
 
+    /// The message, the input line and a caret under the position, on three lines.
     public var description: String {
         let p = position
         // Tabs keep their width so the caret stays under the character.

@@ -3,15 +3,16 @@ import Foundation
 /// Reads dotted key paths, with key-value coding's collection operators.
 ///
 /// `department.name` reads `department` then `name`; through a to-many relationship the
-/// result is the collection of the elements' values. `@count` counts the collection so
+/// result is the collection of the elements' values. A string answers `length` (in UTF-16
+/// units, as `NSString` counts) and `description` (itself). `@count` counts the collection so
 /// far; `@sum`, `@avg`, `@min`, `@max` apply to the rest of the path read from each element
 /// (`items.@sum.price`); `@unionOfObjects`, `@distinctUnionOfObjects`, `@unionOfArrays`,
 /// `@distinctUnionOfArrays` and `@distinctUnionOfSets` collect values.
 ///
 /// ```swift
-/// try KeyPath.value(of: "items.@sum.price", in: order)
+/// try ObjectKeyPath.value(of: "items.@sum.price", in: order)
 /// ```
-public enum KeyPath {
+public enum ObjectKeyPath {
     /// The value at `path` in `base`.
     public static func value(of path: String, in base: ObjectValue) throws -> ObjectValue {
         if !path.contains("."), !path.hasPrefix("@") {
@@ -60,6 +61,14 @@ public enum KeyPath {
     static func read(_ key: String, from value: ObjectValue) throws -> ObjectValue {
         if case .dictionary(let d) = value { return d[key] ?? .null }
         if key == "self" { return value }
+        if case .string(let s) = value {
+            // The keys a string answers in key-value coding.
+            switch key {
+            case "length": return .int(s.utf16.count)
+            case "description": return value
+            default: break
+            }
+        }
         do {
             return try value.value(forKey: key)
         } catch let KeyValueError.unknownKey(k, typeName) {

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import Predicates
+import TestSupport
+
+/// A malformed format string, what the error says was expected, and where.
+struct SyntaxErrorCase: Sendable, CustomTestStringConvertible {
+    var format: String
+    var arguments: [ObjectValue]
+    var expected: String
+    var line: Int
+    var column: Int
+
+    init(_ format: String, _ arguments: [ObjectValue] = [], expected: String, _ line: Int, _ column: Int) {
+        self.format = format
+        self.arguments = arguments
+        self.expected = expected
+        self.line = line
+        self.column = column
+    }
+
+    init(_ format: String, _ arguments: [ObjectValue] = [], expected: String, _ column: Int) {
+        self.init(format, arguments, expected: expected, 1, column)
+    }
+
+    var testDescription: String { format }
+}
+
+@Suite("Syntax errors")
+struct SyntaxErrorTests {
+    static let cases: [SyntaxErrorCase] = [
+        .init("name LIKE[c]", expected: "a value after LIKE", 13),
+        .init("name ==", expected: "a value after ==", 8),
+        .init("name == 'Bob' AND", expected: "a value or a key", 18),
+        .init("name", expected: "a comparison operator after name", 5),
+        .init("", expected: "a value or a key", 1),
+        .init("name == 'Bob", expected: "a closing '", 13),
+        .init("name == \"Bob", expected: "a closing \"", 13),
+        .init("(name == 'a'", expected: "')'", 13),
+        .init("name == 'a')", expected: "the end of input", 12),
+        .init("a == 1 b == 2", expected: "AND or OR", 8),
+        .init("a === 1", expected: "a value or a key", 5),
+        .init("a == %@", expected: "an argument for %@", 6),
+        .init("a == %@ AND b == %@", [.int(1)], expected: "an argument for %@ (only 1 given)", 18),
+        .init("%K == 1", [.int(3)], expected: "a key path string for %K", 1),
+        .init("a == %d", [.string("x")], expected: "an integer for %d", 6),
+        .init("a == %k", [.string("x")], expected: "a conversion such as %@", 6),
+        .init("a == %", expected: "a conversion such as %@", 6),
+        .init("a == %@*", [.string("x")], expected: "a value or a key", 9),
+        .init("a ==[x] 1", expected: "options c, d or n", 6),
+        .init("a ==[c 1", expected: "']' after the options", 8),
+        .init("a == $", expected: "a variable name after '$'", 7),
+        .init("a.#1 == 1", expected: "a key name after '#'", 4),
+        .init("a == 12abc", expected: "an operator or separator after the number 12", 8),
+        .init("a == 0x", expected: "digits after '0x'", 8),
+        .init("a == 0xFFFFFFFFFFFFFFFFFF", expected: "a number that fits in 64 bits", 6),
+        .init("a == 'x\\u12'", expected: "4 digits in a \\uhhhh escape", 10),
+        .init("a == ?", expected: "a key, a value or an operator", 6),
+        .init("a == {1, 2", expected: "'}' or ','", 11),
+        .init("a == nosuch(1)", expected: "a function name", 6),
+        .init("a == sqrt(1, 2)", expected: "1 argument for sqrt:", 6),
+        .init("a == now(1)", expected: "0 arguments for now", 6),
+        .init("a == SUBQUERY(items, x, x > 1)", expected: "a variable such as $x", 22),
+        .init("a == CAST(1, 'NSWidget')", expected: "a type name", 14),
+        .init("a == FUNCTION(SELF, 1)", expected: "a selector string", 21),
+        .init("a == b[1", expected: "']' to close the index", 9),
+        .init("ANY == 1", expected: "a value or a key", 5),
+        .init("a == 1\nAND b ==", expected: "a value after ==", 2, 9),
+        .init("a == 1 AND\n  b LIKE[c]", expected: "a value after LIKE", 2, 12),
+        .init("a.and == 1 AND .b == 2", expected: "a value or a key", 16),
+        .init("foo: == 1", expected: "'(' after the function name foo:", 6),
+    ]
+
+    @Test("names what was expected and where", arguments: cases)
+    func errors(_ c: SyntaxErrorCase) {
+        assertSyntaxError(c.format, c.arguments, expected: c.expected, at: (c.line, c.column))
+    }
+
+    @Test("renders the input line with a caret under the position")
+    func caretRendering() throws {
+        let error = #expect(throws: PredicateSyntaxError.self) {
+            try ObjectPredicate(format: "name LIKE[c]")
+        }
+        #expect(error?.description == """
+            error: expected a value after LIKE at 1:13
+              name LIKE[c]
+                          ^
+            """)
+        #expect(error?.found == "end of input")
+        #expect(error?.offset == 12)
+    }
+
+    @Test("shows only the line the error is on")
+    func multilineRendering() throws {
+        let error = #expect(throws: PredicateSyntaxError.self) {
+            try ObjectPredicate(format: "a == 1 AND\n  b == 'x' OR\n  c ! 3")
+        }
+        #expect(error?.description == """
+            error: expected a comparison operator after c at 3:5
+                c ! 3
+                  ^
+            """)
+    }
+
+    @Test("names the token it found")
+    func foundToken() throws {
+        let error = #expect(throws: PredicateSyntaxError.self) {
+            try ObjectPredicate(format: "a == 1 'extra'")
+        }
+        #expect(error?.found == "string \"extra\"")
+        #expect(error?.message == "expected an operator such as AND or OR, or the end of input at 1:8, found string \"extra\"")
+    }
+
+    @Test("refuses nesting deeper than the parser allows, without crashing")
+    func deepNesting() {
+        let deep = String(repeating: "(", count: 10_000) + "a == 1" + String(repeating: ")", count: 10_000)
+        #expect(throws: PredicateSyntaxError.self) { try ObjectPredicate(format: deep) }
+        let nots = String(repeating: "NOT ", count: 10_000) + "a == 1"
+        #expect(throws: PredicateSyntaxError.self) { try ObjectPredicate(format: nots) }
+        let minus = String(repeating: "-", count: 10_000) + "a == 1"
+        #expect(throws: PredicateSyntaxError.self) { try ObjectPredicate(format: minus) }
+        let reasonable = String(repeating: "(", count: 50) + "a == 1" + String(repeating: ")", count: 50)
+        #expect(throws: Never.self) { try ObjectPredicate(format: reasonable) }
+    }
+
+    @Test("parentheses that open both predicates and expressions are read in polynomial time")
+    func backtrackingIsBounded() {
+        let start = Date()
+        let nested = String(repeating: "(TERNARY(", count: 60)
+        #expect(throws: PredicateSyntaxError.self) { try ObjectPredicate(format: nested) }
+        let valid = String(repeating: "TERNARY((a == 1), ", count: 30) + "1" + String(repeating: ", 2)", count: 30) + " == 1"
+        #expect(throws: Never.self) { try ObjectPredicate(format: valid) }
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    @Test("an expression format must be one whole expression")
+    func expressionErrors() {
+        #expect(throws: PredicateSyntaxError.self) { try ObjectExpression(format: "a == 1") }
+        #expect(throws: PredicateSyntaxError.self) { try ObjectExpression(format: "$source.") }
+        #expect(throws: PredicateSyntaxError.self) { try ObjectExpression(format: "FUNCTION($m") }
+    }
+}
