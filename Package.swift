@@ -55,7 +55,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "termdata-bench",
-            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "TerminalUI"],
+            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration", "TerminalUI"],
             path: "Sources/TermDataBenchmarks"
         ),
 

@@ -4,6 +4,7 @@ import Foundation
 // `termdata-bench` alone runs them all. Build with `-c release` for figures worth quoting.
 let groups: [(name: String, run: () throws -> Void)] = [
     ("predicates", PredicateBenchmarks.run),
+    ("objectgraph", ObjectGraphBenchmarks.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -158,8 +158,8 @@ struct StoreMigrationTests {
 
     @Test("a store of 100,000 items migrates, with progress reported")
     func large() throws {
-        let url = folder.appendingPathComponent("large.binary")
-        let stack = try TestStack(model: versions.version(named: "ToDo")!, type: .binary, url: url)
+        let url = folder.appendingPathComponent("large.xml")
+        let stack = try TestStack(model: versions.version(named: "ToDo")!, type: .xml, url: url)
         for i in 0..<100_000 {
             let item = try stack.context.insertObject(forEntityName: "ToDo")
             item["name"] = .string(i % 10 == 0 ? "a\(i)" : "item \(i)")
@@ -169,10 +169,10 @@ struct StoreMigrationTests {
         var migrator = StoreMigrator(versions: v2, mappings: [articleMapping()])
         let fractions = LockedBox<[Double]>([])
         migrator.progress = { fraction, _ in fractions.value.append(fraction) }
-        let reports = try migrator.migrateStore(at: url, type: .binary)
+        let reports = try migrator.migrateStore(at: url, type: .xml)
         #expect(reports.first?.objectCount == 100_000)
         #expect(fractions.value.count > 10 && fractions.value.last == 1)
-        let reader = try TestStack(model: v2.current, type: .binary, url: url)
+        let reader = try TestStack(model: v2.current, type: .xml, url: url)
         #expect(try reader.context.count(for: FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "doNotAlert == YES"))) == 10_000)
     }
 }

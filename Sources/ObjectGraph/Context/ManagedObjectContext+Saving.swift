@@ -20,32 +20,33 @@ extension ManagedObjectContext {
         processPendingChanges()
         try validateForSave()
 
-        var byStore: [String: (store: any PersistentStore, changes: StoreChanges)] = [:]
-        func add(_ store: any PersistentStore, _ edit: (inout StoreChanges) -> Void) {
-            var entry = byStore[store.identifier] ?? (store, StoreChanges(overwritesConflicts: mergePolicy == .overwrite))
-            edit(&entry.changes)
-            byStore[store.identifier] = entry
+        // Changes grouped by store; mutated in place so that no list is copied per object.
+        var stores: [String: any PersistentStore] = [:]
+        var byStore: [String: StoreChanges] = [:]
+        func entry(_ store: any PersistentStore) -> String {
+            if stores[store.identifier] == nil {
+                stores[store.identifier] = store
+                byStore[store.identifier] = StoreChanges(overwritesConflicts: mergePolicy == .overwrite)
+            }
+            return store.identifier
         }
         for object in inserted {
-            let store = try storeForInsertion(object)
-            let row = try storedRow(of: object)
-            add(store) { $0.inserted.append(row) }
+            let id = entry(try storeForInsertion(object))
+            byStore[id]!.inserted.append(try storedRow(of: object))
         }
         for object in updated where object.hasPersistentChanges {
-            let store = try coordinator.store(for: object.objectID)
-            let row = try storedRow(of: object)
-            add(store) { $0.updated.append(row) }
+            let id = entry(try coordinator.store(for: object.objectID))
+            byStore[id]!.updated.append(try storedRow(of: object))
         }
         for object in deleted {
-            let store = try coordinator.store(for: object.objectID)
-            let version = object.snapshot?.version ?? 1
-            add(store) { $0.deleted.append((object.objectID, version)) }
+            let id = entry(try coordinator.store(for: object.objectID))
+            byStore[id]!.deleted.append((object.objectID, object.snapshot?.version ?? 1))
         }
 
         var results: [StoreSaveResult] = []
         try coordinator.locked {
-            for (_, entry) in byStore.sorted(by: { $0.key < $1.key }) {
-                results.append(try saveResolvingConflicts(entry.changes, in: entry.store))
+            for id in byStore.keys.sorted() {
+                results.append(try saveResolvingConflicts(byStore[id]!, in: stores[id]!))
             }
         }
         finishSave(results)

@@ -79,7 +79,7 @@ struct InMemoryQuery {
 
     static func value(of property: FetchProperty, in row: ObjectValue) throws -> ObjectValue {
         switch property {
-        case .key(let path): return try Predicates.KeyPath.value(of: path, in: row)
+        case .key(let path): return try ObjectKeyPath.value(of: path, in: row)
         case .expression(let description): return try description.expression.evaluate(with: row)
         }
     }

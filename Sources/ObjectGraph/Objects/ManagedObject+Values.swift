@@ -40,7 +40,7 @@ extension ManagedObject {
     /// The value at a key path through relationships: `category.name`, `todos.@count`,
     /// `items.@sum.price`.
     public func value(forKeyPath keyPath: String) throws -> ObjectValue {
-        try Predicates.KeyPath.value(of: keyPath, in: .object(self))
+        try ObjectKeyPath.value(of: keyPath, in: .object(self))
     }
 
     /// Sets an attribute or relationship, keeping inverses and recording the change.

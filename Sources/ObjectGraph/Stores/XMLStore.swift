@@ -109,6 +109,9 @@ final class XMLStoreReader: NSObject, XMLParserDelegate {
     private var element: (name: String, attributes: [String: String])?
     private var failure: String?
     private var sawRoot = false
+    /// Whether `</store>` was read: the document is whole. Foundation's parser on Linux can
+    /// report an internal error after the end of a large document; it is ignored then.
+    private var closedRoot = false
 
     init(model: ManagedObjectModel, file: String) {
         self.model = model
@@ -120,7 +123,7 @@ final class XMLStoreReader: NSObject, XMLParserDelegate {
         parser.delegate = self
         let ok = parser.parse()
         if let failure { throw ObjectGraphError.storeFormat(file: file, reason: "line \(parser.lineNumber): \(failure)") }
-        if !ok || parser.parserError != nil || !sawRoot {
+        if (!ok || parser.parserError != nil || !sawRoot) && !closedRoot {
             throw ObjectGraphError.storeFormat(file: file, reason: "line \(parser.lineNumber): malformed XML")
         }
         return AtomicStoreContents(metadata: metadata, rows: rows, nextPrimaryKey: nextPrimaryKey)
@@ -170,6 +173,8 @@ final class XMLStoreReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         switch name {
+        case "store":
+            closedRoot = true
         case "object":
             if let row { rows.append(row) }
             row = nil

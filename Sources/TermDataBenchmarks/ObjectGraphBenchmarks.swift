@@ -1,0 +1,54 @@
+import Foundation
+import ObjectModel
+import ObjectGraph
+import Migration
+import Predicates
+
+/// Inserting, saving, fetching and migrating with the atomic stores.
+enum ObjectGraphBenchmarks {
+    static func run() throws {
+        let count = Int(ProcessInfo.processInfo.environment["TERMDATA_BENCH_OBJECTS"] ?? "") ?? 100_000
+        let modelURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Resources/ToDo.xcdatamodeld")
+        let versions = try XcodeModelFile.read(modelURL)
+        let v1 = versions.version(named: "ToDo")!
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("termdata-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        for type in [StoreType.binary, .xml] {
+            let url = folder.appendingPathComponent("todo.\(type.rawValue)")
+            let coordinator = PersistentStoreCoordinator(model: v1)
+            try coordinator.addStore(type: type, at: url)
+            let context = ManagedObjectContext(coordinator: coordinator)
+            let insert = try measure {
+                for i in 0..<count {
+                    let item = try context.insertObject(forEntityName: "ToDo")
+                    item["name"] = .string("item \(i)")
+                    item["dueDate"] = .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+                }
+            }
+            let save = try measure { try context.save() }
+            let reader = ManagedObjectContext(coordinator: coordinator)
+            var fetched: [ManagedObject] = []
+            let fetch = try measure { fetched = try reader.fetch(FetchRequest(entityName: "ToDo")) }
+            let touch = try measure { for o in fetched { _ = o.string("name") } }
+            let filtered = try measure {
+                var request = FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "name BEGINSWITH 'item 9'"),
+                                           sortDescriptors: [ObjectSortDescriptor(key: "dueDate", ascending: false)])
+                request.fetchLimit = 50
+                _ = try reader.fetch(request)
+            }
+            let v2 = try ModelVersions(versions: versions.versions, currentVersionName: "ToDo 2")
+            let migrate = try measure { try StoreMigrator(versions: v2).migrateStore(at: url, type: type) }
+            print(String(format: "%@ store, %d objects: insert %.2f s, save %.2f s, fetch as faults %.2f s, fire faults %.2f s, filtered+sorted+limit 50 %.3f s, migrate v1→v2 %.2f s",
+                         type.rawValue, count, insert, save, fetch, touch, filtered, migrate))
+        }
+    }
+
+    static func measure(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+}
