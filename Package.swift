@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "TestSupport"]),
         .testTarget(name: "MigrationTests", dependencies: ["Migration", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport", "ObjectModel", "ObjectGraph"]),
     ],
     swiftLanguageModes: [.v6]
 )

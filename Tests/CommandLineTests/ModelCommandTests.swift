@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ObjectModel
 
 @Suite("termdata model")
 struct ModelCommandTests {
@@ -62,5 +63,54 @@ struct ModelCommandTests {
         let result = try TermDataProcess.run(["model", "/no/such/Model.xcdatamodeld"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("/no/such/Model.xcdatamodeld: no such model file or folder"))
+    }
+}
+
+@Suite("termdata migrate")
+struct MigrateCommandTests {
+    func versionOneStore(in folder: URL) throws -> URL {
+        let versions = try XcodeModelFile.read(ModelFixtures.toDoHistory)
+        let url = folder.appendingPathComponent("todo.xml")
+        let stack = try TestStack(model: versions.version(named: "ToDo")!, type: .xml, url: url)
+        for name in ["alpha", "beta"] { try stack.context.insertObject(forEntityName: "ToDo")["name"] = .string(name) }
+        try stack.context.save()
+        return url
+    }
+
+    @Test("--dry-run reports the plan and changes nothing")
+    func dryRun() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let url = try versionOneStore(in: folder)
+        let before = try Data(contentsOf: url)
+        let result = try TermDataProcess.run(["migrate", "--store", url.path, "--model", ModelFixtures.toDoHistory.path, "--dry-run"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("version ToDo → ToDo 3"))
+        #expect(result.stdout.contains("ToDo 2 → ToDo 3 (inferred)"))
+        #expect(result.stdout.contains("List: renamed from Category"))
+        #expect(result.stdout.contains("Dry run: nothing changed."))
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test("migrates to the current version and keeps a backup")
+    func migrates() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let url = try versionOneStore(in: folder)
+        let result = try TermDataProcess.run(["migrate", "--store", url.path, "--model", ModelFixtures.toDoHistory.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Migrated 2 objects"))
+        #expect(FileManager.default.fileExists(atPath: url.path + ".backup"))
+        let again = try TermDataProcess.run(["migrate", "--store", url.path, "--model", ModelFixtures.toDoHistory.path])
+        #expect(again.stdout.contains("is at the current version (ToDo 3)"))
+    }
+
+    @Test("a store of another model is refused with one line and left untouched")
+    func refused() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let url = try versionOneStore(in: folder)
+        let before = try Data(contentsOf: url)
+        let result = try TermDataProcess.run(["migrate", "--store", url.path, "--model", ModelFixtures.company.path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("matches no version of the model"))
+        #expect(try Data(contentsOf: url) == before)
     }
 }

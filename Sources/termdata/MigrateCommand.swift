@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import Migration
+import ObjectGraph
+import ObjectModel
+
+/// `termdata migrate --store PATH --model MODEL.xcdatamodeld [--mapping FILE]... [--dry-run]`
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Migrate a store to the current version of its model.",
+        discussion: """
+            Finds the model version the store was written with, then migrates it step by step to \
+            the current version, inferring each step's mapping unless a --mapping file gives it. \
+            The original is kept beside the store with .backup added. A store whose version is \
+            not among the model's versions is refused and left untouched.
+            """
+    )
+
+    @Option(help: "The store file.")
+    var store: String
+
+    @Option(help: "The versioned model (.xcdatamodeld).")
+    var model: String
+
+    @Option(help: "Store type: sqlite, xml or binary (default: from the file extension).")
+    var type: StoreKind?
+
+    @Option(name: .customLong("mapping"), help: "A mapping file (format termdata-mapping); repeat for several steps.")
+    var mappings: [String] = []
+
+    @Flag(help: "Report the plan and change nothing.")
+    var dryRun = false
+
+    func run() throws {
+        let url = URL(fileURLWithPath: store)
+        let storeType = (type ?? StoreKind(inferringFrom: url)).storeType
+        do {
+            let versions = try XcodeModelFile.read(URL(fileURLWithPath: model))
+            var migrator = StoreMigrator(versions: versions, mappings: try mappings.map { try MappingModel.read(URL(fileURLWithPath: $0)) })
+            let metadata = try PersistentStoreCoordinator.metadataForStore(ofType: storeType, at: url)
+            let from = try migrator.sourceVersion(for: metadata, storeName: url.path)
+            let steps = try migrator.plan(from: from)
+            guard !steps.isEmpty else {
+                print("\(url.path) is at the current version (\(versions.currentVersionName)); nothing to do.")
+                return
+            }
+            print("\(url.path): version \(from) → \(versions.currentVersionName)")
+            for step in steps {
+                print("  \(step.from) → \(step.to) (\(step.inferred ? "inferred" : "mapping file"))")
+                for line in step.changes { print("    \(line)") }
+            }
+            if dryRun {
+                print("Dry run: nothing changed.")
+                return
+            }
+            let progress = ProgressLine()
+            migrator.progress = { fraction, what in progress.update(fraction, what) }
+            let started = Date()
+            let reports = try migrator.migrateStore(at: url, type: storeType)
+            progress.finish()
+            let objects = reports.last?.objectCount ?? 0
+            print(String(format: "Migrated %d objects in %.1f s. The original is at %@.backup.",
+                         objects, Date().timeIntervalSince(started), url.path))
+        } catch let error as ModelError {
+            throw CommandFailure(error)
+        } catch let error as MigrationError {
+            throw CommandFailure(error)
+        } catch let error as ObjectGraphError {
+            throw CommandFailure(error)
+        }
+    }
+}
+
+/// A progress report on standard error: one line rewritten in place on a terminal, a
+/// line per tenth otherwise.
+final class ProgressLine {
+    private let isTerminal = isatty(STDERR_FILENO) != 0
+    private var lastTenth = -1
+
+    func update(_ fraction: Double, _ what: String) {
+        let percent = Int(fraction * 100)
+        if isTerminal {
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(percent)% \(what)".utf8))
+        } else if percent / 10 != lastTenth {
+            lastTenth = percent / 10
+            FileHandle.standardError.write(Data("\(percent)% \(what)\n".utf8))
+        }
+    }
+
+    func finish() {
+        if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

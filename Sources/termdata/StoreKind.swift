@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+import ObjectGraph
+
+/// A store type as the command line names it.
+enum StoreKind: String, ExpressibleByArgument, CaseIterable {
+    case sqlite, xml, binary
+
+    /// The type a file's extension suggests: `.xml` is XML, `.sqlite`, `.db` and `.sqlite3` are
+    /// SQLite, anything else binary.
+    init(inferringFrom url: URL) {
+        switch url.pathExtension.lowercased() {
+        case "xml": self = .xml
+        case "sqlite", "sqlite3", "db": self = .sqlite
+        default: self = .binary
+        }
+    }
+
+    var storeType: StoreType {
+        switch self {
+        case .sqlite: return .sqlite
+        case .xml: return .xml
+        case .binary: return .binary
+        }
+    }
+}
