@@ -56,6 +56,7 @@ public final class Application {
     public func show(_ window: Window) {
         windows.removeAll { $0 === window }
         windows.append(window)
+        window.application = self
         if window.focusedView == nil { window.focusNext() }
         updateKeyWindow()
         layoutWindow(window)

@@ -16,6 +16,8 @@ open class Window: View {
     public var focusedView: View?
     /// Set by the application on the window that gets keys.
     public internal(set) var isKey = false
+    /// The application showing this window.
+    public internal(set) weak var application: Application?
     /// Called after the window closes.
     public var onClose: (() -> Void)?
 
