@@ -45,6 +45,11 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "termdata-gallery",
+            dependencies: ["TerminalUI", "TerminalUICurses"],
+            path: "Sources/TermDataGallery"
+        ),
+        .executableTarget(
             name: "termdata-bench",
             dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "TerminalUI"],
             path: "Sources/TermDataBenchmarks"
