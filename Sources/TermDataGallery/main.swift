@@ -49,15 +49,20 @@ let form = FormView(fields: [
 let main = Window(title: "Tasks")
 main.addSubview(table)
 main.addSubview(form)
+let divider = Divider()
+main.addSubview(divider)
 main.layout = { _, area in
     if area.width >= 90 {
         let formWidth = min(40, area.width / 3)
-        table.frame = Rect(x: area.x, y: area.y, width: area.width - formWidth - 1, height: area.height)
+        table.frame = Rect(x: area.x, y: area.y, width: area.width - formWidth - 2, height: area.height)
+        divider.frame = Rect(x: area.maxX - formWidth - 2, y: area.y, width: 1, height: area.height)
         form.frame = Rect(x: area.maxX - formWidth, y: area.y, width: formWidth, height: area.height)
         form.isHidden = false
+        divider.isHidden = false
     } else {
         table.frame = area
         form.isHidden = true
+        divider.isHidden = true
     }
 }
 main.focus(table)

@@ -151,9 +151,11 @@ public struct CellEditor {
             let current = options.indices.contains(selected) ? options[selected] : ""
             canvas.write(current + " ▾", x: rect.x, y: rect.y, width: rect.width, style: theme.editor)
             let width = max(rect.width, (options.map(\.displayWidth).max() ?? 0) + 4)
-            let rows = min(options.count, max(1, canvas.size.height - 2))
-            let below = rect.maxY + rows + 2 <= canvas.size.height
-            let top = below ? rect.maxY : max(0, rect.y - rows - 2)
+            let roomBelow = canvas.size.height - rect.maxY - 2
+            let roomAbove = rect.y - 2
+            let below = roomBelow >= min(options.count, 3) || roomBelow >= roomAbove
+            let rows = max(1, min(options.count, below ? roomBelow : roomAbove))
+            let top = below ? rect.maxY : rect.y - rows - 2
             let box = Rect(x: min(rect.x, max(0, canvas.size.width - width)), y: top, width: width, height: rows + 2)
             canvas.fill(box, style: theme.menuBar)
             canvas.box(box, style: theme.menuBar)

@@ -57,11 +57,13 @@ extension TableView {
 
     /// Hide the selected column; the last visible one stays.
     public func hideSelectedColumn() -> Bool {
-        guard visibleColumnIndices.count > 1 else { return false }
+        let visible = visibleColumnIndices
+        guard visible.count > 1, let position = visible.firstIndex(of: state.selectedColumn) else { return false }
+        let neighbour = position + 1 < visible.count ? visible[position + 1] : visible[position - 1]
         columns[state.selectedColumn].isHidden = true
-        moveColumn(by: 1)
-        if columns[state.selectedColumn].isHidden { moveColumn(by: -1) }
-        select(column: state.selectedColumn)
+        state.selectedColumn = neighbour
+        if state.firstColumn > neighbour || columns[state.firstColumn].isHidden { state.firstColumn = min(neighbour, state.firstColumn) }
+        scrollToSelection()
         return true
     }
 
@@ -74,7 +76,25 @@ extension TableView {
         window?.application?.showMessage(text, isError: error)
     }
 
+    /// While a cell is edited the editor takes every key; these describe it for the help and hints.
+    private var editingCommands: [Command] {
+        [
+            Command("table.commit", title: "Store the edited value", keys: [.enter], hint: "Store") { [weak self] in
+                self?.commitEditing()
+                return .redraw
+            },
+            Command("table.cancel", title: "Cancel editing", keys: [.escape], hint: "Cancel") { [weak self] in
+                self?.cancelEditing()
+                return .redraw
+            },
+            Command("table.commitAndNext", title: "Store and edit the next cell", keys: [.tab], hint: "Next") { [weak self] in
+                self?.handleEditingKey(.tab) ?? .ignored
+            },
+        ]
+    }
+
     var tableCommands: [Command] {
+        if state.isEditing { return editingCommands }
         let page = pageHeight
         func move(_ name: String, _ title: String, _ keys: [Key], hint: String? = nil, _ body: @escaping (TableView) -> Void) -> Command {
             Command(name, title: title, keys: keys, hint: hint) { [weak self] in

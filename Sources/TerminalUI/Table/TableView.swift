@@ -64,6 +64,8 @@ public final class TableView: View {
         for index in columns.indices where index >= state.firstColumn && !columns[index].isHidden {
             guard x < width else { break }
             let w = min(columns[index].width, width - x)
+            // A sliver of a column says nothing; leave the space blank instead.
+            if w < min(3, columns[index].width), !result.isEmpty { break }
             result.append(PlacedColumn(index: index, x: x, width: w))
             x += w + 1
         }
