@@ -349,6 +349,7 @@ public final class Application {
             guard let event = driver.nextEvent(timeout: timeout) else { continue }
             handle(event)
         }
+        fireDueTimers()
         if needsDisplay, !isQuitting { redraw() }
     }
 
@@ -361,7 +362,6 @@ public final class Application {
         memory.type(script)
         if windows.contains(where: { $0.frame.size == .zero }) { relayout() }
         runLoop { memory.isIdle }
-        redraw()
         return memory.screenLines
     }
 

@@ -95,6 +95,7 @@ public final class MemoryDriver: TerminalDriver {
                 }
                 virtualClock.advance(by: remaining)
                 head += 1
+                return nil
             }
         }
         return .inputClosed

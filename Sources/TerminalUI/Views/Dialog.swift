@@ -77,20 +77,34 @@ public final class Dialog: Window {
         }
     }
 
+    public override var commands: [Command] {
+        [
+            Command("dialog.choose", title: "Press the highlighted button", keys: [.enter, .character(" ")], hint: "Choose") { [weak self] in
+                guard let self else { return .ignored }
+                self.onChoice?(self.selectedButton)
+                return [.handled, .needsRedraw, .closeScreen]
+            },
+            Command("dialog.cancel", title: "Close without choosing", keys: [.escape], hint: "Cancel") { [weak self] in
+                self?.onChoice?(nil)
+                return [.handled, .needsRedraw, .closeScreen]
+            },
+            Command("dialog.next", title: "Next button", keys: [.tab, .right, .character("l")]) { [weak self] in
+                guard let self else { return .ignored }
+                self.selectedButton = (self.selectedButton + 1) % self.buttons.count
+                return .redraw
+            },
+            Command("dialog.previous", title: "Previous button", keys: [.backTab, .left, .character("h")]) { [weak self] in
+                guard let self else { return .ignored }
+                self.selectedButton = (self.selectedButton - 1 + self.buttons.count) % self.buttons.count
+                return .redraw
+            },
+        ]
+    }
+
     public override func handle(_ event: Event) -> EventResult {
         switch event {
-        case .key(.left), .key(.backTab), .key(.character("h")):
-            selectedButton = (selectedButton - 1 + buttons.count) % buttons.count
-            return .redraw
-        case .key(.right), .key(.tab), .key(.character("l")):
-            selectedButton = (selectedButton + 1) % buttons.count
-            return .redraw
-        case .key(.enter), .key(.character(" ")):
-            onChoice?(selectedButton)
-            return [.handled, .needsRedraw, .closeScreen]
-        case .key(.escape):
-            onChoice?(nil)
-            return [.handled, .needsRedraw, .closeScreen]
+        case let .key(key) where commands.contains(where: { $0.keys.contains(key) }):
+            return .ignored
         case let .mouse(mouse) where mouse.kind == .click || mouse.kind == .press:
             if mouse.position.y == frame.height - 2 {
                 for (i, x) in buttonColumns(width: frame.width).enumerated()
