@@ -54,6 +54,11 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "termdata-gallery",
+            dependencies: ["TerminalUI", "TerminalUICurses"],
+            path: "Sources/TermDataGallery"
+        ),
+        .executableTarget(
             name: "termdata-bench",
             dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration", "TerminalUI"],
             path: "Sources/TermDataBenchmarks"

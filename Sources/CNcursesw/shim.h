@@ -9,6 +9,9 @@
 #include <locale.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static inline attr_t shim_a_normal(void) { return A_NORMAL; }
 static inline attr_t shim_a_bold(void) { return A_BOLD; }
@@ -30,5 +33,47 @@ static inline int shim_lines(void) { return LINES; }
 static inline int shim_cols(void) { return COLS; }
 static inline int shim_color_pairs(void) { return COLOR_PAIRS; }
 static inline int shim_colors(void) { return COLORS; }
+static inline mmask_t shim_mouse_events(void) {
+    return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED
+        | BUTTON4_PRESSED | BUTTON5_PRESSED;
+}
+
+// A screen on the process's own standard output and input; NULL when the terminal type is unknown
+// (initscr would print an error and exit instead).
+static inline SCREEN *shim_newterm(void) { return newterm(NULL, stdout, stdin); }
+
+static inline void shim_signal_default(int sig) { signal(sig, SIG_DFL); }
+
+// Give the terminal back when the process dies of a fatal signal (a Swift runtime trap raises
+// SIGILL or SIGTRAP), then die of the same signal.
+static void shim_restore_and_reraise(int sig) {
+    if (!isendwin()) endwin();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static inline void shim_install_crash_handlers(void) {
+    signal(SIGSEGV, shim_restore_and_reraise);
+    signal(SIGBUS, shim_restore_and_reraise);
+    signal(SIGILL, shim_restore_and_reraise);
+    signal(SIGTRAP, shim_restore_and_reraise);
+    signal(SIGABRT, shim_restore_and_reraise);
+    signal(SIGFPE, shim_restore_and_reraise);
+}
+
+static inline void shim_remove_crash_handlers(void) {
+    signal(SIGSEGV, SIG_DFL);
+    signal(SIGBUS, SIG_DFL);
+    signal(SIGILL, SIG_DFL);
+    signal(SIGTRAP, SIG_DFL);
+    signal(SIGABRT, SIG_DFL);
+    signal(SIGFPE, SIG_DFL);
+}
+
+static void shim_endwin_at_exit(void) {
+    if (stdscr != NULL && !isendwin()) endwin();
+}
+
+static inline void shim_register_atexit(void) { atexit(shim_endwin_at_exit); }
 
 #endif

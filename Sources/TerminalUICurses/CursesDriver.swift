@@ -1,2 +1,105 @@
+import Foundation
 import TerminalUI
 @preconcurrency import CNcursesw
+
+/// The driver for a real terminal through ncursesw.
+///
+/// `start` sets the locale, opens the terminal (failing with `TerminalError.noTerminal` when
+/// standard input or output is not a terminal or `TERM` is unset or unknown), sets a 25 ms ESC
+/// delay, picks colours (256, 8, or none when `NO_COLOR` is set) and enables the mouse.
+/// SIGINT, SIGTERM and SIGHUP become `.signal` events; the terminal is restored by `stop`, at
+/// exit and on fatal signals; ncurses restores and redraws around Ctrl-Z.
+///
+///     let app = Application(driver: CursesDriver())
+///     do { try app.run() } catch { print("termdata: \(error)"); exit(1) }
+public final class CursesDriver: TerminalDriver {
+    public private(set) var colorSupport: ColorSupport = .monochrome
+    public let clock: TimeSource = SystemClock()
+    /// Whether mouse clicks and the wheel are reported (this turns off the terminal's own selection).
+    public var mouseEnabled: Bool
+
+    private(set) var isActive = false
+    var previousFrame: ScreenBuffer?
+    var colorPairs: [ColorPairKey: Int16] = [:]
+    var quickErrors = 0
+
+    public init(mouse: Bool = true) {
+        self.mouseEnabled = mouse
+    }
+
+    public var size: Size {
+        guard isActive, let screen = shim_stdscr() else { return Size(width: 80, height: 24) }
+        return Size(width: Int(getmaxx(screen)), height: Int(getmaxy(screen)))
+    }
+
+    /// Check that there is a terminal to run on, without touching it.
+    public static func checkTerminal(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard let term = environment["TERM"], !term.isEmpty else {
+            throw TerminalError.noTerminal("TERM is not set")
+        }
+        guard isatty(STDIN_FILENO) == 1 else { throw TerminalError.noTerminal("standard input is not a terminal") }
+        guard isatty(STDOUT_FILENO) == 1 else { throw TerminalError.noTerminal("standard output is not a terminal") }
+    }
+
+    public func start() throws {
+        guard !isActive else { return }
+        let environment = ProcessInfo.processInfo.environment
+        try Self.checkTerminal(environment: environment)
+        setlocale(LC_ALL, "")
+        if environment["ESCDELAY"] == nil { setenv("ESCDELAY", "25", 1) }
+        guard shim_newterm() != nil else {
+            throw TerminalError.noTerminal("unknown terminal type “\(environment["TERM"] ?? "")”")
+        }
+        isActive = true
+        let screen = shim_stdscr()
+        cbreak()
+        noecho()
+        nonl()
+        keypad(screen, true)
+        intrflush(screen, false)
+        meta(screen, true)
+        set_escdelay(25)
+        curs_set(0)
+        colorSupport = .monochrome
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        if !noColor, has_colors() {
+            start_color()
+            use_default_colors()
+            colorSupport = shim_colors() >= 256 ? .palette256 : .basic
+        }
+        if mouseEnabled {
+            mousemask(shim_mouse_events(), nil)
+            mouseinterval(0)
+        }
+        colorPairs = [:]
+        previousFrame = nil
+        SignalTrap.install()
+    }
+
+    public func stop() {
+        guard isActive else { return }
+        if mouseEnabled { mousemask(0, nil) }
+        curs_set(1)
+        endwin()
+        SignalTrap.remove()
+        isActive = false
+        previousFrame = nil
+    }
+
+    public func invalidate() {
+        previousFrame = nil
+        if isActive { clearok(shim_stdscr(), true) }
+    }
+
+    public func bell() { if isActive { beep() } }
+    public func flash() { if isActive { CNcursesw.flash() } }
+
+    public func suspend() {
+        guard isActive else { return }
+        endwin()
+        raise(SIGTSTP)
+        // Resumed: ncurses restores its modes on the next refresh.
+        invalidate()
+        wrefresh(shim_stdscr())
+    }
+}

@@ -1,0 +1,399 @@
+/// Owns the driver, the stack of windows, focus, timers and the global key map, and runs
+/// the event loop.
+///
+///     let app = Application(driver: CursesDriver())
+///     let main = Window(title: "Tasks")
+///     main.addSubview(table)
+///     app.show(main)
+///     try app.run()
+///
+/// In tests, `runScript` plays keys through the same responder chain without a terminal:
+///
+///     let app = Application(driver: MemoryDriver(size: Size(width: 40, height: 10)))
+///     app.runScript("jj<Enter>")
+public final class Application {
+    public let driver: TerminalDriver
+    public var theme: Theme
+    /// Commands available everywhere (quit, help, palette, menus, pane switching, redraw).
+    public var keyMap = KeyMap()
+    /// The menu bar on the top row, if any.
+    public var menuBar: MenuBar?
+    /// The bar on the bottom row with key hints and messages.
+    public let statusBar = StatusBar()
+    public var showsStatusBar = true
+    /// The smallest screen the layout works on; smaller shows a notice instead.
+    public var minimumSize = Size(width: 20, height: 5)
+    /// Decides what a caught signal does; by default the application quits.
+    public var onSignal: ((TerminalSignal) -> EventResult)?
+    /// Asked before quitting; return false to stay (for example to confirm unsaved changes).
+    public var shouldQuit: (() -> Bool)?
+
+    public private(set) var windows: [Window] = []
+    public private(set) var isQuitting = false
+    /// The active prompt line, if any.
+    public private(set) var prompt: PromptLine?
+
+    var timers: [TimerRecord] = []
+    /// Work queued by a handler to run once the current event is done.
+    var deferred: [() -> Void] = []
+    private var nextTimerID = 1
+    private var needsDisplay = true
+    private let screen: ScreenBuffer
+
+    public init(driver: TerminalDriver, theme: Theme? = nil) {
+        self.driver = driver
+        self.theme = theme ?? (driver.colorSupport == .monochrome ? .monochrome : .standard)
+        self.screen = ScreenBuffer(size: driver.size)
+        installStandardCommands()
+    }
+
+    // MARK: Windows
+
+    /// The window that gets keys: the topmost one.
+    public var keyWindow: Window? { windows.last }
+
+    /// Show a window on top of the others and give it the keys.
+    public func show(_ window: Window) {
+        windows.removeAll { $0 === window }
+        windows.append(window)
+        window.application = self
+        if window.focusedView == nil { window.focusNext() }
+        updateKeyWindow()
+        layoutWindow(window)
+        setNeedsDisplay()
+    }
+
+    /// Close a window; the one below gets the keys.
+    public func close(_ window: Window) {
+        guard windows.contains(where: { $0 === window }) else { return }
+        windows.removeAll { $0 === window }
+        updateKeyWindow()
+        setNeedsDisplay()
+        window.onClose?()
+    }
+
+    private func updateKeyWindow() {
+        for window in windows { window.isKey = false }
+        windows.last?.isKey = true
+    }
+
+    /// Ask for a full redraw at the next turn of the loop.
+    public func setNeedsDisplay() { needsDisplay = true }
+
+    // MARK: Prompt
+
+    /// Show a prompt line at the bottom for typed input (search, filter). Enter submits, Esc cancels.
+    ///
+    ///     app.beginPrompt("/") { text in table.search(text) }
+    public func beginPrompt(_ label: String, text: String = "", onChange: ((String) -> Void)? = nil,
+                            onCancel: (() -> Void)? = nil, onSubmit: @escaping (String) -> Void) {
+        let line = PromptLine(label: label, text: text)
+        line.onChange = onChange
+        line.onSubmit = onSubmit
+        line.onCancel = onCancel
+        prompt = line
+        setNeedsDisplay()
+    }
+
+    // MARK: Messages
+
+    /// Show a message in the status bar until the next key.
+    public func showMessage(_ text: String, isError: Bool = false) {
+        statusBar.message = text
+        statusBar.messageIsError = isError
+        setNeedsDisplay()
+    }
+
+    // MARK: Commands
+
+    /// The commands that apply now: those of the focused view and its ancestors, then the
+    /// global ones (unless a modal window is on top). The help overlay and palette list these.
+    public var liveCommands: [Command] {
+        var result: [Command] = []
+        var seen = Set<String>()
+        if let window = keyWindow {
+            for view in window.responderChain {
+                for command in view.commands where !seen.contains(command.name) {
+                    seen.insert(command.name)
+                    result.append(command)
+                }
+            }
+            if window.isModal { return result }
+        }
+        for command in keyMap.commands where !seen.contains(command.name) {
+            seen.insert(command.name)
+            result.append(command)
+        }
+        return result
+    }
+
+    /// Run a live command by name, as a key or menu would.
+    @discardableResult
+    public func perform(_ name: String) -> EventResult {
+        guard let command = liveCommands.first(where: { $0.name == name }) else {
+            showMessage("Not available here: \(name)", isError: true)
+            return .needsRedraw
+        }
+        let result = command.action()
+        apply(result, to: keyWindow)
+        return result
+    }
+
+    // MARK: Events
+
+    /// Send one event through the responder chain and act on the result.
+    @discardableResult
+    public func handle(_ event: Event) -> EventResult {
+        let result = dispatch(event)
+        while !deferred.isEmpty {
+            deferred.removeFirst()()
+        }
+        return result
+    }
+
+    private func dispatch(_ event: Event) -> EventResult {
+        switch event {
+        case let .key(key):
+            if statusBar.message != nil { statusBar.message = nil; needsDisplay = true }
+            return handleKey(key)
+        case let .mouse(mouse):
+            return handleMouse(mouse)
+        case .resize:
+            driver.invalidate()
+            relayout()
+            return .redraw
+        case let .timer(id):
+            return fireTimer(id)
+        case let .signal(signal):
+            let result = onSignal?(signal) ?? .quit
+            apply(result, to: nil)
+            return result
+        case .inputClosed:
+            isQuitting = true
+            return .handled
+        }
+    }
+
+    private func handleKey(_ key: Key) -> EventResult {
+        if let prompt {
+            let result = prompt.handleKey(key)
+            if result.contains(.closeScreen) { self.prompt = nil }
+            needsDisplay = true
+            return result.union(.handled)
+        }
+        if let menuBar, menuBar.isOpen {
+            let result = menuBar.handleKey(key)
+            if let name = menuBar.takeChosenCommand() { perform(name) }
+            needsDisplay = true
+            return result
+        }
+        if let window = keyWindow {
+            for view in window.responderChain {
+                let result = view.handle(.key(key))
+                if result.contains(.handled) {
+                    apply(result, to: window)
+                    return result
+                }
+                if let command = view.commands.first(where: { $0.keys.contains(key) }) {
+                    let result = command.action()
+                    apply(result, to: window)
+                    return result.union(.handled)
+                }
+            }
+            if window.isModal { return .ignored }
+        }
+        if let command = keyMap.command(for: key) {
+            let result = command.action()
+            apply(result, to: keyWindow)
+            return result.union(.handled)
+        }
+        return .ignored
+    }
+
+    private func handleMouse(_ mouse: MouseEvent) -> EventResult {
+        if let menuBar {
+            if menuBar.isOpen || mouse.position.y == 0 {
+                let result = menuBar.handleMouse(mouse)
+                if let name = menuBar.takeChosenCommand() { perform(name) }
+                if result.contains(.handled) { needsDisplay = true; return result }
+            }
+        }
+        guard let index = windows.lastIndex(where: { !$0.isHidden && $0.frame.contains(mouse.position) }) else {
+            return .ignored
+        }
+        let window = windows[index]
+        if let top = windows.last, top.isModal, top !== window { return .ignored }
+        if window !== windows.last, mouse.kind != .wheelUp, mouse.kind != .wheelDown {
+            show(window)
+        }
+        let local = Point(x: mouse.position.x - window.frame.x, y: mouse.position.y - window.frame.y)
+        var target = window.hitTest(local)
+        if mouse.kind == .click || mouse.kind == .press || mouse.kind == .doubleClick {
+            var candidate = target
+            while let view = candidate, !view.canFocus { candidate = view.superview }
+            if let view = candidate, view !== window { window.focusedView = view }
+        }
+        while let view = target {
+            let origin = view.absoluteFrame.origin
+            let event = MouseEvent(mouse.kind, at: Point(x: mouse.position.x - origin.x, y: mouse.position.y - origin.y))
+            let result = view.handle(.mouse(event))
+            if result.contains(.handled) {
+                apply(result, to: window)
+                return result
+            }
+            target = view.superview
+        }
+        setNeedsDisplay()
+        return .needsRedraw
+    }
+
+    /// Act on what a handler returned: close its window, quit, redraw.
+    func apply(_ result: EventResult, to window: Window?) {
+        if result.contains(.needsRedraw) { needsDisplay = true }
+        if result.contains(.closeScreen), let window { close(window) }
+        if result.contains(.quit) { requestQuit() }
+    }
+
+    /// Stop the loop, unless `shouldQuit` says no.
+    public func requestQuit() {
+        if let shouldQuit, !shouldQuit() { return }
+        isQuitting = true
+    }
+
+    // MARK: Layout and drawing
+
+    /// The area between the menu bar and the status bar.
+    public var contentArea: Rect {
+        let size = driver.size
+        let top = menuBar == nil ? 0 : 1
+        let bottom = showsStatusBar ? 1 : 0
+        return Rect(x: 0, y: top, width: size.width, height: max(0, size.height - top - bottom))
+    }
+
+    private func layoutWindow(_ window: Window) {
+        let area = contentArea
+        var frame = window.placement?(area) ?? area
+        frame = frame.intersection(Rect(origin: .zero, size: driver.size))
+        window.frame = frame
+        window.layoutSubviews()
+    }
+
+    /// Place every window again for the current screen size.
+    public func relayout() {
+        for window in windows { layoutWindow(window) }
+        needsDisplay = true
+    }
+
+    /// Draw the whole screen into a buffer.
+    @discardableResult
+    public func render() -> ScreenBuffer {
+        let size = driver.size
+        if screen.size != size { screen.resize(to: size) }
+        screen.clear(style: theme.normal)
+        let canvas = Canvas(screen, theme: theme)
+        guard size.contains(minimumSize) else {
+            drawTooSmall(in: canvas)
+            return screen
+        }
+        for window in windows where !window.isHidden {
+            if window.frame.size == .zero || window.frame.maxX > size.width || window.frame.maxY > size.height {
+                layoutWindow(window)
+            }
+            window.draw(in: canvas.subcanvas(window.frame))
+        }
+        if let menuBar {
+            menuBar.draw(in: canvas.subcanvas(Rect(x: 0, y: 0, width: size.width, height: 1)))
+        }
+        let bottom = Rect(x: 0, y: size.height - 1, width: size.width, height: 1)
+        if let prompt {
+            prompt.draw(in: canvas.subcanvas(bottom))
+        } else if showsStatusBar {
+            statusBar.hints = liveCommands.filter(\.isHint)
+            statusBar.draw(in: canvas.subcanvas(bottom))
+        }
+        menuBar?.drawDropdown(in: canvas)
+        return screen
+    }
+
+    private func drawTooSmall(in canvas: Canvas) {
+        let lines = ["Terminal too small", "\(canvas.size.width)×\(canvas.size.height), need \(minimumSize)"]
+        for (i, line) in lines.enumerated() where i < canvas.size.height {
+            let x = max(0, (canvas.size.width - line.displayWidth) / 2)
+            canvas.write(line, x: x, y: max(0, canvas.size.height / 2 - 1) + i, style: theme.error)
+        }
+    }
+
+    /// Draw and show the screen now.
+    public func redraw() {
+        driver.draw(render())
+        needsDisplay = false
+    }
+
+    // MARK: Running
+
+    /// Take over the terminal, run until quit, and give the terminal back.
+    public func run() throws {
+        try driver.start()
+        defer { driver.stop() }
+        relayout()
+        runLoop { false }
+    }
+
+    /// Process events until `condition` holds or the application quits; the driver must be started.
+    public func runLoop(until condition: () -> Bool) {
+        while !isQuitting, !condition() {
+            fireDueTimers()
+            if isQuitting { break }
+            if needsDisplay { redraw() }
+            let timeout = nextTimerDeadline.map { max(0, $0 - driver.clock.now) }
+            guard let event = driver.nextEvent(timeout: timeout) else { continue }
+            handle(event)
+        }
+        fireDueTimers()
+        if needsDisplay, !isQuitting { redraw() }
+    }
+
+    /// Play keys in script notation (`"jj<Enter>"`) through a `MemoryDriver` and return the screen.
+    @discardableResult
+    public func runScript(_ script: String) -> [String] {
+        guard let memory = driver as? MemoryDriver else {
+            preconditionFailure("runScript needs a MemoryDriver, not \(type(of: driver))")
+        }
+        memory.type(script)
+        if windows.contains(where: { $0.frame.size == .zero }) { relayout() }
+        runLoop { memory.isIdle }
+        return memory.screenLines
+    }
+
+    private func installStandardCommands() {
+        keyMap.add(Command("app.quit", title: "Quit", keys: [.character("q"), .control("q")], hint: "Quit") { [weak self] in
+            self?.requestQuit()
+            return .handled
+        })
+        keyMap.add(Command("app.help", title: "Help: list keys", keys: [.character("?"), .function(1)], hint: "Help") { [weak self] in
+            self?.showHelp()
+            return .redraw
+        })
+        keyMap.add(Command("app.palette", title: "Command palette", keys: [.character(":"), .control("p")]) { [weak self] in
+            self?.showCommandPalette()
+            return .redraw
+        })
+        keyMap.add(Command("app.menu", title: "Open the menu bar", keys: [.function(9), .function(10)], hint: "Menu") { [weak self] in
+            guard let self, let menuBar = self.menuBar else { return .ignored }
+            menuBar.open(0)
+            return .redraw
+        })
+        keyMap.add(Command("app.nextPane", title: "Next pane", keys: [.tab]) { [weak self] in
+            self?.keyWindow?.focusNext(forward: true)
+            return .redraw
+        })
+        keyMap.add(Command("app.previousPane", title: "Previous pane", keys: [.backTab]) { [weak self] in
+            self?.keyWindow?.focusNext(forward: false)
+            return .redraw
+        })
+        keyMap.add(Command("app.redraw", title: "Redraw the screen", keys: [.control("l")]) { [weak self] in
+            self?.driver.invalidate()
+            return .redraw
+        })
+    }
+}

@@ -1,0 +1,30 @@
+/// A named action with its keys: the one table that key handling, the help overlay,
+/// the command palette, menus and tests all read.
+///
+///     Command("app.quit", title: "Quit", keys: [.character("q"), .function(10)]) { .quit }
+public struct Command {
+    /// A stable identifier such as `table.edit`, used by menus and tests.
+    public let name: String
+    /// What the help screen and the palette show.
+    public let title: String
+    /// The keys that run it; empty for palette-only commands.
+    public var keys: [Key]
+    /// Whether the status bar offers it as a hint.
+    public var isHint: Bool
+    /// The short label of the status bar hint.
+    public var hintLabel: String?
+    public let action: () -> EventResult
+
+    public init(_ name: String, title: String, keys: [Key] = [], hint: String? = nil,
+                action: @escaping () -> EventResult) {
+        self.name = name
+        self.title = title
+        self.keys = keys
+        self.isHint = hint != nil
+        self.hintLabel = hint
+        self.action = action
+    }
+
+    /// The keys as the help screen writes them: `j, ↓`.
+    public var keyLabel: String { keys.map(\.description).joined(separator: ", ") }
+}

@@ -1,0 +1,11 @@
+/// Why the terminal could not be used.
+public enum TerminalError: Error, CustomStringConvertible, Equatable {
+    /// Standard input or output is not a terminal, or `TERM` is unset or unknown.
+    case noTerminal(String)
+
+    public var description: String {
+        switch self {
+        case let .noTerminal(reason): return "no terminal: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// The editor open on one table cell or form field, fitted to the value's type: a text line
+/// for text and numbers, a part-by-part date editor, or a popup list of choices.
+///
+/// Enter commits, Esc cancels, Tab commits and moves on (Shift-Tab backwards).
+///
+///     var editor = CellEditor(kind: .integer, value: .integer(3))
+///     editor.handle(.control("u")); editor.handle(.character("7"))
+///     editor.handle(.enter)   // .commit(.integer(7))
+public struct CellEditor {
+    public enum Mode {
+        case text(TextEditingState)
+        case date(DateEditingState)
+        case choice(options: [String], selected: Int)
+    }
+
+    public enum Outcome: Equatable {
+        /// Still editing; redraw.
+        case editing
+        case commit(CellValue)
+        /// Commit, then move to the next (or previous) editable cell.
+        case commitAndMove(CellValue, forward: Bool)
+        case cancel
+    }
+
+    public let kind: EditorKind
+    public private(set) var mode: Mode
+    /// The message of a value that could not be read or stored, shown at the cell.
+    public var error: String?
+    /// Where "today" comes from, for `t` in the date editor.
+    public var today: () -> Date = { Date() }
+
+    public init(kind: EditorKind, value: CellValue, format: ValueFormat = .automatic) {
+        self.kind = kind
+        switch kind {
+        case .date:
+            if case let .date(date) = value {
+                mode = .date(DateEditingState(date: date))
+            } else {
+                let now = Date()
+                mode = .date(DateEditingState(date: Date(timeIntervalSinceReferenceDate:
+                    (now.timeIntervalSinceReferenceDate / 60).rounded(.down) * 60)))
+            }
+        case let .choice(options):
+            let current = format.string(for: value)
+            mode = .choice(options: options, selected: options.firstIndex(of: current) ?? 0)
+        default:
+            let text: String
+            switch value {
+            case let .decimal(d): text = d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+            default: text = format.string(for: value)
+            }
+            mode = .text(TextEditingState(text))
+        }
+    }
+
+    /// Read the value as typed, or throw a message for the user.
+    public func currentValue() throws -> CellValue {
+        switch mode {
+        case let .date(state):
+            return .date(state.date)
+        case let .choice(options, selected):
+            return options.indices.contains(selected) ? .text(options[selected]) : .empty
+        case let .text(state):
+            let raw = state.text
+            let trimmed = raw.trimmingCharacters(in: .whitespaces)
+            switch kind {
+            case .integer:
+                if trimmed.isEmpty { return .empty }
+                guard let n = Int(trimmed.replacingOccurrences(of: "_", with: "")) else {
+                    throw EditorError("“\(trimmed)” is not a whole number")
+                }
+                return .integer(n)
+            case .decimal:
+                if trimmed.isEmpty { return .empty }
+                guard let d = Double(trimmed.replacingOccurrences(of: ",", with: ".")), d.isFinite else {
+                    throw EditorError("“\(trimmed)” is not a number")
+                }
+                return .decimal(d)
+            default:
+                return raw.isEmpty ? .empty : .text(raw)
+            }
+        }
+    }
+
+    /// Apply a key.
+    public mutating func handle(_ key: Key) -> Outcome {
+        switch key {
+        case .escape:
+            return .cancel
+        case .enter, .tab, .backTab:
+            do {
+                let value = try currentValue()
+                if key == .enter { return .commit(value) }
+                return .commitAndMove(value, forward: key == .tab)
+            } catch {
+                self.error = "\(error)"
+                return .editing
+            }
+        default:
+            break
+        }
+        error = nil
+        switch mode {
+        case var .text(state):
+            state.apply(key)
+            mode = .text(state)
+        case var .date(state):
+            state.apply(key, today: today())
+            mode = .date(state)
+        case let .choice(options, selected):
+            var index = selected
+            switch key {
+            case .down, .character("j"): index = min(options.count - 1, index + 1)
+            case .up, .character("k"): index = max(0, index - 1)
+            case .home, .character("g"): index = 0
+            case .end, .character("G"): index = options.count - 1
+            case let .character(c):
+                if let match = options.firstIndex(where: { $0.lowercased().hasPrefix(String(c).lowercased()) }) {
+                    index = match
+                }
+            default: break
+            }
+            mode = .choice(options: options, selected: max(0, index))
+        }
+        return .editing
+    }
+
+    /// Draw the editor in the cell's rectangle (`rect`, in `canvas` coordinates); a choice
+    /// list opens below the cell, or above it when there is no room.
+    public mutating func draw(in canvas: Canvas, at rect: Rect) {
+        let theme = canvas.theme
+        switch mode {
+        case var .text(state):
+            canvas.fill(rect, style: theme.editor)
+            let (shown, column) = state.visibleText(width: rect.width)
+            canvas.write(shown, x: rect.x, y: rect.y, style: theme.editor, maxWidth: rect.width)
+            canvas.setCursor(x: rect.x + column, y: rect.y)
+            mode = .text(state)
+        case let .date(state):
+            canvas.fill(rect, style: theme.editor)
+            canvas.write(state.text, x: rect.x, y: rect.y, style: theme.editor, maxWidth: rect.width)
+            let range = state.partRange
+            let text = Array(state.text)
+            for i in range where i < rect.width {
+                canvas.put(text[i], x: rect.x + i, y: rect.y, style: theme.selectedCell)
+            }
+        case let .choice(options, selected):
+            canvas.fill(rect, style: theme.editor)
+            let current = options.indices.contains(selected) ? options[selected] : ""
+            canvas.write(current + " ▾", x: rect.x, y: rect.y, width: rect.width, style: theme.editor)
+            let width = max(rect.width, (options.map(\.displayWidth).max() ?? 0) + 4)
+            let roomBelow = canvas.size.height - rect.maxY - 2
+            let roomAbove = rect.y - 2
+            let below = roomBelow >= min(options.count, 3) || roomBelow >= roomAbove
+            let rows = max(1, min(options.count, below ? roomBelow : roomAbove))
+            let top = below ? rect.maxY : rect.y - rows - 2
+            let box = Rect(x: min(rect.x, max(0, canvas.size.width - width)), y: top, width: width, height: rows + 2)
+            canvas.fill(box, style: theme.menuBar)
+            canvas.box(box, style: theme.menuBar)
+            let first = max(0, selected - rows + 1)
+            for i in 0..<rows where first + i < options.count {
+                let style = first + i == selected ? theme.menuSelection : theme.menuBar
+                canvas.write(" " + options[first + i], x: box.x + 1, y: box.y + 1 + i, width: width - 2, style: style)
+            }
+        }
+        if let error {
+            let message = " ⚠ \(error) "
+            let y = rect.maxY < canvas.size.height ? rect.maxY : rect.y - 1
+            let width = min(message.displayWidth, canvas.size.width)
+            let x = max(0, min(rect.x, canvas.size.width - width))
+            canvas.write(message, x: x, y: y, style: theme.error, maxWidth: canvas.size.width - x)
+        }
+    }
+}
+
+/// A value the user typed that does not fit the field.
+public struct EditorError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

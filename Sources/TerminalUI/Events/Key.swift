@@ -1,0 +1,39 @@
+/// A key press, as the driver decodes it.
+///
+///     Key.character("j"), Key.control("a"), Key.function(1), Key.enter
+public enum Key: Hashable, Sendable {
+    case character(Character)
+    /// Ctrl with a letter or one of `@[\]^_`, written in lower case: `.control("a")`.
+    case control(Character)
+    /// Alt (Meta) with a character: ESC followed by it.
+    case alt(Character)
+    case function(Int)
+    case up, down, left, right
+    case controlLeft, controlRight
+    case home, end, pageUp, pageDown
+    case insert, delete, backspace
+    case enter, tab, backTab, escape
+
+    /// The key for a raw character code, turning control codes into named keys.
+    public static func fromCharacter(_ character: Character) -> Key {
+        guard let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1 else {
+            return .character(character)
+        }
+        switch scalar.value {
+        case 0x0D, 0x0A: return .enter
+        case 0x09: return .tab
+        case 0x1B: return .escape
+        case 0x7F, 0x08: return .backspace
+        case 0x00: return .control("@")
+        case 0x01...0x1A: return .control(Character(Unicode.Scalar(scalar.value + 0x60)!))
+        case 0x1C...0x1F: return .control(Character(Unicode.Scalar(scalar.value + 0x40)!))
+        default: return .character(character)
+        }
+    }
+
+    /// The printable character this key types, if any.
+    public var typedCharacter: Character? {
+        if case let .character(c) = self { return c }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+/// A column of a table: identifier, title, width, alignment, format and editor.
+///
+///     TableColumn("due", title: "Due", width: 16, format: .date(showsTime: true), editor: .date)
+public struct TableColumn {
+    /// The key the data source is asked for.
+    public let id: String
+    public var title: String
+    public var width: Int
+    public var minWidth: Int
+    /// Nil aligns numbers right and everything else left.
+    public var alignment: Alignment?
+    public var format: ValueFormat
+    public var editor: EditorKind
+    public var isHidden: Bool
+    public var isSortable: Bool
+
+    public init(_ id: String, title: String? = nil, width: Int = 12, minWidth: Int = 3,
+                alignment: Alignment? = nil, format: ValueFormat = .automatic,
+                editor: EditorKind = .readOnly, isHidden: Bool = false, isSortable: Bool = true) {
+        precondition(width >= 1, "column \(id) needs a width of at least 1, not \(width)")
+        self.id = id
+        self.title = title ?? id
+        self.width = width
+        self.minWidth = max(1, minWidth)
+        self.alignment = alignment
+        self.format = format
+        self.editor = editor
+        self.isHidden = isHidden
+        self.isSortable = isSortable
+    }
+
+    func alignment(for value: CellValue) -> Alignment {
+        if let alignment { return alignment }
+        return value.isNumeric ? .right : .left
+    }
+}

@@ -1,0 +1,47 @@
+/// Where a table's rows come from. The table asks only for the rows it shows.
+///
+///     final class Tasks: TableDataSource {
+///         var numberOfRows: Int { titles.count }
+///         func value(row: Int, column: String) -> CellValue { .text(titles[row]) }
+///     }
+public protocol TableDataSource: AnyObject {
+    var numberOfRows: Int { get }
+    /// The value of one cell; `column` is the column's identifier.
+    func value(row: Int, column: String) -> CellValue
+    /// How one cell is edited, or nil to use the column's editor.
+    func editor(row: Int, column: String) -> EditorKind?
+    /// Store an edited value. A thrown error's description is shown at the cell and editing stays open.
+    func setValue(_ value: CellValue, row: Int, column: String) throws
+    /// Sort by a column; return false when that column cannot be sorted.
+    func sort(by column: String, ascending: Bool) -> Bool
+    /// The next row, after `row` going forward or before it going back, whose text contains
+    /// `text` (case-insensitive), or nil. The default reads rows one by one; stores override it.
+    func row(matching text: String, from row: Int, forward: Bool, columns: [String]) -> Int?
+}
+
+/// Thrown by the default `setValue` of a data source that cannot store values.
+public struct ReadOnlyError: Error, CustomStringConvertible {
+    public init() {}
+    public var description: String { "This value cannot be changed" }
+}
+
+extension TableDataSource {
+    public func editor(row: Int, column: String) -> EditorKind? { nil }
+    public func setValue(_ value: CellValue, row: Int, column: String) throws { throw ReadOnlyError() }
+    public func sort(by column: String, ascending: Bool) -> Bool { false }
+
+    public func row(matching text: String, from row: Int, forward: Bool, columns: [String]) -> Int? {
+        let count = numberOfRows
+        guard count > 0, !text.isEmpty else { return nil }
+        let needle = text.lowercased()
+        for step in 1...count {
+            let candidate = ((forward ? row + step : row - step) % count + count) % count
+            for column in columns {
+                if ValueFormat.automatic.string(for: value(row: candidate, column: column)).lowercased().contains(needle) {
+                    return candidate
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// A table over a data source of any size: header with sort indicator, selection, virtual
+/// scrolling (only visible rows are read), horizontal scrolling, column resize and hide, and
+/// inline editing with editors fitted to each column's type.
+///
+/// Configuration lives here (`columns`), what changes lives in `state`, and rows come from
+/// `dataSource`.
+///
+///     let table = TableView(columns: [
+///         TableColumn("title", title: "Title", width: 30, editor: .text),
+///         TableColumn("due", title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
+///     ], dataSource: tasks)
+public final class TableView: View {
+    public var columns: [TableColumn]
+    public var state = TableState()
+    public var dataSource: TableDataSource
+    /// Called when the selected row changes.
+    public var onSelectionChange: ((Int) -> Void)?
+    /// Called with the row on Enter when no column of it is editable, or on a double click.
+    public var onActivate: ((Int) -> Void)?
+    /// Where "today" comes from for date editors.
+    public var today: () -> Date = { Date() }
+
+    /// Rows of header above the data: titles and a rule.
+    let headerHeight = 2
+
+    public init(columns: [TableColumn], dataSource: TableDataSource) {
+        self.columns = columns
+        self.dataSource = dataSource
+        super.init()
+        if let first = columns.firstIndex(where: { !$0.isHidden }) { state.selectedColumn = first }
+    }
+
+    public override var canFocus: Bool { true }
+
+    public override var commands: [Command] { tableCommands }
+
+    public override func handle(_ event: Event) -> EventResult { handleTableEvent(event) }
+
+    /// How many data rows fit.
+    public var pageHeight: Int { max(1, frame.height - headerHeight) }
+
+    public var rowCount: Int { dataSource.numberOfRows }
+
+    /// `12/10000`, for a status bar.
+    public var positionText: String {
+        rowCount == 0 ? "0 rows" : "\(state.selectedRow + 1)/\(rowCount)"
+    }
+
+    // MARK: Layout of columns
+
+    /// A column as placed on screen: its index, x and shown width.
+    struct PlacedColumn {
+        let index: Int
+        let x: Int
+        let width: Int
+    }
+
+    /// The columns that fit in `width`, starting at `state.firstColumn`.
+    func placedColumns(width: Int) -> [PlacedColumn] {
+        var result: [PlacedColumn] = []
+        var x = 0
+        for index in columns.indices where index >= state.firstColumn && !columns[index].isHidden {
+            guard x < width else { break }
+            let w = min(columns[index].width, width - x)
+            // A sliver of a column says nothing; leave the space blank instead.
+            if w < min(3, columns[index].width), !result.isEmpty { break }
+            result.append(PlacedColumn(index: index, x: x, width: w))
+            x += w + 1
+        }
+        return result
+    }
+
+    var visibleColumnIndices: [Int] { columns.indices.filter { !columns[$0].isHidden } }
+
+    /// Scroll so that the selected row and column are on screen.
+    func scrollToSelection() {
+        let count = rowCount
+        state.selectedRow = min(max(0, state.selectedRow), max(0, count - 1))
+        if state.selectedRow < state.topRow { state.topRow = state.selectedRow }
+        if state.selectedRow >= state.topRow + pageHeight { state.topRow = state.selectedRow - pageHeight + 1 }
+        state.topRow = max(0, min(state.topRow, max(0, count - pageHeight)))
+        if state.selectedColumn < state.firstColumn { state.firstColumn = state.selectedColumn }
+        while state.firstColumn < state.selectedColumn {
+            let placed = placedColumns(width: frame.width)
+            if let column = placed.first(where: { $0.index == state.selectedColumn }),
+               column.width == columns[state.selectedColumn].width || column.x == 0 {
+                break
+            }
+            guard let next = columns.indices.first(where: { $0 > state.firstColumn && !columns[$0].isHidden }) else { break }
+            state.firstColumn = next
+        }
+    }
+
+    // MARK: Drawing
+
+    public override func draw(in canvas: Canvas) {
+        let theme = canvas.theme
+        let width = canvas.size.width
+        canvas.fill(canvas.bounds, style: theme.normal)
+        if frame.size != .zero { scrollToSelection() }
+        let placed = placedColumns(width: width)
+
+        for column in placed {
+            let spec = columns[column.index]
+            var title = spec.title
+            if state.sortColumn == spec.id { title += state.sortAscending ? " ▲" : " ▼" }
+            let alignment = spec.alignment ?? .left
+            canvas.write(title, x: column.x, y: 0, width: column.width, alignment: alignment, style: theme.header)
+            canvas.put("│", x: column.x + column.width, y: 0, style: theme.border)
+        }
+        if canvas.size.height > 1 {
+            canvas.horizontalLine(x: 0, y: 1, width: width, style: theme.border)
+            for column in placed { canvas.put("┼", x: column.x + column.width, y: 1, style: theme.border) }
+        }
+
+        let count = rowCount
+        if count == 0 {
+            canvas.write("No rows", x: max(0, (width - 7) / 2), y: min(headerHeight, canvas.size.height - 1), style: theme.dimmed)
+        }
+        let focused = hasFocus
+        let lastRow = min(count, state.topRow + max(0, canvas.size.height - headerHeight))
+        if state.topRow < lastRow {
+            for row in state.topRow..<lastRow {
+                let y = headerHeight + row - state.topRow
+                let selected = row == state.selectedRow
+                let rowStyle = selected ? (focused ? theme.selection : theme.inactiveSelection) : theme.normal
+                if selected { canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: rowStyle) }
+                for column in placed {
+                    let spec = columns[column.index]
+                    let value = dataSource.value(row: row, column: spec.id)
+                    let style = selected && focused && column.index == state.selectedColumn ? theme.selectedCell : rowStyle
+                    canvas.write(spec.format.string(for: value), x: column.x, y: y, width: column.width,
+                                 alignment: spec.alignment(for: value), style: style)
+                    canvas.put("│", x: column.x + column.width, y: y, style: selected ? rowStyle : theme.border)
+                }
+            }
+        }
+        if var editor = state.editor,
+           let column = placed.first(where: { $0.index == state.selectedColumn }) {
+            let y = headerHeight + state.selectedRow - state.topRow
+            let editWidth = max(column.width, min(width - column.x, 20))
+            editor.draw(in: canvas, at: Rect(x: column.x, y: y, width: editWidth, height: 1))
+            state.editor = editor
+        }
+    }
+}

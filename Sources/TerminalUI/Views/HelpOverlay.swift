@@ -1,0 +1,49 @@
+/// A modal window listing the commands that apply where it was opened, with their keys.
+///
+/// j/k, arrows and PgUp/PgDn scroll; Esc, q or ? close.
+public final class HelpOverlay: Window {
+    public let entries: [Command]
+    public private(set) var scrollOffset = 0
+
+    public init(commands: [Command]) {
+        self.entries = commands
+        super.init(title: "Keys", border: true, floating: true, modal: true)
+        placement = { [unowned self] area in
+            let keyWidth = self.entries.map { $0.keyLabel.displayWidth }.max() ?? 0
+            let titleWidth = self.entries.map { $0.title.displayWidth }.max() ?? 0
+            return area.centered(Size(width: keyWidth + titleWidth + 7, height: self.entries.count + 3))
+        }
+    }
+
+    private var keyColumnWidth: Int { min(24, entries.map { $0.keyLabel.displayWidth }.max() ?? 0) }
+    private var pageHeight: Int { max(1, frame.height - 3) }
+
+    public override func draw(in canvas: Canvas) {
+        super.draw(in: canvas)
+        let theme = canvas.theme
+        let visible = entries.dropFirst(scrollOffset).prefix(pageHeight)
+        for (i, command) in visible.enumerated() {
+            canvas.write(command.keyLabel, x: 2, y: 1 + i, width: keyColumnWidth, style: theme.header)
+            canvas.write(command.title, x: 3 + keyColumnWidth, y: 1 + i, style: theme.normal,
+                         maxWidth: canvas.size.width - keyColumnWidth - 5)
+        }
+        canvas.write("Esc close", x: 2, y: canvas.size.height - 2, style: theme.dimmed)
+    }
+
+    public override func handle(_ event: Event) -> EventResult {
+        guard case let .key(key) = event else { return .ignored }
+        let maxOffset = max(0, entries.count - pageHeight)
+        switch key {
+        case .escape, .character("q"), .character("?"), .function(1), .enter:
+            return [.handled, .needsRedraw, .closeScreen]
+        case .down, .character("j"): scrollOffset = min(maxOffset, scrollOffset + 1)
+        case .up, .character("k"): scrollOffset = max(0, scrollOffset - 1)
+        case .pageDown, .character(" "): scrollOffset = min(maxOffset, scrollOffset + pageHeight)
+        case .pageUp: scrollOffset = max(0, scrollOffset - pageHeight)
+        case .home, .character("g"): scrollOffset = 0
+        case .end, .character("G"): scrollOffset = maxOffset
+        default: return .handled
+        }
+        return .redraw
+    }
+}

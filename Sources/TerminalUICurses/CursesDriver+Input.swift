@@ -1,0 +1,96 @@
+import TerminalUI
+@preconcurrency import CNcursesw
+
+extension CursesDriver {
+    public func nextEvent(timeout: Double?) -> Event? {
+        guard isActive, let window = shim_stdscr() else { return .inputClosed }
+        let deadline = timeout.map { clock.now + $0 }
+        while true {
+            if let caught = SignalTrap.take() { return .signal(Self.signal(caught.number)) }
+            let remaining = deadline.map { max(0, $0 - clock.now) }
+            // Wake at least every 100 ms so a signal turns into an event promptly.
+            let slice = min(remaining ?? 0.1, 0.1)
+            wtimeout(window, Int32((slice * 1000).rounded(.up)))
+            let started = clock.now
+            var code: wint_t = 0
+            let status = wget_wch(window, &code)
+            if status == OK {
+                quickErrors = 0
+                return .key(readCharacter(code, window: window))
+            }
+            if status == KEY_CODE_YES {
+                quickErrors = 0
+                if let event = decodeKeyCode(Int32(code), window: window) { return event }
+                continue
+            }
+            // ERR: a timeout, an interrupted read, or input that has ended.
+            if slice >= 0.05, clock.now - started < slice / 4, SignalTrap.peek() == false {
+                quickErrors += 1
+                if quickErrors > 20 { return .inputClosed }
+            }
+            if let deadline, clock.now >= deadline { return nil }
+        }
+    }
+
+    static func signal(_ number: Int32) -> TerminalSignal {
+        switch number {
+        case SIGTERM: return .terminate
+        case SIGHUP: return .hangup
+        default: return .interrupt
+        }
+    }
+
+    /// A typed character; ESC followed at once by another character is Alt with that character.
+    private func readCharacter(_ code: wint_t, window: UnsafeMutablePointer<WINDOW>) -> Key {
+        guard let scalar = Unicode.Scalar(UInt32(code)) else { return .character("?") }
+        if scalar.value == 0x1B {
+            wtimeout(window, 0)
+            var next: wint_t = 0
+            let status = wget_wch(window, &next)
+            if status == OK, let follower = Unicode.Scalar(UInt32(next)), follower.value >= 0x20 {
+                return .alt(Character(follower))
+            }
+            if status == KEY_CODE_YES || status == OK { unget_wch(wchar_t(bitPattern: UInt32(next))) }
+            return .escape
+        }
+        return Key.fromCharacter(Character(scalar))
+    }
+
+    private func decodeKeyCode(_ code: Int32, window: UnsafeMutablePointer<WINDOW>) -> Event? {
+        switch code {
+        case KEY_RESIZE:
+            return .resize(Size(width: Int(getmaxx(window)), height: Int(getmaxy(window))))
+        case KEY_MOUSE:
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            let point = Point(x: Int(event.x), y: Int(event.y))
+            let state = event.bstate
+            if state & shim_button4_pressed() != 0 { return .mouse(MouseEvent(.wheelUp, at: point)) }
+            if state & shim_button5_pressed() != 0 { return .mouse(MouseEvent(.wheelDown, at: point)) }
+            if state & shim_button1_double_clicked() != 0 { return .mouse(MouseEvent(.doubleClick, at: point)) }
+            if state & (shim_button1_pressed() | shim_button1_clicked()) != 0 { return .mouse(MouseEvent(.click, at: point)) }
+            if state & shim_button1_released() != 0 { return .mouse(MouseEvent(.release, at: point)) }
+            return nil
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_HOME: return .key(.home)
+        case KEY_END: return .key(.end)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_IC: return .key(.insert)
+        case KEY_DC: return .key(.delete)
+        case KEY_BACKSPACE: return .key(.backspace)
+        case KEY_ENTER: return .key(.enter)
+        case KEY_BTAB: return .key(.backTab)
+        default:
+            if code > KEY_F0, code <= KEY_F0 + 24 { return .key(.function(Int(code - KEY_F0))) }
+            if let name = keyname(code).map({ String(cString: $0) }) {
+                if name.hasPrefix("kLFT") { return .key(.controlLeft) }
+                if name.hasPrefix("kRIT") { return .key(.controlRight) }
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Testing
+import TestSupport
+@testable import TerminalUI
+
+/// A focusable view that records keys and can claim some of them.
+final class KeyRecorder: View {
+    var seen: [Key] = []
+    var claims: Set<Key> = []
+    var ownCommands: [Command] = []
+    override var canFocus: Bool { true }
+    override func handle(_ event: Event) -> EventResult {
+        guard case let .key(key) = event else { return .ignored }
+        seen.append(key)
+        return claims.contains(key) ? .handled : .ignored
+    }
+    override var commands: [Command] { ownCommands }
+    override func draw(in canvas: Canvas) {
+        canvas.write(hasFocus ? "[focused]" : "[idle]", x: 0, y: 0)
+    }
+}
+
+@Suite("Application and responder chain")
+struct ApplicationTests {
+    func makeApp(size: Size = Size(width: 40, height: 10)) -> (Application, MemoryDriver, Window, KeyRecorder, KeyRecorder) {
+        let driver = MemoryDriver(size: size, colorSupport: .monochrome)
+        let app = Application(driver: driver)
+        let window = Window(title: "Main")
+        let left = KeyRecorder(), right = KeyRecorder()
+        window.addSubview(left)
+        window.addSubview(right)
+        window.layout = { _, area in
+            left.frame = Rect(x: area.x, y: area.y, width: area.width / 2, height: area.height)
+            right.frame = Rect(x: area.x + area.width / 2, y: area.y, width: area.width / 2, height: area.height)
+        }
+        app.show(window)
+        return (app, driver, window, left, right)
+    }
+
+    @Test("a key goes to the focused view first, then its commands, then the global key map")
+    func chainOrder() {
+        let (app, _, _, left, _) = makeApp()
+        var ran: [String] = []
+        left.claims = [.character("x")]
+        left.ownCommands = [Command("left.q", title: "Local q", keys: [.character("q")]) { ran.append("left.q"); return .handled }]
+        app.keyMap.add(Command("global.x", title: "Global x", keys: [.character("x")]) { ran.append("global.x"); return .handled })
+        app.runScript("xq")
+        #expect(left.seen == [.character("x"), .character("q")])
+        #expect(ran == ["left.q"])
+        #expect(!app.isQuitting)
+    }
+
+    @Test("q quits when nobody takes it")
+    func quit() {
+        let (app, _, _, left, _) = makeApp()
+        app.runScript("q")
+        #expect(app.isQuitting)
+        #expect(left.seen == [.character("q")])
+    }
+
+    @Test("shouldQuit can keep the application running")
+    func quitGuard() {
+        let (app, _, _, _, _) = makeApp()
+        var asked = 0
+        app.shouldQuit = { asked += 1; return asked > 1 }
+        app.runScript("q")
+        #expect(!app.isQuitting)
+        app.runScript("q")
+        #expect(app.isQuitting)
+    }
+
+    @Test("Tab and Shift-Tab move focus between panes")
+    func tabFocus() {
+        let (app, driver, window, left, right) = makeApp()
+        #expect(window.focusedView === left)
+        var screen = app.runScript("<Tab>")
+        #expect(window.focusedView === right)
+        #expect(screen[1] == "│[idle]             [focused]          │")
+        screen = app.runScript("<S-Tab>")
+        #expect(window.focusedView === left)
+        #expect(driver.screenLines[1] == "│[focused]          [idle]             │")
+    }
+
+    @Test("a click focuses the view under the mouse")
+    func clickFocus() {
+        let (app, driver, window, _, right) = makeApp()
+        driver.click(x: 25, y: 3)
+        app.runScript("")
+        #expect(window.focusedView === right)
+    }
+
+    @Test("a modal dialog takes every key until a button is pressed")
+    func modalDialog() {
+        let (app, driver, _, left, _) = makeApp()
+        var choice: Int?? = .none
+        app.alert(title: "Quit", message: "Discard changes?", buttons: ["Discard", "Keep"]) { choice = .some($0) }
+        var screen = app.runScript("q")
+        #expect(!app.isQuitting)
+        #expect(left.seen.isEmpty)
+        assertScreen(screen, [
+            "┌─ Main ───────────────────────────────┐",
+            "│[idle]             [idle]             │",
+            "│      ┌─ Quit ────────────[x]─┐       │",
+            "│      │ Discard changes?      │       │",
+            "│      │                       │       │",
+            "│      │ [ Discard ]    Keep   │       │",
+            "│      └───────────────────────┘       │",
+        ])
+        #expect(screen[9] == "Enter Choose  Esc Cancel")
+        screen = app.runScript("<Right><Enter>")
+        #expect(choice == .some(1))
+        #expect(app.windows.count == 1)
+        #expect(!driver.screenLines.joined().contains("Discard"))
+    }
+
+    @Test("timers fire on the virtual clock without sleeping, repeating ones again and again")
+    func timers() {
+        let (app, driver, _, _, _) = makeApp()
+        var fired: [Double] = []
+        app.schedule(after: 300) { _ in fired.append(driver.clock.now); return .needsRedraw }
+        var ticks = 0
+        let id = app.schedule(after: 60, repeating: 60) { _ in ticks += 1; return [] }
+        driver.wait(299)
+        app.runScript("")
+        #expect(fired.isEmpty)
+        #expect(ticks == 4)
+        driver.wait(2)
+        app.runScript("")
+        #expect(fired == [300])
+        app.cancelTimer(id)
+        driver.wait(600)
+        app.runScript("")
+        #expect(ticks == 5)
+    }
+
+    @Test("a signal quits by default, or does what the application decides")
+    func signals() {
+        let (app, driver, _, _, _) = makeApp()
+        var saved = false
+        app.onSignal = { signal in
+            if signal == .terminate { saved = true; return .quit }
+            app.showMessage("Press q to quit")
+            return .needsRedraw
+        }
+        driver.send(.signal(.interrupt))
+        let screen = app.runScript("")
+        #expect(!app.isQuitting)
+        #expect(screen[9] == " Press q to quit")
+        driver.send(.signal(.terminate))
+        app.runScript("")
+        #expect(saved)
+        #expect(app.isQuitting)
+
+        let (plain, plainDriver, _, _, _) = makeApp()
+        plainDriver.send(.signal(.hangup))
+        plain.runScript("")
+        #expect(plain.isQuitting)
+    }
+
+    @Test("a resize lays the windows out again")
+    func resize() {
+        let (app, driver, window, _, right) = makeApp()
+        driver.resize(to: Size(width: 30, height: 6))
+        let screen = app.runScript("")
+        #expect(window.frame == Rect(x: 0, y: 0, width: 30, height: 5))
+        #expect(right.frame.x == 15)
+        #expect(screen.count == 6)
+        #expect(screen[0] == "┌─ Main ─────────────────────┐")
+    }
+
+    @Test("a screen too small for the layout says so and recovers when it grows")
+    func tooSmall() {
+        let (app, driver, _, _, _) = makeApp()
+        app.minimumSize = Size(width: 30, height: 8)
+        driver.resize(to: Size(width: 24, height: 4))
+        var screen = app.runScript("")
+        #expect(screen.contains { $0.contains("Terminal too small") })
+        #expect(screen.contains { $0.contains("24×4, need 30×8") })
+        driver.resize(to: Size(width: 1, height: 1))
+        screen = app.runScript("jjk")
+        #expect(screen == ["T"])
+        driver.resize(to: Size(width: 40, height: 10))
+        screen = app.runScript("")
+        #expect(screen[0].hasPrefix("┌─ Main"))
+    }
+
+    @Test("input ending stops the loop instead of spinning")
+    func inputClosed() {
+        let (app, driver, _, _, _) = makeApp()
+        app.runLoop { false }
+        #expect(app.isQuitting)
+        #expect(driver.isIdle)
+    }
+
+    @Test("Ctrl-L draws every cell again")
+    func redraw() {
+        let (app, driver, _, _, _) = makeApp()
+        app.runScript("")
+        app.runScript("<Tab>")
+        #expect(driver.lastChangedCells < 40)
+        app.runScript("<C-l>")
+        #expect(driver.lastChangedCells == 400)
+    }
+}

@@ -1,0 +1,147 @@
+import Testing
+import TestSupport
+@testable import TerminalUI
+
+@Suite("Help, palette, menus, prompt and panels")
+struct OverlayTests {
+    func tableApp(size: Size = Size(width: 60, height: 16)) -> TableHarness {
+        TableHarness(rows: RecordingRows(count: 30), size: size)
+    }
+
+    @Test("? opens help listing the live key map: the focused table's keys, then the global ones")
+    func help() {
+        let harness = tableApp(size: Size(width: 60, height: 40))
+        let screen = harness.run("?")
+        let text = screen.joined(separator: "\n")
+        #expect(text.contains("─ Keys ─"))
+        #expect(text.contains("j, ↓") && text.contains("Next row"))
+        #expect(text.contains("q, Ctrl-Q") && text.contains("Quit"))
+        #expect(text.contains("?, F1"))
+        let nextRow = screen.firstIndex { $0.contains("Next row") }!
+        let quit = screen.firstIndex { $0.contains(" Quit ") }!
+        #expect(nextRow < quit)
+        harness.run("j")
+        #expect(harness.table.state.selectedRow == 0)
+        harness.run("<Esc>j")
+        #expect(harness.table.state.selectedRow == 1)
+    }
+
+    @Test("the help overlay scrolls when the key map is longer than the screen")
+    func helpScrolls() {
+        let harness = tableApp(size: Size(width: 60, height: 12))
+        var screen = harness.run("<F1>")
+        #expect(screen.contains { $0.contains("Next row") })
+        screen = harness.run("GG")
+        #expect(!screen.contains { $0.contains("Next row") })
+        #expect(screen.contains { $0.contains("Redraw the screen") })
+    }
+
+    @Test("the command palette filters commands by typed words and runs the chosen one")
+    func palette() {
+        let harness = tableApp()
+        var screen = harness.run(":last row")
+        #expect(screen.contains { $0.contains("Last row") && $0.contains("G, End") })
+        #expect(!screen.contains { $0.contains("Next row") })
+        screen = harness.run("<Enter>")
+        #expect(harness.table.state.selectedRow == 29)
+        #expect(harness.app.windows.count == 1)
+        harness.run("<C-p>nomatchatall")
+        #expect(harness.driver.screenLines.contains { $0.contains("no matching command") })
+        harness.run("<Esc>")
+        #expect(harness.app.windows.count == 1)
+    }
+
+    @Test("F9 opens the menu bar; arrows pick and Enter runs the item's command")
+    func menuBar() {
+        let harness = tableApp()
+        harness.app.menuBar = MenuBar([
+            Menu("File", items: [MenuItem("Quit", command: "app.quit")]),
+            Menu("Table", items: [MenuItem("First row", command: "table.top"), MenuItem("Last row", command: "table.bottom")]),
+        ])
+        harness.app.relayout()
+        var screen = harness.run("<F9>")
+        #expect(screen[0] == " File  Table")
+        #expect(screen[1].hasPrefix("┌──────┐"))
+        #expect(screen[2].hasPrefix("│ Quit │"))
+        screen = harness.run("<Right>")
+        #expect(screen[1].contains("┌───────────┐"))
+        #expect(screen[2].contains("│ First row │"))
+        harness.run("j<Enter>")
+        #expect(harness.table.state.selectedRow == 29)
+        #expect(harness.app.menuBar?.isOpen == false)
+    }
+
+    @Test("a click on a menu title opens it and a click on an item runs it")
+    func menuMouse() {
+        let harness = tableApp()
+        harness.app.menuBar = MenuBar([
+            Menu("File", items: [MenuItem("Quit", command: "app.quit")]),
+            Menu("Table", items: [MenuItem("Last row", command: "table.bottom")]),
+        ])
+        harness.app.relayout()
+        harness.driver.click(x: 8, y: 0)
+        harness.run("")
+        #expect(harness.app.menuBar?.openIndex == 1)
+        harness.driver.click(x: 9, y: 2)
+        harness.run("")
+        #expect(harness.table.state.selectedRow == 29)
+    }
+
+    @Test("the prompt line takes typed input and reports each change")
+    func prompt() {
+        let harness = tableApp()
+        var changes: [String] = []
+        var submitted: String?
+        harness.app.beginPrompt("Filter: ", onChange: { changes.append($0) }) { submitted = $0 }
+        var screen = harness.run("ab<BS>c")
+        #expect(screen[15] == "Filter: ac")
+        #expect(changes == ["a", "ab", "a", "ac"])
+        #expect(harness.driver.screen?.cursor == Point(x: 10, y: 15))
+        screen = harness.run("<Enter>")
+        #expect(submitted == "ac")
+        #expect(harness.app.prompt == nil)
+        #expect(screen[15].hasPrefix("Enter Edit"))
+    }
+
+    @Test("a floating panel overlaps the window, takes focus, and Esc or [x] closes it")
+    func floatingPanel() {
+        let harness = tableApp(size: Size(width: 40, height: 12))
+        let panel = Window(title: "Lists", floating: true)
+        let list = TableView(columns: [TableColumn("title", title: "List", width: 10)], dataSource: RecordingRows(count: 3))
+        panel.addSubview(list)
+        panel.layout = { _, area in list.frame = area }
+        panel.placement = { area in Rect(x: 20, y: 2, width: 16, height: 7) }
+        harness.app.show(panel)
+        var screen = harness.run("j")
+        assertScreen(Array(screen[2...8]), [
+            "│────┼────────────┼─┌─ Lists ──[x]─┐───│",
+            "│   1│Task 1      │ │List      │   │   │",
+            "│   2│Task 2      │ │──────────┼───│   │",
+            "│   3│Task 3      │ │Task 1    │   │   │",
+            "│   4│Task 4      │ │Task 2    │   │   │",
+            "│   5│Task 5      │ │Task 3    │   │   │",
+            "│   6│Task 6      │ └──────────────┘   │",
+        ])
+        #expect(list.state.selectedRow == 1)
+        #expect(harness.table.state.selectedRow == 0)
+        screen = harness.run("<Esc>j")
+        #expect(harness.app.windows.count == 1)
+        #expect(harness.table.state.selectedRow == 1)
+        harness.app.show(panel)
+        harness.driver.click(x: 31, y: 2)
+        harness.run("")
+        #expect(harness.app.windows.count == 1)
+    }
+
+    @Test("clicking a window below brings it to the front")
+    func raiseOnClick() {
+        let harness = tableApp(size: Size(width: 40, height: 12))
+        let panel = Window(title: "Lists", floating: true)
+        panel.placement = { _ in Rect(x: 20, y: 2, width: 16, height: 7) }
+        harness.app.show(panel)
+        harness.driver.click(x: 5, y: 6)
+        harness.run("")
+        #expect(harness.app.keyWindow === harness.table.window)
+        #expect(harness.table.state.selectedRow == 3)
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import TerminalUI
+
+@Suite("Table view")
+struct TableViewTests {
+    @Test("draws a header, a rule, aligned columns and the status bar")
+    func drawsTable() {
+        let harness = TableHarness(rows: RecordingRows(count: 3))
+        assertScreen(harness.run(""), [
+            "┌─ Tasks ──────────────────────────────┐",
+            "│#   │Title       │Price  │Done│       │",
+            "│────┼────────────┼───────┼────┼───────│",
+            "│   1│Task 1      │   0.00│ ✓  │       │",
+            "│   2│Task 2      │   1.50│ ·  │       │",
+            "│   3│Task 3      │   3.00│ ✓  │       │",
+            "│                                      │",
+            "│                                      │",
+            "└──────────────────────────────────────┘",
+        ])
+        #expect(harness.driver.screenLines[9].hasPrefix("Enter Edit"))
+    }
+
+    @Test("reads only the rows on screen, even among a million")
+    func virtualScrolling() {
+        let rows = RecordingRows(count: 1_000_000)
+        let harness = TableHarness(rows: rows)
+        harness.run("")
+        #expect(rows.readRows == Set(0..<5))
+        rows.readRows = []
+        let screen = harness.run("G")
+        #expect(rows.readRows == Set(999_995..<1_000_000))
+        #expect(screen[7] == "│1000…│Task 1000000│1499998…│ ·  │       │" || screen[7].contains("Task 1000000"))
+        #expect(harness.table.state.selectedRow == 999_999)
+        rows.readRows = []
+        harness.run("g")
+        #expect(rows.readRows == Set(0..<5))
+    }
+
+    @Test("j, k, PgDn and the arrows move the selection and scroll with it")
+    func movement() {
+        let harness = TableHarness(rows: RecordingRows(count: 50))
+        harness.run("jjj")
+        #expect(harness.table.state.selectedRow == 3)
+        harness.run("k<Down><Down>")
+        #expect(harness.table.state.selectedRow == 4)
+        let screen = harness.run("<PgDn>")
+        #expect(harness.table.state.selectedRow == 9)
+        #expect(harness.table.state.topRow == 5)
+        #expect(screen[3].contains("Task 6"))
+        #expect(screen[7].contains("Task 10"))
+        harness.run("<Home>")
+        #expect(harness.table.state.selectedRow == 0)
+        #expect(harness.app.statusBar.status.isEmpty)
+        #expect(harness.table.positionText == "1/50")
+    }
+
+    @Test("columns that do not fit scroll into view as the selection moves right")
+    func horizontalScrolling() {
+        let columns = (1...8).map { TableColumn("c\($0)", title: "Col\($0)", width: 8) }
+        let harness = TableHarness(rows: RecordingRows(count: 2), columns: columns, size: Size(width: 30, height: 6))
+        var screen = harness.run("")
+        #expect(screen[1] == "│Col1    │Col2    │Col3    │ │")
+        screen = harness.run("lllll")
+        #expect(harness.table.state.selectedColumn == 5)
+        #expect(screen[1] == "│Col4    │Col5    │Col6    │ │")
+        screen = harness.run("hhhhh")
+        #expect(screen[1] == "│Col1    │Col2    │Col3    │ │")
+    }
+
+    @Test("columns can be widened, narrowed, hidden and shown again")
+    func columnResizeAndHide() {
+        let harness = TableHarness(rows: RecordingRows(count: 1))
+        var screen = harness.run("l>>")
+        #expect(screen[1] == "│#   │Title           │Price  │Done│   │")
+        screen = harness.run("<<<")
+        #expect(screen[1] == "│#   │Title     │Price  │Done│         │")
+        screen = harness.run("-")
+        #expect(screen[1] == "│#   │Price  │Done│                    │")
+        #expect(harness.table.state.selectedColumn == 2)
+        screen = harness.run("+")
+        #expect(screen[1] == "│#   │Title     │Price  │Done│         │")
+    }
+
+    @Test("s sorts by the selected column, again reverses, and the header shows the direction")
+    func sorting() {
+        let harness = TableHarness(rows: RecordingRows(count: 3))
+        var screen = harness.run("lls")
+        #expect(harness.rows.sortRequests.map { "\($0.0) \($0.1)" } == ["price true"])
+        #expect(screen[1] == "│#   │Title       │Price ▲│Done│       │")
+        screen = harness.run("s")
+        #expect(screen[1] == "│#   │Title       │Price ▼│Done│       │")
+        screen = harness.run("hs")
+        #expect(screen[1] == "│#   │Title       │Price ▼│Done│       │")
+        #expect(screen[9] == " Cannot sort by Title")
+    }
+
+    @Test("Enter edits a cell in place, Enter stores the value")
+    func editAndCommit() {
+        let harness = TableHarness(rows: RecordingRows(count: 3))
+        var screen = harness.run("jl<Enter>")
+        #expect(harness.table.state.isEditing)
+        #expect(screen[4].hasPrefix("│   2│Task 2"))
+        #expect(harness.driver.screen?.cursor == Point(x: 12, y: 4))
+        screen = harness.run("<C-u>Milk 日本<Enter>")
+        #expect(!harness.table.state.isEditing)
+        #expect(harness.rows.stored["1.title"] == .text("Milk 日本"))
+        #expect(screen[4] == "│   2│Milk 日本   │   1.50│ ·  │       │")
+    }
+
+    @Test("Esc cancels an edit and leaves the value as it was")
+    func editAndCancel() {
+        let harness = TableHarness(rows: RecordingRows(count: 3))
+        let screen = harness.run("l<Enter>xyz<Esc>")
+        #expect(!harness.table.state.isEditing)
+        #expect(harness.rows.stored.isEmpty)
+        #expect(screen[3] == "│   1│Task 1      │   0.00│ ✓  │       │")
+    }
+
+    @Test("a refused value keeps the editor open and shows the message at the cell")
+    func errorAtCell() {
+        let harness = TableHarness(rows: RecordingRows(count: 3))
+        var screen = harness.run("l<Enter><C-u><Enter>")
+        #expect(harness.table.state.isEditing)
+        #expect(screen[4].contains("⚠ A title cannot be empty"))
+        screen = harness.run("l<Tab>")
+        #expect(harness.table.state.isEditing)
+        screen = harness.run("<C-u>abc<Enter>")
+        #expect(screen[4].contains("⚠ “abc” is not a number"))
+        screen = harness.run("<C-u>2,5<Enter>")
+        #expect(!harness.table.state.isEditing)
+        #expect(harness.rows.stored["0.price"] == .decimal(2.5))
+        #expect(harness.rows.stored["0.title"] == .text("l"))
+    }
+
+    @Test("Tab stores and moves on to the next editable cell, wrapping to the next row")
+    func tabMovesOn() {
+        let harness = TableHarness(rows: RecordingRows(count: 3))
+        harness.run("l<Enter><C-u>First<Tab>")
+        #expect(harness.rows.stored["0.title"] == .text("First"))
+        #expect(harness.table.state.selectedColumn == 2)
+        #expect(harness.table.state.isEditing)
+        harness.run("<C-u>9<Tab>")
+        #expect(harness.rows.stored["0.price"] == .decimal(9))
+        #expect(harness.table.state.selectedRow == 1)
+        #expect(harness.table.state.selectedColumn == 1)
+        #expect(harness.table.state.isEditing)
+    }
+
+    @Test("Enter on a yes/no cell flips it; Space does too")
+    func toggle() {
+        let harness = TableHarness(rows: RecordingRows(count: 3))
+        harness.run("lll<Enter>")
+        #expect(harness.rows.stored["0.done"] == .bool(false))
+        harness.run("j ")
+        #expect(harness.rows.stored["1.done"] == .bool(true))
+        #expect(!harness.table.state.isEditing)
+    }
+
+    @Test("a read-only cell says it cannot be edited")
+    func readOnly() {
+        let harness = TableHarness(rows: RecordingRows(count: 3))
+        let screen = harness.run("e")
+        #expect(!harness.table.state.isEditing)
+        #expect(screen[9] == " # cannot be edited")
+    }
+
+    @Test("the date editor changes one part at a time and t goes to today")
+    func dateEditor() {
+        let rows = RecordingRows(count: 2)
+        let harness = TableHarness(rows: rows, columns: [
+            TableColumn("due", title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
+        ])
+        harness.table.today = { RecordingRows.day(2030, 1, 2, 8, 0) }
+        var screen = harness.run("<Enter>")
+        #expect(screen[3] == "│2026-11-21 09:30                      │")
+        screen = harness.run("<Up><Up><Left>k<Right><Right>j")
+        #expect(screen[3] == "│2026-12-23 08:30                      │")
+        harness.run("<Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 12, 23, 8, 30)))
+        harness.run("<Enter>t<Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2030, 1, 2, 8, 30)))
+    }
+
+    @Test("a choice cell opens a popup list; j/k pick and Enter stores")
+    func choicePopup() {
+        let rows = RecordingRows(count: 4)
+        let harness = TableHarness(rows: rows, columns: [
+            TableColumn("list", title: "List", width: 8, editor: .choice(["Home", "Work", "Shop"])),
+        ], size: Size(width: 30, height: 12))
+        let screen = harness.run("j<Enter>j")
+        assertScreen(screen, [
+            "┌─ Tasks ────────────────────┐",
+            "│List    │                   │",
+            "│────────┼───────────────────│",
+            "│Home    │                   │",
+            "│Shop ▾                      │",
+            "│┌──────────────────┐        │",
+            "││ Home             │        │",
+            "││ Work             │        │",
+            "││ Shop             │        │",
+            "│└──────────────────┘        │",
+            "└────────────────────────────┘",
+        ])
+        harness.run("<Enter>")
+        #expect(rows.stored["1.list"] == .text("Shop"))
+    }
+
+    @Test("/ searches from the selection, n and N find the next and previous match")
+    func search() {
+        let rows = RecordingRows(count: 6, titles: ["apple", "pear", "apple pie", "plum", "Apple juice", "fig"])
+        let harness = TableHarness(rows: rows)
+        var screen = harness.run("/app")
+        #expect(screen[9] == "/app")
+        harness.run("<Enter>")
+        #expect(harness.table.state.selectedRow == 0)
+        harness.run("n")
+        #expect(harness.table.state.selectedRow == 2)
+        harness.run("n")
+        #expect(harness.table.state.selectedRow == 4)
+        harness.run("N")
+        #expect(harness.table.state.selectedRow == 2)
+        screen = harness.run("/kiwi<Enter>")
+        #expect(screen[9] == " Not found: kiwi")
+        #expect(harness.table.state.selectedRow == 2)
+    }
+
+    @Test("clicking a row selects it, a header click sorts, the wheel scrolls")
+    func mouse() {
+        let rows = RecordingRows(count: 40)
+        let harness = TableHarness(rows: rows)
+        harness.driver.click(x: 8, y: 5)
+        harness.run("")
+        #expect(harness.table.state.selectedRow == 2)
+        #expect(harness.table.state.selectedColumn == 1)
+        harness.driver.click(x: 20, y: 1)
+        harness.run("")
+        #expect(rows.sortRequests.first?.0 == "price")
+        harness.driver.send(.mouse(MouseEvent(.wheelDown, at: Point(x: 5, y: 5))))
+        harness.run("")
+        #expect(harness.table.state.topRow == 3)
+        #expect(harness.table.state.selectedRow == 3)
+    }
+
+    @Test("an empty table says so")
+    func empty() {
+        let harness = TableHarness(rows: RecordingRows(count: 0))
+        let screen = harness.run("jjG<Enter>")
+        #expect(screen[3] == "│               No rows                │")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import TestSupport
+
+/// A tmux server of its own (a unique `-L` socket) running a shell on a pseudo-terminal,
+/// for driving the real gallery binary.
+final class TmuxSession {
+    let socket = "termdata-test-\(UUID().uuidString.prefix(8))"
+    let directory: URL
+
+    static var isAvailable: Bool { (try? run(["tmux", "-V"]).status) == 0 }
+
+    /// The built `termdata-gallery` beside the test bundle, or in the package's `.build/debug`.
+    static var galleryBinary: URL? {
+        var candidates: [URL] = []
+        let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
+        candidates.append(bundleDirectory.appendingPathComponent("termdata-gallery"))
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent("termdata-gallery"))
+        let argument = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        var directory = argument.deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(directory.appendingPathComponent("termdata-gallery"))
+            directory.deleteLastPathComponent()
+        }
+        candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/termdata-gallery"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    init(width: Int, height: Int) throws {
+        directory = try Fixtures.temporaryDirectory("termdata-tmux")
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)",
+                  "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color", "PS1=$ ", "sh"])
+        try tmux(["set-option", "-g", "escape-time", "0"])
+    }
+
+    deinit {
+        _ = try? Self.run(["tmux", "-L", socket, "kill-server"])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let result = try Self.run(["tmux", "-L", socket] + arguments)
+        guard result.status == 0 else {
+            throw TmuxError("tmux \(arguments.joined(separator: " ")) failed: \(result.output)")
+        }
+        return result.output
+    }
+
+    /// Type text and press Enter in the shell.
+    func typeLine(_ line: String) throws {
+        try tmux(["send-keys", "-l", line])
+        try tmux(["send-keys", "Enter"])
+    }
+
+    /// Send tmux key names (`j`, `Enter`, `Escape`, `C-c`, `F9`).
+    func send(_ keys: String...) throws {
+        for key in keys { try tmux(["send-keys", key]) }
+    }
+
+    func screen() throws -> [String] {
+        try tmux(["capture-pane", "-p"]).components(separatedBy: "\n").dropLast().map { String($0) }
+    }
+
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// Wait until the screen satisfies `condition`; the last screen either way.
+    @discardableResult
+    func waitFor(timeout: Double = 10, _ condition: ([String]) -> Bool) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var lines = try screen()
+        while !condition(lines), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            lines = try screen()
+        }
+        return lines
+    }
+
+    func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
+
+    func waitForFile(_ name: String, timeout: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let text = try? String(contentsOf: file(name), encoding: .utf8), text.hasSuffix("\n") { return text }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
+    }
+
+    /// Run a program found on PATH, its output (stdout and stderr) collected in a file,
+    /// standard input from `standardInput` or /dev/null. Spawned and reaped directly so
+    /// a tmux server forked from it cannot hold the caller up.
+    static func run(_ arguments: [String], environment: [String: String]? = nil,
+                    standardInput: String = "/dev/null") throws -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("termdata-run-\(UUID().uuidString)").path
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in env { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, env)
+        guard spawned == 0 else { throw TmuxError("cannot start \(arguments[0]): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        return (exitStatus, output)
+    }
+}
+
+struct TmuxError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
