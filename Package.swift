@@ -36,6 +36,16 @@ let package = Package(
         ),
         .target(name: "TerminalUI"),
         .target(name: "TerminalUICurses", dependencies: ["TerminalUI", "CNcursesw"]),
+        .target(name: "TerminalBindings", dependencies: ["TerminalUI", "Bindings", "ObjectGraph", "ObjectModel", "Predicates"]),
+
+        // Applications
+        .target(
+            name: "ToDoApp",
+            dependencies: [
+                "TerminalBindings", "TerminalUI", "TerminalUICurses", "Bindings", "Migration",
+                "ObjectGraph", "ObjectModel", "Predicates", "TermDataResources",
+            ]
+        ),
 
         // Bundled models and sample data
         .target(
@@ -49,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "termdata",
             dependencies: [
-                "ObjectModel", "ObjectGraph", "Migration", "TermDataResources",
+                "ObjectModel", "ObjectGraph", "Migration", "TermDataResources", "ToDoApp", "TerminalUICurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -76,6 +86,8 @@ let package = Package(
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "TestSupport"]),
         .testTarget(name: "MigrationTests", dependencies: ["Migration", "TestSupport"]),
+        .testTarget(name: "TerminalBindingsTests", dependencies: ["TerminalBindings", "TestSupport"]),
+        .testTarget(name: "ToDoAppTests", dependencies: ["ToDoApp", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport", "ObjectModel", "ObjectGraph"]),
     ],

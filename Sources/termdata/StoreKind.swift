@@ -8,11 +8,12 @@ enum StoreKind: String, ExpressibleByArgument, CaseIterable {
 
     /// The type a file's extension suggests: `.xml` is XML, `.sqlite`, `.db` and `.sqlite3` are
     /// SQLite, anything else binary.
-    init(inferringFrom url: URL) {
+    init(inferringFrom url: URL, default fallback: StoreKind = .binary) {
         switch url.pathExtension.lowercased() {
         case "xml": self = .xml
         case "sqlite", "sqlite3", "db": self = .sqlite
-        default: self = .binary
+        case "plist", "binary", "bin": self = .binary
+        default: self = fallback
         }
     }
 

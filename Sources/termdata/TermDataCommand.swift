@@ -8,14 +8,10 @@ struct TermDataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "termdata",
         abstract: "Core Data for Linux: models, stores and a terminal ToDo application.",
-        discussion: "With no subcommand, prints the bundled ToDo model's summary.",
-        subcommands: [ModelCommand.self, MigrateCommand.self]
+        discussion: "With no subcommand, opens the ToDo application.",
+        subcommands: [ToDoCommand.self, ModelCommand.self, MigrateCommand.self],
+        defaultSubcommand: ToDoCommand.self
     )
-
-    func run() throws {
-        let versions = try ModelCommand.load(BundledResources.toDoModelURL)
-        print(ModelSummary(versions).text, terminator: "")
-    }
 }
 
 /// A failure the command line reports as one line on standard error, with a non-zero exit.

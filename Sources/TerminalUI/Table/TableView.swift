@@ -34,7 +34,20 @@ public final class TableView: View {
 
     public override var canFocus: Bool { true }
 
-    public override var commands: [Command] { tableCommands }
+    public override var commands: [Command] {
+        // The owner's commands come first, so a key they bind replaces the built-in one.
+        guard !state.isEditing, !extraCommands.isEmpty else { return tableCommands }
+        let taken = Set(extraCommands.flatMap(\.keys))
+        return extraCommands + tableCommands.map { command in
+            var kept = command
+            kept.keys.removeAll { taken.contains($0) }
+            return kept
+        }
+    }
+
+    /// Commands of the application that owns the table, tried before the table's own: a key
+    /// bound here (`/` to filter rather than search, say) replaces the table's binding.
+    public var extraCommands: [Command] = []
 
     public override func handle(_ event: Event) -> EventResult { handleTableEvent(event) }
 

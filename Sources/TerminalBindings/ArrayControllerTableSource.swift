@@ -1,0 +1,132 @@
+import Foundation
+import Bindings
+import ObjectGraph
+import ObjectModel
+import Predicates
+import TerminalUI
+
+/// A table's rows from an array controller's arranged objects: each column's identifier
+/// is a key path of the objects. Edits are validated against the model before they are
+/// set; sorting sets the controller's sort descriptors.
+///
+/// ```swift
+/// let source = ArrayControllerTableSource(controller: items)
+/// let table = TableView(columns: [TableColumn("name", title: "Name")], dataSource: source)
+/// source.bind(table)      // selection follows in both directions
+/// ```
+public final class ArrayControllerTableSource: TableDataSource {
+    public let controller: ArrayController
+    /// Columns whose values choose among the objects of a to-one relationship's
+    /// destination: column identifier → the destination objects' display names, in order.
+    public var choices: [String: () -> [ManagedObject]] = [:]
+    /// The sort comparison used for string columns (default: case-insensitive).
+    public var stringComparison: SortComparison = .localizedCaseInsensitiveCompare
+
+    private var observation: BindingObservation?
+    private weak var table: TableView?
+    private var editor: TableEditor?
+
+    public init(controller: ArrayController) {
+        self.controller = controller
+    }
+
+    // MARK: TableDataSource
+
+    public var numberOfRows: Int { controller.arrangedCount }
+
+    public func value(row: Int, column: String) -> CellValue {
+        guard let object = controller.arrangedObject(at: row), object.isValid else { return .empty }
+        return CellValue((try? object.value(forKeyPath: column)) ?? .null)
+    }
+
+    public func editor(row: Int, column: String) -> EditorKind? {
+        guard let object = controller.arrangedObject(at: row) else { return .readOnly }
+        if let attribute = object.entity.attribute(named: column) { return EditorKind(for: attribute) }
+        if let relationship = object.entity.relationship(named: column), !relationship.isToMany, let options = choices[column] {
+            return .choice([""] + options().map(CellValue.displayName))
+        }
+        return .readOnly
+    }
+
+    public func setValue(_ value: CellValue, row: Int, column: String) throws {
+        guard let object = controller.arrangedObject(at: row) else { return }
+        try Self.set(value, on: object, key: column, choices: choices[column])
+    }
+
+    public func sort(by column: String, ascending: Bool) -> Bool {
+        guard let entity = controller.context.model.entity(named: controller.entityName) else { return false }
+        let comparison: SortComparison = entity.attribute(named: column)?.type == .string ? stringComparison : .compare
+        guard entity.attribute(named: column) != nil || column.contains(".") else { return false }
+        controller.sortDescriptors = [ObjectSortDescriptor(key: column, ascending: ascending, comparison: comparison)]
+        return true
+    }
+
+    /// Sets a cell's value on an object: validated against the attribute's rules, or
+    /// chosen among a to-one relationship's candidates by display name.
+    public static func set(_ value: CellValue, on object: ManagedObject, key: String,
+                           choices: (() -> [ManagedObject])? = nil) throws {
+        if let attribute = object.entity.attribute(named: key) {
+            let converted = try value.objectValue(for: attribute, entity: object.entity.name)
+            let failures = object.validateValue(converted, forKey: key)
+            if !failures.isEmpty { throw ValidationError(failures: failures) }
+            try object.setValue(converted, forKey: key)
+        } else if let relationship = object.entity.relationship(named: key), !relationship.isToMany {
+            guard case .text(let name) = value, !name.isEmpty else {
+                try object.setValue(ObjectValue.null, forKey: key)
+                return
+            }
+            guard let target = (choices?() ?? []).first(where: { CellValue.displayName($0) == name }) else {
+                throw ObjectGraphError.typeMismatch(entity: object.entity.name, key: key,
+                                                    expected: relationship.destinationEntityName, value: .string(name))
+            }
+            try object.setValue(target, forKey: key)
+        } else {
+            throw ReadOnlyError()
+        }
+    }
+
+    // MARK: Binding a table
+
+    /// Keeps the table and the controller in step: the table's selection selects in the
+    /// controller (and goes back when the controller refuses), the controller's changes
+    /// and selection show in the table, and an edit in progress is the controller's editor.
+    public func bind(_ table: TableView) {
+        self.table = table
+        let editor = TableEditor(table: table)
+        self.editor = editor
+        controller.registerEditor(editor)
+        let previous = table.onSelectionChange
+        table.onSelectionChange = { [weak self] row in
+            guard let self else { return }
+            if self.controller.selectionIndex != row, !self.controller.setSelectionIndex(row) {
+                if let selected = self.controller.selectionIndexes.first { table.select(row: selected) }
+            }
+            previous?(row)
+        }
+        observation = controller.observe { [weak self, weak table] changes in
+            guard let self, let table else { return }
+            if let selected = self.controller.selectionIndexes.first, selected != table.state.selectedRow {
+                table.select(row: selected)
+            } else if table.state.selectedRow >= self.numberOfRows, self.numberOfRows > 0 {
+                table.select(row: self.numberOfRows - 1)
+            }
+            table.window?.application?.setNeedsDisplay()
+            _ = changes
+        }
+        if let selected = controller.selectionIndexes.first { table.select(row: selected) }
+    }
+}
+
+/// A table's cell edit, as seen by a controller.
+final class TableEditor: Bindings.Editor {
+    weak var table: TableView?
+
+    init(table: TableView) { self.table = table }
+
+    func commitEditing() -> Bool {
+        guard let table, table.state.isEditing else { return true }
+        return table.commitEditing()
+    }
+
+    func discardEditing() { table?.cancelEditing() }
+}

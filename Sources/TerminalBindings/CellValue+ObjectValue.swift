@@ -1,0 +1,85 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+import Predicates
+import TerminalUI
+
+extension CellValue {
+    /// How a value of the object graph shows in a cell: objects by their name (or entity
+    /// and key), collections by their size.
+    public init(_ value: ObjectValue) {
+        switch value {
+        case .null: self = .empty
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .integer(i)
+        case .double(let d): self = .decimal(d)
+        case .decimal(let d): self = .decimal(NSDecimalNumber(decimal: d).doubleValue)
+        case .string(let s): self = .text(s)
+        case .date(let d): self = .date(d)
+        case .data(let d): self = .text("\(d.count) bytes")
+        case .uuid(let u): self = .text(u.uuidString)
+        case .url(let u): self = .text(u.absoluteString)
+        case .array(let a), .set(let a): self = .text(a.count == 1 ? "1 item" : "\(a.count) items")
+        case .dictionary(let d): self = .text("\(d.count) entries")
+        case .object(let o):
+            self = .text((o as? ManagedObject).map(Self.displayName) ?? "\(o.identity)")
+        }
+    }
+
+    /// A short name for an object: its `name` or `title` attribute, else entity and key.
+    public static func displayName(_ object: ManagedObject) -> String {
+        for key in ["name", "title", "label"] where object.entity.attribute(named: key) != nil {
+            if let s = object.string(key), !s.isEmpty { return s }
+        }
+        return "\(object.entity.name) \(object.objectID.primaryKey.map(String.init) ?? "(new)")"
+    }
+
+    /// The value to store in an attribute of a type, from what an editor produced.
+    ///
+    /// - Throws: `ObjectGraphError.typeMismatch` when the text does not read as the type.
+    public func objectValue(for attribute: AttributeDescription, entity: String) throws -> ObjectValue {
+        let value: ObjectValue?
+        switch self {
+        case .empty: value = .null
+        case .bool(let b): value = attribute.type.coerce(.bool(b))
+        case .integer(let i): value = attribute.type.coerce(.int(i))
+        case .decimal(let d):
+            value = attribute.type == .decimal ? Decimal(string: String(d)).map(ObjectValue.decimal) : attribute.type.coerce(.double(d))
+        case .date(let d): value = attribute.type.coerce(.date(d))
+        case .text(let s):
+            if attribute.type == .string { value = .string(s) } else if s.isEmpty { value = .null } else { value = attribute.type.parseValue(s) }
+        }
+        guard let value else {
+            throw ObjectGraphError.typeMismatch(entity: entity, key: attribute.name, expected: attribute.type.xcodeName,
+                                                value: ObjectValue(cellValue: self))
+        }
+        return value
+    }
+}
+
+extension ObjectValue {
+    init(cellValue: CellValue) {
+        switch cellValue {
+        case .empty: self = .null
+        case .text(let s): self = .string(s)
+        case .integer(let i): self = .int(i)
+        case .decimal(let d): self = .double(d)
+        case .date(let d): self = .date(d)
+        case .bool(let b): self = .bool(b)
+        }
+    }
+}
+
+extension EditorKind {
+    /// The editor that fits an attribute's type.
+    public init(for attribute: AttributeDescription) {
+        switch attribute.type {
+        case .integer16, .integer32, .integer64: self = .integer
+        case .decimal, .double, .float: self = .decimal
+        case .boolean: self = .toggle
+        case .date: self = .date
+        case .string, .uuid, .uri: self = .text
+        default: self = .readOnly
+        }
+    }
+}

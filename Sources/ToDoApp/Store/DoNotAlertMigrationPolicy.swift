@@ -1,0 +1,31 @@
+import Foundation
+import Migration
+import ObjectGraph
+import Predicates
+
+/// The versioning article's custom policy for moving ToDo items from version 1 to 2:
+/// items whose name starts with "a" (in either case) get doNotAlert = YES; the rest keep
+/// the default NO.
+public final class DoNotAlertMigrationPolicy: EntityMigrationPolicy {
+    /// The name the ToDo mapping refers to.
+    public static let name = "ToDoDoNotAlert"
+
+    /// The mapping for version 1 to 2: inferred, with the ToDo entity through this policy.
+    public static let mapping = MappingModel(
+        entityMappings: [EntityMapping(name: "ToDoToToDo", kind: .custom, source: ToDoKeys.toDo,
+                                       destination: ToDoKeys.toDo, policyName: name)],
+        sourceVersion: "ToDo", destinationVersion: "ToDo 2")
+
+    public static func register() {
+        MigrationPolicies.register(DoNotAlertMigrationPolicy.self, as: name)
+    }
+
+    public override func createDestinationInstances(forSource source: ManagedObject, mapping: EntityMapping,
+                                                    manager: MigrationManager) throws {
+        try super.createDestinationInstances(forSource: source, mapping: mapping, manager: manager)
+        guard (source.string(ToDoKeys.name) ?? "").lowercased().hasPrefix("a") else { return }
+        for destination in manager.destinationInstances(forEntityMappingNamed: mapping.name, sourceInstances: [source]) {
+            try destination.setValue(true, forKey: ToDoKeys.doNotAlert)
+        }
+    }
+}

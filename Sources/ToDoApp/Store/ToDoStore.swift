@@ -1,0 +1,99 @@
+import Foundation
+import Migration
+import ObjectGraph
+import ObjectModel
+import Predicates
+import TermDataResources
+
+/// The ToDo application's data: its store, opened (and created, and migrated from
+/// version 1) at start, and the context the windows work in.
+///
+/// ```swift
+/// let store = try ToDoStore.open(at: ToDoStore.defaultURL(), type: .sqlite)
+/// store.context.insertObject(forEntityName: "ToDo")
+/// ```
+public final class ToDoStore {
+    public let versions: ModelVersions
+    public let coordinator: PersistentStoreCoordinator
+    public let context: ManagedObjectContext
+    public let url: URL
+    public let type: StoreType
+    /// What the open migrated, if the store was written with version 1.
+    public let migrations: [MigrationReport]
+    /// Whether the store was created by this open.
+    public let isNew: Bool
+
+    /// `$XDG_DATA_HOME/termdata/ToDo.sqlite`, or `~/.local/share/termdata/ToDo.sqlite`.
+    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        PersistentContainer.defaultDirectory(environment: environment).appendingPathComponent("ToDo.sqlite")
+    }
+
+    /// The bundled model's versions.
+    public static func bundledVersions() throws -> ModelVersions {
+        try XcodeModelFile.read(BundledResources.toDoModelURL)
+    }
+
+    /// Opens the store, creating it (with a welcome item and three categories unless
+    /// `seeded` is false) when missing, and migrating a version-1 store with the article's
+    /// policy.
+    public static func open(at url: URL, type: StoreType, seeded: Bool = true,
+                            progress: ((Double, String) -> Void)? = nil) throws -> ToDoStore {
+        let versions = try bundledVersions()
+        DoNotAlertMigrationPolicy.register()
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let isNew = !FileManager.default.fileExists(atPath: url.path)
+        let coordinator = PersistentStoreCoordinator(model: versions.current)
+        let (_, migrations) = try coordinator.addStore(
+            type: type, at: url, versions: versions, mappings: [DoNotAlertMigrationPolicy.mapping],
+            options: StoreOptions(migratesAutomatically: true, infersMappingModel: true), progress: progress)
+        let store = ToDoStore(versions: versions, coordinator: coordinator, url: url, type: type,
+                              migrations: migrations, isNew: isNew)
+        if isNew && seeded { try store.seed() }
+        store.context.undoManager = UndoStack()
+        return store
+    }
+
+    private init(versions: ModelVersions, coordinator: PersistentStoreCoordinator, url: URL, type: StoreType,
+                 migrations: [MigrationReport], isNew: Bool) {
+        self.versions = versions
+        self.coordinator = coordinator
+        self.context = ManagedObjectContext(coordinator: coordinator)
+        self.url = url
+        self.type = type
+        self.migrations = migrations
+        self.isNew = isNew
+    }
+
+    /// A welcome item and the categories Home, Work and Errands, saved.
+    func seed(now: Date = Date()) throws {
+        var categories: [String: ManagedObject] = [:]
+        for name in ["Home", "Work", "Errands"] {
+            let category = try context.insertObject(forEntityName: ToDoKeys.categoryEntity)
+            category[ToDoKeys.name] = .string(name)
+            categories[name] = category
+        }
+        let welcome = try context.insertObject(forEntityName: ToDoKeys.toDo)
+        welcome[ToDoKeys.name] = "Welcome! Press a to add an item, c for categories, ? for help"
+        welcome[ToDoKeys.dueDate] = .date(Calendar.current.startOfDay(for: now).addingTimeInterval(86_400 + 9 * 3600))
+        welcome[ToDoKeys.category] = .object(categories["Home"]!)
+        try context.save()
+    }
+
+    /// How many unsaved changes the context holds (inserted, updated and deleted objects).
+    public var unsavedChangeCount: Int {
+        context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count
+    }
+}
+
+/// The names in the ToDo model.
+public enum ToDoKeys {
+    public static let toDo = "ToDo"
+    public static let categoryEntity = "Category"
+    public static let category = "category"
+    public static let name = "name"
+    public static let dueDate = "dueDate"
+    public static let completed = "completed"
+    public static let doNotAlert = "doNotAlert"
+    public static let lastAlertDate = "lastAlertDate"
+    public static let todos = "todos"
+}

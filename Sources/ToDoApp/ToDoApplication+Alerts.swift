@@ -1,0 +1,93 @@
+import Foundation
+import ObjectGraph
+import TerminalBindings
+import TerminalUI
+
+extension ToDoApplication {
+    /// Looks for items coming due; when there are some, opens the alert panel listing
+    /// them and rings the bell. Each item alerts once (its lastAlertDate is set).
+    @discardableResult
+    public func checkAlerts() -> EventResult {
+        let due: [ManagedObject]
+        do {
+            due = try alerts.takeDueItems(in: context, now: now())
+        } catch {
+            app.showMessage("Could not check for due items: \(error)", isError: true)
+            return .redraw
+        }
+        guard !due.isEmpty else { return .ignored }
+        context.processPendingChanges()
+        showAlertPanel(with: due)
+        app.driver.bell()
+        updateStatus()
+        return .redraw
+    }
+
+    private func showAlertPanel(with due: [ManagedObject]) {
+        alertItems = (alertItems + due).reduce(into: []) { list, item in if !list.contains(item) { list.append(item) } }
+        let source = AlertListSource(items: alertItems)
+        let list = TableView(columns: [
+            TableColumn(ToDoKeys.name, title: "Due soon", width: 30),
+            TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true)),
+            TableColumn(ToDoKeys.completed, title: "Done", width: 5, alignment: .center, format: .checkbox),
+            TableColumn(ToDoKeys.doNotAlert, title: "No alert", width: 8, alignment: .center, format: .checkbox),
+        ], dataSource: source)
+        list.extraCommands = [
+            Command("alerts.complete", title: "Mark the item completed", keys: [.character(" "), .character("x")], hint: "Done") { [weak self, weak list] in
+                guard let self, let list else { return .ignored }
+                self.toggle(ToDoKeys.completed, of: source.item(at: list.state.selectedRow))
+                return .redraw
+            },
+            Command("alerts.doNotAlert", title: "Do not alert for the item again", keys: [.character("n")], hint: "No alert") { [weak self, weak list] in
+                guard let self, let list else { return .ignored }
+                self.toggle(ToDoKeys.doNotAlert, of: source.item(at: list.state.selectedRow))
+                return .redraw
+            },
+            Command("alerts.close", title: "Close the alerts", keys: [.escape, .enter], hint: "Close") { [weak self] in
+                self?.closeAlertPanel() ?? .ignored
+            },
+        ]
+        if let alertPanel { app.close(alertPanel) }
+        let panel = Window(title: "Due in the next 5 minutes", floating: true)
+        panel.addSubview(list)
+        let rows = alertItems.count
+        panel.placement = { area in
+            let width = min(area.width, 66), height = min(area.height, rows + 4)
+            return Rect(x: area.x + max(0, (area.width - width) / 2), y: area.y + max(0, (area.height - height) / 3),
+                        width: width, height: height)
+        }
+        panel.layout = { _, area in list.frame = area }
+        panel.focus(list)
+        alertPanel = panel
+        app.show(panel)
+    }
+
+    private func toggle(_ key: String, of item: ManagedObject?) {
+        guard let item else { return }
+        item[key] = .bool(!(item.bool(key) ?? false))
+        endEvent()
+    }
+
+    func closeAlertPanel() -> EventResult {
+        if let alertPanel { app.close(alertPanel) }
+        alertPanel = nil
+        alertItems = []
+        return .redraw
+    }
+}
+
+/// The alert panel's rows: the due items, fixed while the panel is open.
+final class AlertListSource: TableDataSource {
+    let items: [ManagedObject]
+
+    init(items: [ManagedObject]) { self.items = items }
+
+    var numberOfRows: Int { items.count }
+
+    func item(at row: Int) -> ManagedObject? { row >= 0 && row < items.count ? items[row] : nil }
+
+    func value(row: Int, column: String) -> CellValue {
+        guard let item = item(at: row), item.isValid else { return .empty }
+        return CellValue((try? item.value(forKey: column)) ?? .null)
+    }
+}

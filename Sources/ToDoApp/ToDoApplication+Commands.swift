@@ -1,0 +1,284 @@
+import Foundation
+import Bindings
+import ObjectGraph
+import ObjectModel
+import Predicates
+import TerminalBindings
+import TerminalUI
+
+extension ToDoApplication {
+    func installCommands() {
+        table.extraCommands = [
+            Command("todo.add", title: "Add an item", keys: [.character("a"), .insert], hint: "Add") { [weak self] in
+                self?.addItem() ?? .ignored
+            },
+            Command("todo.delete", title: "Delete the selected item (undoable)", keys: [.character("d"), .delete], hint: "Delete") { [weak self] in
+                self?.deleteSelectedItems() ?? .ignored
+            },
+            Command("todo.toggleCompleted", title: "Mark the item completed, or not", keys: [.character(" ")], hint: "Done") { [weak self] in
+                self?.toggleCompleted() ?? .ignored
+            },
+            Command("todo.filter", title: "Filter items: words, or a predicate", keys: [.character("/")], hint: "Filter") { [weak self] in
+                self?.beginFilter() ?? .ignored
+            },
+        ]
+        categoryTable.extraCommands = [
+            Command("categories.add", title: "Add a category", keys: [.character("a"), .insert], hint: "Add") { [weak self] in
+                self?.addCategory() ?? .ignored
+            },
+            Command("categories.delete", title: "Delete the category", keys: [.character("d"), .delete], hint: "Delete") { [weak self] in
+                self?.deleteSelectedCategory() ?? .ignored
+            },
+            Command("categories.close", title: "Close the category panel", keys: [.escape, .character("c")], hint: "Close") { [weak self] in
+                self?.toggleCategoryPanel() ?? .ignored
+            },
+        ]
+        categoryItemsTable.extraCommands = [
+            Command("categories.closeFromItems", title: "Close the category panel", keys: [.escape, .character("c")]) { [weak self] in
+                self?.toggleCategoryPanel() ?? .ignored
+            },
+        ]
+        let global: [Command] = [
+            Command("todo.categories", title: "Show or hide the category panel", keys: [.character("c"), .function(7)], hint: "Categories") { [weak self] in
+                self?.toggleCategoryPanel() ?? .ignored
+            },
+            Command("todo.undo", title: "Undo", keys: [.character("u"), .control("z")], hint: "Undo") { [weak self] in
+                self?.undo() ?? .ignored
+            },
+            Command("todo.redo", title: "Redo", keys: [.control("r"), .control("y")]) { [weak self] in
+                self?.redo() ?? .ignored
+            },
+            Command("todo.save", title: "Save", keys: [.control("s"), .function(2)], hint: "Save") { [weak self] in
+                self?.save() ?? .ignored
+            },
+            Command("todo.clearFilter", title: "Clear the filter", keys: []) { [weak self] in
+                self?.applyFilter("") ?? .ignored
+            },
+        ]
+        for command in global { app.keyMap.add(command) }
+    }
+
+    func installMenus() {
+        app.keyMap.rebind("app.menu", to: [.function(9)])
+        app.menuBar = MenuBar([
+            Menu("File", items: [
+                MenuItem("Save          Ctrl-S", command: "todo.save"),
+                MenuItem("Quit          q  F10", command: "app.quit"),
+            ]),
+            Menu("Edit", items: [
+                MenuItem("Add item          a", command: "todo.add"),
+                MenuItem("Delete item       d", command: "todo.delete"),
+                MenuItem("Toggle completed  Space", command: "todo.toggleCompleted"),
+                MenuItem("Undo              u", command: "todo.undo"),
+                MenuItem("Redo              Ctrl-R", command: "todo.redo"),
+                MenuItem("Filter            /", command: "todo.filter"),
+                MenuItem("Clear filter", command: "todo.clearFilter"),
+            ]),
+            Menu("Window", items: [
+                MenuItem("Categories        c", command: "todo.categories"),
+                MenuItem("Command palette   :", command: "app.palette"),
+            ]),
+            Menu("Help", items: [MenuItem("Keys              ?", command: "app.help")]),
+        ])
+    }
+
+    /// Ends an event for the context: delete rules run, the undo group closes, and the
+    /// controllers hear of the changes.
+    func endEvent() {
+        context.processPendingChanges()
+        updateStatus()
+    }
+
+    // MARK: Items
+
+    func addItem() -> EventResult {
+        do {
+            guard let item = try items.add() else { return .redraw }
+            item[ToDoKeys.name] = ""
+            endEvent()
+            if let row = items.arrangedIndex(of: item) { table.select(row: row) }
+            table.select(column: 0)
+            return table.beginEditing().union(.redraw)
+        } catch {
+            app.showMessage("Cannot add an item: \(error)", isError: true)
+            return .redraw
+        }
+    }
+
+    func deleteSelectedItems() -> EventResult {
+        guard items.canRemove else { return .handled }
+        do {
+            let n = items.selectionIndexes.count
+            try items.removeSelection()
+            endEvent()
+            app.showMessage("Deleted \(n == 1 ? "1 item" : "\(n) items") — u undoes")
+        } catch {
+            app.showMessage("Cannot delete: \(error)", isError: true)
+        }
+        return .redraw
+    }
+
+    func toggleCompleted() -> EventResult {
+        let selected = items.selectedObjects
+        guard !selected.isEmpty else { return .handled }
+        let done = !(selected.allSatisfy { $0.bool(ToDoKeys.completed) == true })
+        for item in selected { item[ToDoKeys.completed] = .bool(done) }
+        endEvent()
+        return .redraw
+    }
+
+    func undo() -> EventResult {
+        _ = items.commitEditing()
+        guard context.undoManager?.canUndo == true else {
+            app.showMessage("Nothing to undo")
+            return .redraw
+        }
+        context.undo()
+        endEvent()
+        return .redraw
+    }
+
+    func redo() -> EventResult {
+        guard context.undoManager?.canRedo == true else {
+            app.showMessage("Nothing to redo")
+            return .redraw
+        }
+        context.redo()
+        endEvent()
+        return .redraw
+    }
+
+    /// Saves, reporting the outcome in the status bar; returns whether the save succeeded.
+    @discardableResult
+    func saveChanges() -> Bool {
+        _ = items.commitEditing()
+        _ = form.commitEditing()
+        do {
+            try context.save()
+            updateStatus()
+            return true
+        } catch {
+            app.showMessage("Could not save: \(error)", isError: true)
+            return false
+        }
+    }
+
+    func save() -> EventResult {
+        if saveChanges() { app.showMessage("Saved") }
+        return .redraw
+    }
+
+    // MARK: Filtering
+
+    func beginFilter() -> EventResult {
+        app.beginPrompt("Filter (words or predicate): ", text: filterText) { [weak self] text in
+            _ = self?.applyFilter(text)
+        }
+        return .redraw
+    }
+
+    /// Filters by the typed text: plain words match names (CONTAINS[cd]); anything else is
+    /// a predicate. A predicate that does not parse, or names unknown keys, is shown with
+    /// its caret message and the previous filter stays.
+    @discardableResult
+    func applyFilter(_ text: String) -> EventResult {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        do {
+            let predicate = try Self.filterPredicate(for: trimmed, entity: context.model.entity(named: ToDoKeys.toDo)!)
+            items.filterPredicate = predicate
+            filterText = trimmed
+            updateStatus()
+        } catch {
+            app.alert(title: "Filter not applied", message: "\(error)")
+        }
+        return .redraw
+    }
+
+    /// The predicate a filter text stands for, checked against the entity's keys.
+    static func filterPredicate(for text: String, entity: Entity) throws -> ObjectPredicate? {
+        guard !text.isEmpty else { return nil }
+        let operators = ["=", "<", ">", "!", "(", "\"", "'", "$", "%", "&&", "||"]
+        let keywords = ["CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "IN", "BETWEEN", "AND", "OR", "NOT",
+                        "ANY", "ALL", "NONE", "TRUEPREDICATE", "FALSEPREDICATE"]
+        let words = text.uppercased().split(separator: " ").map(String.init)
+        let looksLikePredicate = operators.contains { text.contains($0) } || words.contains { keywords.contains($0) }
+        guard looksLikePredicate else {
+            return .comparison(ToDoKeys.name, .contains, text, options: [.caseInsensitive, .diacriticInsensitive])
+        }
+        let predicate = try ObjectPredicate(format: text)
+        try FilterKeyCheck.check(predicate, entity: entity)
+        return predicate
+    }
+
+    // MARK: Categories
+
+    func toggleCategoryPanel() -> EventResult {
+        if app.windows.contains(where: { $0 === categoryPanel }) {
+            _ = categoryTable.commitEditing()
+            app.close(categoryPanel)
+        } else {
+            app.show(categoryPanel)
+        }
+        return .redraw
+    }
+
+    func addCategory() -> EventResult {
+        do {
+            guard let category = try categories.add() else { return .redraw }
+            category[ToDoKeys.name] = "New category"
+            endEvent()
+            if let row = categories.arrangedIndex(of: category) { categoryTable.select(row: row) }
+            return categoryTable.beginEditing().union(.redraw)
+        } catch {
+            app.showMessage("Cannot add a category: \(error)", isError: true)
+            return .redraw
+        }
+    }
+
+    func deleteSelectedCategory() -> EventResult {
+        guard let category = categories.selectedObjects.first else { return .handled }
+        let count = category.objects(ToDoKeys.todos).count
+        let remove = { [weak self] in
+            guard let self else { return }
+            do {
+                try self.categories.removeSelection()
+                self.endEvent()
+            } catch {
+                self.app.showMessage("Cannot delete: \(error)", isError: true)
+            }
+        }
+        guard count > 0 else {
+            remove()
+            return .redraw
+        }
+        let name = CellValue.displayName(category)
+        app.alert(title: "Delete category",
+                  message: "“\(name)” has \(count) item\(count == 1 ? "" : "s"). Delete the category and leave \(count == 1 ? "it" : "them") without one?",
+                  buttons: ["Delete", "Cancel"]) { choice in
+            if choice == 0 { remove() }
+        }
+        return .redraw
+    }
+}
+
+/// Checks that a filter's key paths exist, so a typo is reported before it empties the list.
+enum FilterKeyCheck {
+    static func check(_ predicate: ObjectPredicate, entity: Entity) throws {
+        switch predicate {
+        case .true, .false: return
+        case .and(let ps), .or(let ps): for p in ps { try check(p, entity: entity) }
+        case .not(let p): try check(p, entity: entity)
+        case .comparison(let c):
+            try check(c.lhs, entity: entity)
+            try check(c.rhs, entity: entity)
+        }
+    }
+
+    static func check(_ expression: ObjectExpression, entity: Entity) throws {
+        guard case .keyPath(let path) = expression else { return }
+        let first = String(path.split(separator: ".").first ?? "")
+        guard first.hasPrefix("@") || entity.hasProperty(first) || first == "SELF" else {
+            throw KeyValueError.unknownKey(first, typeName: entity.name)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ObjectGraph
+import TerminalUI
+
+extension ToDoApplication {
+    func installQuitting() {
+        app.keyMap.rebind("app.quit", to: [.character("q"), .control("q"), .function(10)])
+        app.keyMap.add(Command("todo.interrupt", title: "Quit without saving (asks first)", keys: [.control("c")]) { [weak self] in
+            self?.interrupt() ?? .quit
+        })
+        app.shouldQuit = { [weak self] in self?.shouldQuit() ?? true }
+        app.onSignal = { [weak self] signal in
+            guard let self else { return .quit }
+            switch signal {
+            case .interrupt:
+                return self.interrupt()
+            case .terminate:
+                return .quit
+            case .hangup:
+                // The terminal is gone: nobody can answer a question, so save and leave.
+                self.commitEdits()
+                if self.context.hasChanges { _ = try? self.context.save() }
+                self.forceQuit = true
+                return .quit
+            }
+        }
+    }
+
+    /// The article's applicationShouldTerminate: commit the edit in progress; with no
+    /// changes, quit; otherwise save, and if the save fails ask whether to quit anyway.
+    func shouldQuit() -> Bool {
+        if forceQuit { return true }
+        guard commitEdits() else {
+            app.showMessage("Finish or cancel the edit (Esc) before quitting", isError: true)
+            return false
+        }
+        context.processPendingChanges()
+        guard context.hasChanges else { return true }
+        do {
+            try context.save()
+            return true
+        } catch {
+            updateStatus()
+            app.alert(title: "Could not save", message: "Could not save changes while quitting. Quit anyway?\n\n\(error)",
+                      buttons: ["Quit anyway", "Cancel"]) { [weak self] choice in
+                guard let self, choice == 0 else { return }
+                self.forceQuit = true
+                self.app.requestQuit()
+            }
+            return false
+        }
+    }
+
+    /// Ctrl-C: quit, asking first when that would discard unsaved changes.
+    func interrupt() -> EventResult {
+        commitEdits()
+        context.processPendingChanges()
+        let changes = store.unsavedChangeCount
+        guard changes > 0 else {
+            forceQuit = true
+            return .quit
+        }
+        app.alert(title: "Unsaved changes",
+                  message: "Discard \(changes) unsaved change\(changes == 1 ? "" : "s") and quit? (q saves and quits.)",
+                  buttons: ["Discard and quit", "Cancel"], completion: { [weak self] choice in
+                      guard let self, choice == 0 else { return }
+                      self.context.rollback()
+                      self.forceQuit = true
+                      self.app.requestQuit()
+                  })
+        return .redraw
+    }
+
+    /// Commits edits in every table and form; false when an editor refuses.
+    @discardableResult
+    func commitEdits() -> Bool {
+        var ok = true
+        for view in [table, categoryTable] where view.state.isEditing { ok = view.commitEditing() && ok }
+        if form.state.isEditing { ok = form.commitEditing() && ok }
+        return ok
+    }
+}

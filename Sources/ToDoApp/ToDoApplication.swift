@@ -1,0 +1,193 @@
+import Foundation
+import Bindings
+import ObjectGraph
+import ObjectModel
+import Predicates
+import TerminalBindings
+import TerminalUI
+
+/// The versioning article's ToDo application in the terminal: a master/detail window of
+/// items, a floating category panel, alerts for items coming due, and save on quit.
+///
+/// ```swift
+/// let store = try ToDoStore.open(at: ToDoStore.defaultURL(), type: .sqlite)
+/// let todo = try ToDoApplication(store: store, driver: CursesDriver())
+/// try todo.run()
+/// ```
+public final class ToDoApplication {
+    public let app: Application
+    public let store: ToDoStore
+    public var context: ManagedObjectContext { store.context }
+    /// The clock alerts use; tests set it.
+    public var now: () -> Date
+    public let alerts = DueItemAlerts()
+
+    public let items: ArrayController
+    public let detail: ObjectController
+    let itemsSource: ArrayControllerTableSource
+    public let mainWindow: Window
+    public let table: TableView
+    public let form: FormView
+    let noSelection = Label(text: "No item selected. Press a to add one.")
+
+    let categories: ArrayController
+    let categoryItems: ArrayController
+    public let categoryPanel: Window
+    let categoryTable: TableView
+    let categoryItemsTable: TableView
+
+    /// The alert panel while it is open.
+    public internal(set) var alertPanel: Window?
+    var alertItems: [ManagedObject] = []
+    var alertTimer: TimerID?
+    /// The filter the user typed, as typed.
+    public internal(set) var filterText = ""
+    /// Set when the user chose to quit without saving (or could not be asked).
+    var forceQuit = false
+    var observations: [BindingObservation] = []
+
+    /// Builds the windows over the store's context.
+    ///
+    /// - Parameters:
+    ///   - alertInterval: seconds between checks for due items (60 by default).
+    ///   - now: the clock for alerts.
+    public init(store: ToDoStore, driver: TerminalDriver, alertInterval: Double = 60, now: @escaping () -> Date = Date.init) throws {
+        self.store = store
+        self.now = now
+        app = Application(driver: driver)
+        let lazy = store.type == .sqlite
+        items = try ArrayController(context: store.context, entityName: ToDoKeys.toDo,
+                                    sortDescriptors: [ObjectSortDescriptor(key: ToDoKeys.dueDate)],
+                                    usesLazyFetching: lazy, automaticallyPreparesContent: false)
+        items.automaticallyRearrangesObjects = true
+        detail = ObjectController(selectionOf: items)
+        itemsSource = ArrayControllerTableSource(controller: items)
+        table = TableView(columns: [
+            TableColumn(ToDoKeys.name, title: "Item", width: 36, editor: .text),
+            TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
+            TableColumn(ToDoKeys.completed, title: "Done", width: 5, alignment: .center, format: .checkbox, editor: .toggle),
+            TableColumn(ToDoKeys.doNotAlert, title: "No alert", width: 8, alignment: .center, format: .checkbox, editor: .toggle),
+        ], dataSource: itemsSource)
+        let formBinding = ObjectControllerForm(controller: detail)
+        categories = try ArrayController(context: store.context, entityName: ToDoKeys.categoryEntity,
+                                         sortDescriptors: [ObjectSortDescriptor(key: ToDoKeys.name, comparison: .localizedCaseInsensitiveCompare)])
+        categories.automaticallyRearrangesObjects = true
+        let categoryList = categories
+        let choices: () -> [ManagedObject] = { categoryList.arrangedObjects }
+        itemsSource.choices[ToDoKeys.category] = choices
+        form = FormView(fields: [
+            formBinding.field(ToDoKeys.name, label: "Item"),
+            formBinding.field(ToDoKeys.dueDate, label: "Due", format: .date(showsTime: true)),
+            formBinding.field(ToDoKeys.completed, label: "Completed", format: .checkbox),
+            formBinding.field(ToDoKeys.doNotAlert, label: "Do not alert", format: .checkbox),
+            formBinding.field(ToDoKeys.category, label: "Category", choices: choices),
+        ])
+        mainWindow = Window(title: "ToDo")
+        categoryItems = try ArrayController(contentOf: categories, relationship: ToDoKeys.todos)
+        categoryItems.sortDescriptors = [ObjectSortDescriptor(key: ToDoKeys.dueDate)]
+        categoryTable = TableView(columns: [TableColumn(ToDoKeys.name, title: "Category", width: 20, editor: .text)],
+                                  dataSource: ArrayControllerTableSource(controller: categories))
+        categoryItemsTable = TableView(columns: [
+            TableColumn(ToDoKeys.name, title: "Items in category", width: 28),
+            TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true)),
+        ], dataSource: ArrayControllerTableSource(controller: categoryItems))
+        categoryPanel = Window(title: "Categories", floating: true)
+        layOutMainWindow()
+        layOutCategoryPanel()
+        installCommands()
+        installMenus()
+        installQuitting()
+        app.show(mainWindow)
+        app.statusBar.status = "Loading…"
+        // The items load after the first frame is drawn (the article's applicationDidFinishLaunching).
+        _ = app.schedule(after: 0) { [weak self] _ in
+            self?.loadItems()
+            return .needsRedraw
+        }
+        alertTimer = app.schedule(after: alertInterval, repeating: alertInterval) { [weak self] _ in
+            self?.checkAlerts() ?? .ignored
+        }
+    }
+
+    /// Runs the event loop until the user quits. Changes still unsaved when the loop ends
+    /// some other way (input closed) are saved; a failure is thrown, after the terminal is restored.
+    public func run() throws {
+        try app.run()
+        commitEdits()
+        context.processPendingChanges()
+        if context.hasChanges && !forceQuit { try context.save() }
+    }
+
+    func loadItems() {
+        do {
+            try items.fetch()
+            (categoryTable.dataSource as? ArrayControllerTableSource)?.bind(categoryTable)
+            (categoryItemsTable.dataSource as? ArrayControllerTableSource)?.bind(categoryItemsTable)
+            itemsSource.bind(table)
+            observations.append(items.observe { [weak self] _ in self?.updateStatus() })
+            observations.append(categories.observe { [weak self] _ in self?.refreshCategoryChoices() })
+        } catch {
+            app.showMessage("Could not read the items: \(error)", isError: true)
+        }
+        updateStatus()
+    }
+
+    // MARK: Layout
+
+    private func layOutMainWindow() {
+        let divider = Divider()
+        mainWindow.addSubview(table)
+        mainWindow.addSubview(divider)
+        mainWindow.addSubview(form)
+        mainWindow.addSubview(noSelection)
+        let form = self.form, table = self.table, noSelection = self.noSelection, detail = self.detail
+        mainWindow.layout = { _, area in
+            let formHeight = min(7, max(0, area.height - 4))
+            table.frame = Rect(x: area.x, y: area.y, width: area.width, height: area.height - formHeight - 1)
+            divider.frame = Rect(x: area.x, y: area.maxY - formHeight - 1, width: area.width, height: 1)
+            let formArea = Rect(x: area.x + 1, y: area.maxY - formHeight, width: area.width - 2, height: formHeight)
+            form.frame = formArea
+            noSelection.frame = Rect(x: formArea.x, y: formArea.y + formHeight / 2, width: formArea.width, height: 1)
+            let empty = detail.selectedObjects.isEmpty
+            form.isHidden = empty
+            noSelection.isHidden = !empty
+        }
+        mainWindow.focus(table)
+    }
+
+    private func layOutCategoryPanel() {
+        categoryPanel.addSubview(categoryTable)
+        categoryPanel.addSubview(categoryItemsTable)
+        let master = categoryTable, detailTable = categoryItemsTable
+        categoryPanel.placement = { area in
+            let width = min(area.width, 64), height = min(area.height, 16)
+            return Rect(x: max(area.x, area.maxX - width - 2), y: area.y + 1, width: width, height: height)
+        }
+        categoryPanel.layout = { _, area in
+            let left = min(22, area.width / 3)
+            master.frame = Rect(x: area.x, y: area.y, width: left, height: area.height)
+            detailTable.frame = Rect(x: area.x + left + 1, y: area.y, width: area.width - left - 1, height: area.height)
+        }
+        categoryPanel.focus(categoryTable)
+    }
+
+    /// The category field offers the categories as they are now.
+    func refreshCategoryChoices() {
+        guard let i = form.fields.firstIndex(where: { $0.id == ToDoKeys.category }) else { return }
+        form.fields[i].editor = .choice([""] + categories.arrangedObjects.map(CellValue.displayName))
+    }
+
+    // MARK: Status
+
+    func updateStatus() {
+        let count = items.arrangedCount
+        let changes = store.unsavedChangeCount
+        var parts = ["\(count) item\(count == 1 ? "" : "s")"]
+        parts.append(changes == 0 ? "saved" : "\(changes) unsaved change\(changes == 1 ? "" : "s")")
+        if !filterText.isEmpty { parts.append("filter: \(filterText)") }
+        app.statusBar.status = parts.joined(separator: " · ")
+        mainWindow.title = "ToDo — \(store.url.lastPathComponent)"
+        mainWindow.layoutSubviews()
+        app.setNeedsDisplay()
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Migration
+import ObjectGraph
+import TerminalUICurses
+import ToDoApp
+
+/// `termdata [todo] [--store PATH] [--store-type sqlite|xml|binary] [--empty] [--alert-interval SECONDS]`
+struct ToDoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "todo",
+        abstract: "Open the ToDo application (the default).",
+        discussion: "Opens $XDG_DATA_HOME/termdata/ToDo.sqlite (~/.local/share/termdata/ToDo.sqlite), creating it when missing."
+    )
+
+    @Option(help: "The store file (default: the ToDo store in the data directory).")
+    var store: String?
+
+    @Option(name: .customLong("store-type"), help: "Store type: sqlite, xml or binary (default: from the extension, else sqlite).")
+    var storeType: StoreKind?
+
+    @Flag(help: "Start a new store without the welcome item and sample categories.")
+    var empty = false
+
+    @Option(name: .customLong("alert-interval"), help: "Seconds between checks for items coming due.")
+    var alertInterval: Double = 60
+
+    func validate() throws {
+        guard alertInterval > 0 else { throw ValidationError("--alert-interval must be a positive number of seconds") }
+    }
+
+    func run() throws {
+        do {
+            try CursesDriver.checkTerminal()
+        } catch {
+            throw CommandFailure("\(error) (termdata needs a terminal for the ToDo application; `termdata --help` lists the commands that do not)")
+        }
+        let url = store.map { URL(fileURLWithPath: $0) } ?? ToDoStore.defaultURL()
+        let type = storeType?.storeType ?? (store == nil ? .sqlite : StoreKind(inferringFrom: url, default: .sqlite).storeType)
+        let todoStore: ToDoStore
+        do {
+            let progress = ProgressLine()
+            todoStore = try ToDoStore.open(at: url, type: type, seeded: !empty) { progress.update($0, $1) }
+            progress.finish()
+        } catch {
+            throw CommandFailure("\(url.path): \(error)")
+        }
+        let application = try ToDoApplication(store: todoStore, driver: CursesDriver(), alertInterval: alertInterval)
+        do {
+            try application.run()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}
