@@ -30,7 +30,7 @@ public final class ToDoApplication {
     public let form: FormView
     let noSelection = Label(text: "No item selected. Press a to add one.")
 
-    let categories: ArrayController
+    public let categories: ArrayController
     let categoryItems: ArrayController
     public let categoryPanel: Window
     let categoryTable: TableView

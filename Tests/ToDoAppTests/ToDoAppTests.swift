@@ -1,0 +1,234 @@
+import Foundation
+import Testing
+import Predicates
+import ObjectModel
+import ObjectGraph
+import TerminalUI
+import ToDoApp
+import TestSupport
+
+/// Drives the ToDo application with key scripts on the memory driver.
+@Suite("ToDo application")
+struct ToDoAppTests {
+    let folder: URL
+    let url: URL
+
+    init() throws {
+        folder = try Fixtures.temporaryDirectory("todo")
+        url = folder.appendingPathComponent("ToDo.xml")
+    }
+
+    final class Clock: @unchecked Sendable { var now = Date(timeIntervalSinceReferenceDate: 800_000_000) }
+
+    func launch(seeded: Bool = true, width: Int = 100, height: Int = 30, clock: Clock = Clock(),
+                alertInterval: Double = 60) throws -> (ToDoApplication, MemoryDriver) {
+        let store = try ToDoStore.open(at: url, type: .xml, seeded: seeded)
+        let driver = MemoryDriver(size: Size(width: width, height: height))
+        let todo = try ToDoApplication(store: store, driver: driver, alertInterval: alertInterval, now: { clock.now })
+        todo.app.runScript("")
+        return (todo, driver)
+    }
+
+    func screen(_ lines: [String]) -> String { lines.joined(separator: "\n") }
+
+    func names(_ todo: ToDoApplication) -> [String] {
+        todo.items.arrangedObjects.compactMap { $0.string(ToDoKeys.name) }
+    }
+
+    func storedNames() throws -> [String] {
+        let store = try ToDoStore.open(at: url, type: .xml)
+        return try store.context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
+            .compactMap { $0.string("name") }
+    }
+
+    @Test("a new store starts with a welcome item and three categories; the first screen shows them")
+    func firstScreen() throws {
+        let (todo, driver) = try launch()
+        let text = screen(driver.screenLines)
+        #expect(text.contains("Welcome! Press a to add an item"))
+        #expect(text.contains("1 item · saved"))
+        #expect(try todo.context.fetch(FetchRequest(entityName: "Category")).compactMap { $0.string("name") }.sorted() == ["Errands", "Home", "Work"])
+        #expect(text.contains("Item: Welcome!"), "the detail form shows the selected item")
+    }
+
+    @Test("--empty starts with nothing, and the detail form says nothing is selected")
+    func empty() throws {
+        let (_, driver) = try launch(seeded: false)
+        let text = screen(driver.screenLines)
+        #expect(text.contains("No item selected"))
+        #expect(text.contains("0 items"))
+    }
+
+    @Test("a adds an item with its name in edit; typing and Enter names it")
+    func add() throws {
+        let (todo, _) = try launch(seeded: false)
+        let text = screen(todo.app.runScript("aBuy milk<Enter>"))
+        #expect(names(todo) == ["Buy milk"])
+        #expect(text.contains("Buy milk"))
+        #expect(text.contains("1 unsaved change"))
+    }
+
+    @Test("d deletes, u undoes, Ctrl-R redoes")
+    func deleteUndoRedo() throws {
+        let (todo, _) = try launch(seeded: false)
+        todo.app.runScript("aOne<Enter>aTwo<Enter>")
+        #expect(Set(names(todo)) == ["One", "Two"])
+        todo.app.runScript("d")
+        #expect(names(todo).count == 1)
+        todo.app.runScript("u")
+        #expect(Set(names(todo)) == ["One", "Two"])
+        todo.app.runScript("<C-r>")
+        #expect(names(todo).count == 1)
+    }
+
+    @Test("Space toggles completed; Ctrl-S saves")
+    func toggleAndSave() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aTask<Enter> ")
+        #expect(todo.items.selectedObjects.first?.bool(ToDoKeys.completed) == true)
+        todo.app.runScript("<C-s>")
+        #expect(screen(driver.screenLines).contains("saved"))
+        #expect(try storedNames() == ["Task"])
+        todo.app.runScript(" ")
+        #expect(todo.items.selectedObjects.first?.bool(ToDoKeys.completed) == false)
+    }
+
+    @Test("/ filters by words in the name, or by a predicate; a bad predicate shows its caret and keeps the filter")
+    func filter() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aBuy milk<Enter>aCall Anna<Enter>aMILKSHAKE<Enter>")
+        todo.app.runScript("/milk<Enter>")
+        #expect(Set(names(todo)) == ["Buy milk", "MILKSHAKE"])
+        #expect(screen(driver.screenLines).contains("filter: milk"))
+        let text = screen(todo.app.runScript("/<C-u>name BEGINSWITH<Enter>"))
+        #expect(text.contains("Filter not applied"))
+        #expect(text.contains("^"), "the caret under the position")
+        todo.app.runScript("<Enter>")
+        #expect(Set(names(todo)) == ["Buy milk", "MILKSHAKE"], "the previous filter stays")
+        todo.app.runScript("/<C-u>name BEGINSWITH 'Call'<Enter>")
+        #expect(names(todo) == ["Call Anna"])
+        let unknown = screen(todo.app.runScript("/<C-u>colour == 'red'<Enter>"))
+        #expect(unknown.contains("colour"))
+        todo.app.runScript("<Enter>/<C-u><Enter>")
+        #expect(names(todo).count == 3)
+    }
+
+    @Test("s sorts by the selected column, again reverses")
+    func sort() throws {
+        let (todo, _) = try launch(seeded: false)
+        todo.app.runScript("aBanana<Enter>aapple<Enter>aCherry<Enter>")
+        todo.app.runScript("<Esc>gs")
+        #expect(names(todo) == ["apple", "Banana", "Cherry"])
+        todo.app.runScript("s")
+        #expect(names(todo) == ["Cherry", "Banana", "apple"])
+    }
+
+    @Test("the category panel adds and renames categories; removing one with items asks, then leaves the items without one")
+    func categoryPanel() throws {
+        let (todo, driver) = try launch()
+        var text = screen(todo.app.runScript("c"))
+        #expect(text.contains("Categories"))
+        #expect(text.contains("Errands") && text.contains("Home") && text.contains("Work"))
+        todo.app.runScript("a<C-u>Garden<Enter>")
+        #expect(todo.categories.arrangedObjects.compactMap { $0.string("name") }.contains("Garden"))
+        // Home holds the welcome item: deleting it asks first.
+        let home = try #require(todo.categories.arrangedObjects.first { $0.string("name") == "Home" })
+        todo.categories.setSelectedObjects([home])
+        text = screen(todo.app.runScript("d"))
+        #expect(text.contains("has 1 item"))
+        todo.app.runScript("<Enter>")
+        #expect(home.isDeleted)
+        let welcome = try #require(todo.items.arrangedObjects.first)
+        #expect(welcome.object(ToDoKeys.category) == nil)
+        todo.app.runScript("<Esc>")
+        #expect(!screen(driver.screenLines).contains("Garden"), "the panel closed")
+    }
+
+    @Test("an item coming due opens the alert panel once, rings the bell, and can be marked done there")
+    func alerts() throws {
+        let clock = Clock()
+        let (todo, driver) = try launch(seeded: false, clock: clock, alertInterval: 60)
+        todo.app.runScript("aStand-up<Enter>")
+        let item = try #require(todo.items.arrangedObjects.first)
+        item[ToDoKeys.dueDate] = .date(clock.now.addingTimeInterval(120))
+        driver.wait(61)
+        let text = screen(todo.app.runScript(""))
+        #expect(text.contains("Due in the next 5 minutes"))
+        #expect(driver.bellCount == 1)
+        #expect(item.date(ToDoKeys.lastAlertDate) == clock.now)
+        todo.app.runScript(" ")
+        #expect(item.bool(ToDoKeys.completed) == true)
+        todo.app.runScript("<Esc>")
+        clock.now = clock.now.addingTimeInterval(60)
+        driver.wait(60)
+        #expect(!screen(todo.app.runScript("")).contains("Due in the next 5 minutes"))
+        #expect(driver.bellCount == 1, "an item alerts once")
+    }
+
+    @Test("q saves and quits")
+    func quitSaves() throws {
+        let (todo, _) = try launch(seeded: false)
+        todo.app.runScript("aKeep me<Enter>q")
+        #expect(todo.app.isQuitting)
+        #expect(try storedNames() == ["Keep me"])
+    }
+
+    @Test("q with an edit open commits it first")
+    func quitCommitsEdit() throws {
+        let (todo, _) = try launch(seeded: false)
+        todo.app.runScript("aHalf typed")
+        todo.app.runScript("q")
+        #expect(try storedNames() == ["Half typed"])
+    }
+
+    @Test("when the save on quit fails, it asks: Quit anyway or Cancel")
+    func quitWhenSaveFails() throws {
+        let (todo, _) = try launch(seeded: false)
+        todo.app.runScript("c")
+        todo.app.runScript("a<C-u><Enter><Esc>")   // a category with an empty name is invalid
+        let text = screen(todo.app.runScript("q"))
+        #expect(text.contains("Could not save changes while quitting. Quit anyway?"))
+        #expect(!todo.app.isQuitting)
+        todo.app.runScript("<Right><Enter>")   // Cancel
+        #expect(!todo.app.isQuitting)
+        todo.app.runScript("q<Enter>")          // Quit anyway
+        #expect(todo.app.isQuitting)
+    }
+
+    @Test("Ctrl-C asks before discarding unsaved changes")
+    func interrupt() throws {
+        let (todo, _) = try launch(seeded: false)
+        todo.app.runScript("aScratch<Enter>")
+        let text = screen(todo.app.runScript("<C-c>"))
+        #expect(text.contains("Discard 1 unsaved change and quit?"))
+        todo.app.runScript("<Enter>")
+        #expect(todo.app.isQuitting)
+        #expect(try storedNames().isEmpty)
+    }
+
+    @Test("a version-1 store is migrated on open with the article's policy")
+    func migratesVersionOne() throws {
+        let versions = try ToDoStore.bundledVersions()
+        let old = try TestStack(model: versions.version(named: "ToDo")!, type: .xml, url: url)
+        for name in ["ask for a raise", "Archive mail", "buy bread"] { try old.context.insertObject(forEntityName: "ToDo")["name"] = .string(name) }
+        try old.context.save()
+        let store = try ToDoStore.open(at: url, type: .xml)
+        #expect(store.migrations.first?.objectCount == 3)
+        let items = try store.context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
+        #expect(items.map { "\($0.string("name")!)=\($0.bool("doNotAlert")!)" } == ["Archive mail=true", "ask for a raise=true", "buy bread=false"])
+    }
+
+    @Test("the due-items predicate is the article's, without completed items")
+    func duePredicate() throws {
+        let now = Date(timeIntervalSinceReferenceDate: 0)
+        let p = try DueItemAlerts().predicate(now: now)
+        #expect(p.predicateFormat.contains("dueDate >= CAST(0"))
+        #expect(p.predicateFormat.contains("lastAlertDate == nil OR lastAlertDate < CAST(-300"))
+    }
+
+    @Test("a small terminal says so instead of failing")
+    func tinyTerminal() throws {
+        let (_, driver) = try launch(width: 12, height: 3)
+        #expect(!screen(driver.screenLines).isEmpty)
+    }
+}
