@@ -75,6 +75,36 @@ struct TerminalSessionTests {
         #expect(!result.screen.contains { $0.contains("Buy milk") })
     }
 
+    @Test("SIGTERM reaches the application as an event; it quits and the terminal is restored")
+    func terminate() throws {
+        let session = try TmuxSession(width: 80, height: 24)
+        _ = try start(session)
+        let shell = try session.tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try TmuxSession.run(["pgrep", "-P", shell]).output.split(separator: "\n").compactMap { pid_t($0) }
+        #expect(children.count == 1)
+        for child in children { kill(child, SIGTERM) }
+        let result = try finish(session)
+        #expect(result.exit == "EXIT=0\n")
+        #expect(result.before == result.after)
+        #expect(!result.screen.contains { $0.contains("Buy milk") })
+    }
+
+    @Test("colours show on a 256-colour terminal and NO_COLOR turns them off")
+    func colours() throws {
+        let session = try TmuxSession(width: 80, height: 24)
+        _ = try start(session)
+        let coloured = try session.tmux(["capture-pane", "-p", "-e"])
+        #expect(coloured.contains("38;5;") || coloured.contains("48;5;"), "\(coloured.prefix(400).debugDescription)")
+        try session.send("q")
+        _ = try finish(session)
+        try session.typeLine("clear; NO_COLOR=1 \(try gallery()) 500")
+        _ = try session.waitFor { $0.last?.contains("Enter Edit") == true }
+        let plain = try session.tmux(["capture-pane", "-p", "-e"])
+        #expect(!plain.contains("38;5;") && !plain.contains("48;5;"))
+        #expect(plain.contains("\u{1B}[7m"))
+        try session.send("q")
+    }
+
     @Test("Ctrl-Z gives the terminal back to the shell and fg brings the screen back")
     func suspendAndResume() throws {
         let session = try TmuxSession(width: 80, height: 24)

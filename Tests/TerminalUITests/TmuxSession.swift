@@ -28,7 +28,7 @@ final class TmuxSession {
     init(width: Int, height: Int) throws {
         directory = try Fixtures.temporaryDirectory("termdata-tmux")
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)",
-                  "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color", "PS1=$ ", "sh"])
+                  "env", "-u", "NO_COLOR", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color", "PS1=$ ", "sh"])
         try tmux(["set-option", "-g", "escape-time", "0"])
     }
 
