@@ -398,6 +398,11 @@ public final class Application {
             self?.keyWindow?.focusNext(forward: false)
             return .redraw
         })
+        keyMap.add(Command("app.suspend", title: "Suspend to the shell (fg returns)") { [weak self] in
+            self?.driver.suspend()
+            self?.driver.invalidate()
+            return .redraw
+        })
         keyMap.add(Command("app.redraw", title: "Redraw the screen", keys: [.control("l")]) { [weak self] in
             self?.driver.invalidate()
             return .redraw
