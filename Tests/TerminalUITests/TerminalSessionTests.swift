@@ -75,18 +75,20 @@ struct TerminalSessionTests {
         #expect(!result.screen.contains { $0.contains("Buy milk") })
     }
 
-    @Test("SIGTERM reaches the application as an event; it quits and the terminal is restored")
+    @Test("SIGTERM and SIGHUP reach the application as events; it quits and the terminal is restored")
     func terminate() throws {
-        let session = try TmuxSession(width: 80, height: 24)
-        _ = try start(session)
-        let shell = try session.tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let children = try TmuxSession.run(["pgrep", "-P", shell]).output.split(separator: "\n").compactMap { pid_t($0) }
-        #expect(children.count == 1)
-        for child in children { kill(child, SIGTERM) }
-        let result = try finish(session)
-        #expect(result.exit == "EXIT=0\n")
-        #expect(result.before == result.after)
-        #expect(!result.screen.contains { $0.contains("Buy milk") })
+        for signal in [SIGTERM, SIGHUP] {
+            let session = try TmuxSession(width: 80, height: 24)
+            _ = try start(session)
+            let shell = try session.tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let children = try TmuxSession.run(["pgrep", "-P", shell]).output.split(separator: "\n").compactMap { pid_t($0) }
+            #expect(children.count == 1)
+            for child in children { kill(child, signal) }
+            let result = try finish(session)
+            #expect(result.exit == "EXIT=0\n")
+            #expect(result.before != nil && result.before == result.after)
+            #expect(!result.screen.contains { $0.contains("Buy milk") })
+        }
     }
 
     @Test("a fatal signal (as from a runtime trap) restores the terminal before the process dies of it")
