@@ -35,6 +35,20 @@ struct StyleTests {
         #expect(screen[1, 1].style == theme.header)
     }
 
+    @Test("cells the data source marks as changed or dimmed stand out, except on the selected row")
+    func emphasis() {
+        let harness = TableHarness(rows: RecordingRows(count: 4))
+        harness.run("jl<Enter><C-u>Changed<Enter>j")
+        let screen = harness.driver.screen!
+        let theme = harness.app.theme
+        #expect(screen[6, 4].style == theme.modified)
+        #expect(screen[6, 3].style == theme.normal)
+        #expect(screen[27, 5].style == theme.selection)
+        #expect(screen[27, 6].style == theme.normal)
+        harness.run("j")
+        #expect(harness.driver.screen![27, 5].style == theme.dimmed)
+    }
+
     @Test("a label cuts its text to its width in its role's style")
     func label() {
         let screen = ScreenBuffer(size: Size(width: 10, height: 1))

@@ -132,7 +132,15 @@ public final class TableView: View {
                 for column in placed {
                     let spec = columns[column.index]
                     let value = dataSource.value(row: row, column: spec.id)
-                    let style = selected && focused && column.index == state.selectedColumn ? theme.selectedCell : rowStyle
+                    var style = selected && focused && column.index == state.selectedColumn ? theme.selectedCell : rowStyle
+                    if !selected {
+                        switch dataSource.emphasis(row: row, column: spec.id) {
+                        case .none: break
+                        case .modified: style = theme.modified
+                        case .dimmed: style = theme.dimmed
+                        case .warning: style = theme.warning
+                        }
+                    }
                     canvas.write(spec.format.string(for: value), x: column.x, y: y, width: column.width,
                                  alignment: spec.alignment(for: value), style: style)
                     canvas.put("│", x: column.x + column.width, y: y, style: selected ? rowStyle : theme.border)
