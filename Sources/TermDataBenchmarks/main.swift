@@ -5,6 +5,7 @@ import Foundation
 let groups: [(name: String, run: () throws -> Void)] = [
     ("predicates", PredicateBenchmarks.run),
     ("objectgraph", ObjectGraphBenchmarks.run),
+    ("terminal", runTerminalBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -45,6 +45,10 @@ final class SampleRows: TableDataSource {
         edits[base(row), default: [:]][column] = value
     }
 
+    func emphasis(row: Int, column: String) -> CellEmphasis {
+        edits[base(row)]?[column] != nil ? .modified : .none
+    }
+
     func sort(by column: String, ascending: Bool) -> Bool {
         guard column != "notes" else { return false }
         let keys = (0..<count).map { ValueFormat.automatic.string(for: valueForBase($0, column)) }

@@ -68,7 +68,17 @@ extension CursesDriver {
             if state & shim_button4_pressed() != 0 { return .mouse(MouseEvent(.wheelUp, at: point)) }
             if state & shim_button5_pressed() != 0 { return .mouse(MouseEvent(.wheelDown, at: point)) }
             if state & shim_button1_double_clicked() != 0 { return .mouse(MouseEvent(.doubleClick, at: point)) }
-            if state & (shim_button1_pressed() | shim_button1_clicked()) != 0 { return .mouse(MouseEvent(.click, at: point)) }
+            if state & (shim_button1_pressed() | shim_button1_clicked()) != 0 {
+                // Clicks are reported at once (no click interval), so a double click is two
+                // presses at the same place within 400 ms.
+                let now = clock.now
+                if let last = lastClick, last.point == point, now - last.time < 0.4 {
+                    lastClick = nil
+                    return .mouse(MouseEvent(.doubleClick, at: point))
+                }
+                lastClick = (point, now)
+                return .mouse(MouseEvent(.click, at: point))
+            }
             if state & shim_button1_released() != 0 { return .mouse(MouseEvent(.release, at: point)) }
             return nil
         case KEY_UP: return .key(.up)

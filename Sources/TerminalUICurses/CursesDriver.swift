@@ -22,6 +22,7 @@ public final class CursesDriver: TerminalDriver {
     var previousFrame: ScreenBuffer?
     var colorPairs: [ColorPairKey: Int16] = [:]
     var quickErrors = 0
+    var lastClick: (point: Point, time: Double)?
 
     public init(mouse: Bool = true) {
         self.mouseEnabled = mouse

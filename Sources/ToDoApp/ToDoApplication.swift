@@ -28,7 +28,7 @@ public final class ToDoApplication {
     public let mainWindow: Window
     public let table: TableView
     public let form: FormView
-    let noSelection = Label(text: "No item selected. Press a to add one.")
+    let noSelection = Label("No item selected. Press a to add one.", alignment: .center, role: \.dimmed)
 
     public let categories: ArrayController
     let categoryItems: ArrayController

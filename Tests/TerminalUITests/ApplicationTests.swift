@@ -49,6 +49,20 @@ struct ApplicationTests {
         #expect(!app.isQuitting)
     }
 
+    @Test("a command runs by name just as by its key, and an unknown name says so")
+    func performByName() {
+        let harness = TableHarness(rows: RecordingRows(count: 20))
+        harness.app.perform("table.bottom")
+        #expect(harness.table.state.selectedRow == 19)
+        harness.app.perform("table.top")
+        harness.run("G")
+        #expect(harness.table.state.selectedRow == 19)
+        harness.app.perform("no.such")
+        #expect(harness.app.statusBar.message == "Not available here: no.such")
+        harness.app.perform("app.suspend")
+        #expect(harness.driver.suspendCount == 1)
+    }
+
     @Test("q quits when nobody takes it")
     func quit() {
         let (app, _, _, left, _) = makeApp()

@@ -36,6 +36,11 @@ final class RecordingRows: TableDataSource {
         stored["\(row).\(column)"] = value
     }
 
+    func emphasis(row: Int, column: String) -> CellEmphasis {
+        if stored["\(row).\(column)"] != nil { return .modified }
+        return column == "done" && row == 2 ? .dimmed : .none
+    }
+
     func sort(by column: String, ascending: Bool) -> Bool {
         sortRequests.append((column, ascending))
         return column != "title"

@@ -10,7 +10,7 @@ struct TableViewTests {
         let harness = TableHarness(rows: RecordingRows(count: 3))
         assertScreen(harness.run(""), [
             "┌─ Tasks ──────────────────────────────┐",
-            "│#   │Title       │Price  │Done│       │",
+            "│   #│Title       │  Price│Done│       │",
             "│────┼────────────┼───────┼────┼───────│",
             "│   1│Task 1      │   0.00│ ✓  │       │",
             "│   2│Task 2      │   1.50│ ·  │       │",
@@ -73,14 +73,14 @@ struct TableViewTests {
     func columnResizeAndHide() {
         let harness = TableHarness(rows: RecordingRows(count: 1))
         var screen = harness.run("l>>")
-        #expect(screen[1] == "│#   │Title           │Price  │Done│   │")
+        #expect(screen[1] == "│   #│Title           │  Price│Done│   │")
         screen = harness.run("<<<")
-        #expect(screen[1] == "│#   │Title     │Price  │Done│         │")
+        #expect(screen[1] == "│   #│Title     │  Price│Done│         │")
         screen = harness.run("-")
-        #expect(screen[1] == "│#   │Price  │Done│                    │")
+        #expect(screen[1] == "│   #│  Price│Done│                    │")
         #expect(harness.table.state.selectedColumn == 2)
         screen = harness.run("+")
-        #expect(screen[1] == "│#   │Title     │Price  │Done│         │")
+        #expect(screen[1] == "│   #│Title     │  Price│Done│         │")
     }
 
     @Test("s sorts by the selected column, again reverses, and the header shows the direction")
@@ -88,11 +88,11 @@ struct TableViewTests {
         let harness = TableHarness(rows: RecordingRows(count: 3))
         var screen = harness.run("lls")
         #expect(harness.rows.sortRequests.map { "\($0.0) \($0.1)" } == ["price true"])
-        #expect(screen[1] == "│#   │Title       │Price ▲│Done│       │")
+        #expect(screen[1] == "│   #│Title       │Price ▲│Done│       │")
         screen = harness.run("s")
-        #expect(screen[1] == "│#   │Title       │Price ▼│Done│       │")
+        #expect(screen[1] == "│   #│Title       │Price ▼│Done│       │")
         screen = harness.run("hs")
-        #expect(screen[1] == "│#   │Title       │Price ▼│Done│       │")
+        #expect(screen[1] == "│   #│Title       │Price ▼│Done│       │")
         #expect(screen[9] == " Cannot sort by Title")
     }
 

@@ -34,7 +34,7 @@ struct TerminalSessionTests {
         var screen = try start(session)
         #expect(screen[0].hasPrefix(" File  Table  View  Help"))
         #expect(screen[1].hasPrefix("┌─ Tasks"))
-        #expect(screen[2].contains("│#     │Title                       │Category  │Pri │"))
+        #expect(screen[2].contains("│     #│Title                       │Category  │ Pri│"))
         #expect(screen[4].contains("│     1│Buy milk                    │Home      │   1│"))
         #expect(screen[29].hasSuffix("1/500  500 rows"))
         #expect(screen.contains { $0.contains("日本語") })
@@ -73,6 +73,54 @@ struct TerminalSessionTests {
         #expect(result.exit == "EXIT=0\n")
         #expect(result.before == result.after)
         #expect(!result.screen.contains { $0.contains("Buy milk") })
+    }
+
+    @Test("SIGTERM and SIGHUP reach the application as events; it quits and the terminal is restored")
+    func terminate() throws {
+        for signal in [SIGTERM, SIGHUP] {
+            let session = try TmuxSession(width: 80, height: 24)
+            _ = try start(session)
+            let shell = try session.tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let children = try TmuxSession.run(["pgrep", "-P", shell]).output.split(separator: "\n").compactMap { pid_t($0) }
+            #expect(children.count == 1)
+            for child in children { kill(child, signal) }
+            let result = try finish(session)
+            #expect(result.exit == "EXIT=0\n")
+            #expect(result.before != nil && result.before == result.after)
+            #expect(!result.screen.contains { $0.contains("Buy milk") })
+        }
+    }
+
+    @Test("a fatal signal (as from a runtime trap) restores the terminal before the process dies of it")
+    func fatalSignal() throws {
+        for (signal, status) in [(SIGSEGV, 139), (SIGILL, 132)] {
+            let session = try TmuxSession(width: 80, height: 24)
+            _ = try start(session)
+            let shell = try session.tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let children = try TmuxSession.run(["pgrep", "-P", shell]).output.split(separator: "\n").compactMap { pid_t($0) }
+            #expect(children.count == 1)
+            for child in children { kill(child, signal) }
+            let result = try finish(session)
+            #expect(result.exit == "EXIT=\(status)\n")
+            #expect(result.before != nil && result.before == result.after)
+            #expect(!result.screen.contains { $0.contains("Buy milk") })
+        }
+    }
+
+    @Test("colours show on a 256-colour terminal and NO_COLOR turns them off")
+    func colours() throws {
+        let session = try TmuxSession(width: 80, height: 24)
+        _ = try start(session)
+        let coloured = try session.tmux(["capture-pane", "-p", "-e"])
+        #expect(coloured.contains("38;5;") || coloured.contains("48;5;"), "\(coloured.prefix(400).debugDescription)")
+        try session.send("q")
+        _ = try finish(session)
+        try session.typeLine("clear; NO_COLOR=1 \(try gallery()) 500")
+        _ = try session.waitFor { $0.last?.contains("Enter Edit") == true }
+        let plain = try session.tmux(["capture-pane", "-p", "-e"])
+        #expect(!plain.contains("38;5;") && !plain.contains("48;5;"))
+        #expect(plain.contains("\u{1B}[7m"))
+        try session.send("q")
     }
 
     @Test("Ctrl-Z gives the terminal back to the shell and fg brings the screen back")

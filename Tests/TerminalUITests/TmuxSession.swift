@@ -28,11 +28,15 @@ final class TmuxSession {
     init(width: Int, height: Int) throws {
         directory = try Fixtures.temporaryDirectory("termdata-tmux")
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)",
-                  "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color", "PS1=$ ", "sh"])
+                  "env", "-u", "NO_COLOR", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color", "PS1=$ ", "sh"])
         try tmux(["set-option", "-g", "escape-time", "0"])
     }
 
     deinit {
+        // End the pane's processes first: the server waits for them before it exits.
+        if let panes = try? tmux(["list-panes", "-a", "-F", "#{pane_pid}"]) {
+            for pid in panes.split(separator: "\n").compactMap({ pid_t($0) }) { kill(pid, SIGKILL) }
+        }
         _ = try? Self.run(["tmux", "-L", socket, "kill-server"])
         try? FileManager.default.removeItem(at: directory)
     }
@@ -106,8 +110,21 @@ final class TmuxSession {
         defer { for pointer in argv { free(pointer) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in env { free(pointer) } }
+        // Children start with default signal handling even if this process ignores some
+        // (a shell that ignores SIGHUP would outlive its tmux server).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, env)
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, env)
         guard spawned == 0 else { throw TmuxError("cannot start \(arguments[0]): error \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}

@@ -40,8 +40,14 @@ public final class Application {
     private var needsDisplay = true
     private let screen: ScreenBuffer
 
+    /// Whether the theme follows the terminal's colours (set when none was given).
+    private let picksTheme: Bool
+
+    /// An application on a driver; without a theme it picks `Theme.standard` or, on a
+    /// monochrome terminal, `Theme.monochrome` once the driver has started.
     public init(driver: TerminalDriver, theme: Theme? = nil) {
         self.driver = driver
+        self.picksTheme = theme == nil
         self.theme = theme ?? (driver.colorSupport == .monochrome ? .monochrome : .standard)
         self.screen = ScreenBuffer(size: driver.size)
         installStandardCommands()
@@ -335,6 +341,7 @@ public final class Application {
     public func run() throws {
         try driver.start()
         defer { driver.stop() }
+        if picksTheme { theme = driver.colorSupport == .monochrome ? .monochrome : .standard }
         relayout()
         runLoop { false }
     }
@@ -389,6 +396,11 @@ public final class Application {
         })
         keyMap.add(Command("app.previousPane", title: "Previous pane", keys: [.backTab]) { [weak self] in
             self?.keyWindow?.focusNext(forward: false)
+            return .redraw
+        })
+        keyMap.add(Command("app.suspend", title: "Suspend to the shell (fg returns)") { [weak self] in
+            self?.driver.suspend()
+            self?.driver.invalidate()
             return .redraw
         })
         keyMap.add(Command("app.redraw", title: "Redraw the screen", keys: [.control("l")]) { [weak self] in

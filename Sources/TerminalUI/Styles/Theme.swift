@@ -17,6 +17,10 @@ public struct Theme: Sendable, Hashable {
     public var menuSelection: Style
     public var editor: Style
     public var error: Style
+    /// Values changed and not yet saved.
+    public var modified: Style
+    /// Values that need attention, such as a date that has passed.
+    public var warning: Style
     public var dimmed: Style
     public var button: Style
     public var focusedButton: Style
@@ -24,7 +28,7 @@ public struct Theme: Sendable, Hashable {
     public init(normal: Style, selection: Style, selectedCell: Style, inactiveSelection: Style,
                 header: Style, statusBar: Style, statusKey: Style, border: Style, focusedBorder: Style,
                 title: Style, menuBar: Style, menuSelection: Style, editor: Style, error: Style,
-                dimmed: Style, button: Style, focusedButton: Style) {
+                modified: Style, warning: Style, dimmed: Style, button: Style, focusedButton: Style) {
         self.normal = normal
         self.selection = selection
         self.selectedCell = selectedCell
@@ -39,6 +43,8 @@ public struct Theme: Sendable, Hashable {
         self.menuSelection = menuSelection
         self.editor = editor
         self.error = error
+        self.modified = modified
+        self.warning = warning
         self.dimmed = dimmed
         self.button = button
         self.focusedButton = focusedButton
@@ -60,6 +66,8 @@ public struct Theme: Sendable, Hashable {
         menuSelection: Style(foreground: .white, background: .palette(24, fallback: .blue), bold: true),
         editor: Style(foreground: .black, background: .palette(229, fallback: .yellow)),
         error: Style(foreground: .white, background: .palette(124, fallback: .red), bold: true),
+        modified: Style(foreground: .palette(214, fallback: .yellow), bold: true),
+        warning: Style(foreground: .palette(203, fallback: .red), bold: true),
         dimmed: Style(foreground: .palette(244, fallback: .white), dim: true),
         button: Style(foreground: .black, background: .palette(250, fallback: .white)),
         focusedButton: Style(foreground: .white, background: .palette(24, fallback: .blue), bold: true)
@@ -81,6 +89,8 @@ public struct Theme: Sendable, Hashable {
         menuSelection: Style(bold: true),
         editor: Style(underline: true),
         error: Style(bold: true, reverse: true),
+        modified: Style(bold: true, underline: true),
+        warning: Style(bold: true),
         dimmed: Style(dim: true),
         button: Style(reverse: true),
         focusedButton: Style(bold: true, underline: true)

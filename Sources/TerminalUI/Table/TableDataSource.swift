@@ -14,6 +14,8 @@ public protocol TableDataSource: AnyObject {
     func setValue(_ value: CellValue, row: Int, column: String) throws
     /// Sort by a column; return false when that column cannot be sorted.
     func sort(by column: String, ascending: Bool) -> Bool
+    /// How a cell stands out; `.none` by default.
+    func emphasis(row: Int, column: String) -> CellEmphasis
     /// The next row, after `row` going forward or before it going back, whose text contains
     /// `text` (case-insensitive), or nil. The default reads rows one by one; stores override it.
     func row(matching text: String, from row: Int, forward: Bool, columns: [String]) -> Int?
@@ -29,6 +31,7 @@ extension TableDataSource {
     public func editor(row: Int, column: String) -> EditorKind? { nil }
     public func setValue(_ value: CellValue, row: Int, column: String) throws { throw ReadOnlyError() }
     public func sort(by column: String, ascending: Bool) -> Bool { false }
+    public func emphasis(row: Int, column: String) -> CellEmphasis { .none }
 
     public func row(matching text: String, from row: Int, forward: Bool, columns: [String]) -> Int? {
         let count = numberOfRows

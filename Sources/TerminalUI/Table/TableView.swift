@@ -115,11 +115,14 @@ public final class TableView: View {
         if frame.size != .zero { scrollToSelection() }
         let placed = placedColumns(width: width)
 
+        let count = rowCount
         for column in placed {
             let spec = columns[column.index]
             var title = spec.title
             if state.sortColumn == spec.id { title += state.sortAscending ? " ▲" : " ▼" }
-            let alignment = spec.alignment ?? .left
+            // Titles of number columns sit over the numbers, on the right.
+            let alignment = spec.alignment
+                ?? (state.topRow < count ? spec.alignment(for: dataSource.value(row: state.topRow, column: spec.id)) : .left)
             canvas.write(title, x: column.x, y: 0, width: column.width, alignment: alignment, style: theme.header)
             canvas.put("│", x: column.x + column.width, y: 0, style: theme.border)
         }
@@ -128,7 +131,6 @@ public final class TableView: View {
             for column in placed { canvas.put("┼", x: column.x + column.width, y: 1, style: theme.border) }
         }
 
-        let count = rowCount
         if count == 0 {
             canvas.write("No rows", x: max(0, (width - 7) / 2), y: min(headerHeight, canvas.size.height - 1), style: theme.dimmed)
         }
@@ -143,7 +145,15 @@ public final class TableView: View {
                 for column in placed {
                     let spec = columns[column.index]
                     let value = dataSource.value(row: row, column: spec.id)
-                    let style = selected && focused && column.index == state.selectedColumn ? theme.selectedCell : rowStyle
+                    var style = selected && focused && column.index == state.selectedColumn ? theme.selectedCell : rowStyle
+                    if !selected {
+                        switch dataSource.emphasis(row: row, column: spec.id) {
+                        case .none: break
+                        case .modified: style = theme.modified
+                        case .dimmed: style = theme.dimmed
+                        case .warning: style = theme.warning
+                        }
+                    }
                     canvas.write(spec.format.string(for: value), x: column.x, y: y, width: column.width,
                                  alignment: spec.alignment(for: value), style: style)
                     canvas.put("│", x: column.x + column.width, y: y, style: selected ? rowStyle : theme.border)
