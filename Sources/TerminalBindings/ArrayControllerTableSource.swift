@@ -62,9 +62,16 @@ public final class ArrayControllerTableSource: TableDataSource {
     }
 
     /// Sets a cell's value on an object: validated against the attribute's rules, or
-    /// chosen among a to-one relationship's candidates by display name.
+    /// chosen among a to-one relationship's candidates by display name. A committed edit
+    /// ends an event in the context, so it is one step to undo and observers see it at once.
     public static func set(_ value: CellValue, on object: ManagedObject, key: String,
                            choices: (() -> [ManagedObject])? = nil) throws {
+        try assign(value, on: object, key: key, choices: choices)
+        object.managedObjectContext?.processPendingChanges()
+    }
+
+    private static func assign(_ value: CellValue, on object: ManagedObject, key: String,
+                               choices: (() -> [ManagedObject])?) throws {
         if let attribute = object.entity.attribute(named: key) {
             let converted = try value.objectValue(for: attribute, entity: object.entity.name)
             let failures = object.validateValue(converted, forKey: key)

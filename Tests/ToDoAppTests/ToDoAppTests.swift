@@ -36,7 +36,8 @@ struct ToDoAppTests {
     }
 
     func storedNames() throws -> [String] {
-        let store = try ToDoStore.open(at: url, type: .xml)
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        let store = try ToDoStore.open(at: url, type: .xml, seeded: false)
         return try store.context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
             .compactMap { $0.string("name") }
     }
@@ -173,19 +174,34 @@ struct ToDoAppTests {
         #expect(try storedNames() == ["Keep me"])
     }
 
-    @Test("q with an edit open commits it first")
+    @Test("F10 with an edit open commits it first, then saves and quits; q in an edit is just a letter")
     func quitCommitsEdit() throws {
         let (todo, _) = try launch(seeded: false)
-        todo.app.runScript("aHalf typed")
-        todo.app.runScript("q")
-        #expect(try storedNames() == ["Half typed"])
+        todo.app.runScript("aHalf typed q")
+        #expect(!todo.app.isQuitting)
+        todo.app.runScript("<F10>")
+        #expect(todo.app.isQuitting)
+        #expect(try storedNames() == ["Half typed q"])
+    }
+
+    @Test("SIGTERM quits the same way: commit, save, quit")
+    func terminateSaves() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aFrom a signal")
+        driver.send(.signal(.terminate))
+        todo.app.runScript("")
+        #expect(todo.app.isQuitting)
+        #expect(try storedNames() == ["From a signal"])
     }
 
     @Test("when the save on quit fails, it asks: Quit anyway or Cancel")
     func quitWhenSaveFails() throws {
         let (todo, _) = try launch(seeded: false)
-        todo.app.runScript("c")
-        todo.app.runScript("a<C-u><Enter><Esc>")   // a category with an empty name is invalid
+        todo.app.runScript("aUnsaveable<Enter><C-s>")
+        // The store's file can no longer be replaced: a folder now stands in its place.
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        todo.app.runScript(" ")
         let text = screen(todo.app.runScript("q"))
         #expect(text.contains("Could not save changes while quitting. Quit anyway?"))
         #expect(!todo.app.isQuitting)

@@ -67,6 +67,8 @@ extension TableView {
     }
 
     func handleEditingKey(_ key: Key) -> EventResult {
+        // Function keys belong to the application (F10 quits, F1 helps) even during an edit.
+        if case .function = key { return .ignored }
         guard var editor = state.editor else { return .ignored }
         let outcome = editor.handle(key)
         state.editor = editor
