@@ -30,12 +30,15 @@ struct ModelCommandTests {
         #expect(Set(entities.keys) == ["FeedbackCategory", "FeedbackSubCategory"])
     }
 
-    @Test("with no arguments it prints the bundled ToDo model")
-    func defaultRun() throws {
-        let result = try TermDataProcess.run([])
-        #expect(result.status == 0)
-        #expect(result.stdout.contains("ToDo"))
-        #expect(result.stdout.contains("doNotAlert"))
+    @Test("with no arguments and no terminal it says it needs one, in one line, and exits non-zero")
+    func defaultRunWithoutTerminal() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let result = try TermDataProcess.run([], environment: ["XDG_DATA_HOME": folder.path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("termdata needs a terminal for the ToDo application"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("termdata/ToDo.sqlite").path),
+                "nothing is created without a terminal")
     }
 
     static let broken: [(String, String)] = [
