@@ -3,12 +3,16 @@
 #ifndef TERMDATA_CNCURSESW_SHIM_H
 #define TERMDATA_CNCURSESW_SHIM_H
 
-#define _XOPEN_SOURCE 700
-#define _XOPEN_SOURCE_EXTENDED 1
+// Only ncurses's own switch for the wide-character API: defining _XOPEN_SOURCE here would
+// change glibc's declarations for this module alone, and clash with other modules (Dispatch)
+// that include the same system headers.
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+
+// Declared by <wchar.h> only under _XOPEN_SOURCE; the function is always in glibc.
+extern int wcwidth(wchar_t c);
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -42,7 +42,7 @@ extension ToDoApplication {
             Command("todo.categories", title: "Show or hide the category panel", keys: [.character("c"), .function(7)], hint: "Categories") { [weak self] in
                 self?.toggleCategoryPanel() ?? .ignored
             },
-            Command("todo.undo", title: "Undo", keys: [.character("u"), .control("z")], hint: "Undo") { [weak self] in
+            Command("todo.undo", title: "Undo", keys: [.character("u")], hint: "Undo") { [weak self] in
                 self?.undo() ?? .ignored
             },
             Command("todo.redo", title: "Redo", keys: [.control("r"), .control("y")]) { [weak self] in
