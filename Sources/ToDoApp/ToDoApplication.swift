@@ -156,7 +156,9 @@ public final class ToDoApplication {
     }
 
     private func layOutCategoryPanel() {
+        let divider = Divider()
         categoryPanel.addSubview(categoryTable)
+        categoryPanel.addSubview(divider)
         categoryPanel.addSubview(categoryItemsTable)
         let master = categoryTable, detailTable = categoryItemsTable
         categoryPanel.placement = { area in
@@ -166,6 +168,7 @@ public final class ToDoApplication {
         categoryPanel.layout = { _, area in
             let left = min(22, area.width / 3)
             master.frame = Rect(x: area.x, y: area.y, width: left, height: area.height)
+            divider.frame = Rect(x: area.x + left, y: area.y, width: 1, height: area.height)
             detailTable.frame = Rect(x: area.x + left + 1, y: area.y, width: area.width - left - 1, height: area.height)
         }
         categoryPanel.focus(categoryTable)
