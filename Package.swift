@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Persistence stack
@@ -22,6 +23,14 @@ let package = Package(
             dependencies: [
                 "ObjectModel", "Predicates",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+
+        .target(
+            name: "SQLiteStore",
+            dependencies: [
+                "ObjectGraph", "ObjectModel", "Predicates",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
 
@@ -47,26 +56,27 @@ let package = Package(
         .executableTarget(
             name: "termdata",
             dependencies: [
-                "ObjectModel", "ObjectGraph", "TermDataResources",
+                "ObjectModel", "ObjectGraph", "SQLiteStore", "TermDataResources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "termdata-bench",
-            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "TerminalUI"],
+            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "SQLiteStore", "TerminalUI"],
             path: "Sources/TermDataBenchmarks"
         ),
 
         // Tests
         .target(
             name: "TestSupport",
-            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "TerminalUI", "TermDataResources"],
+            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "SQLiteStore", "TerminalUI", "TermDataResources"],
             path: "Tests/TestSupport",
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "TestSupport"]),
         .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "TestSupport"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
     ],
