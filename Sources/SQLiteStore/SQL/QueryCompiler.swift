@@ -196,15 +196,15 @@ final class QueryCompiler {
         let savedJoins = joins
         joins = []
         var inner = try compile(condition, in: scope)
-        let innerJoins = joins.map(\.sql).joined(separator: " ")
+        let innerJoins = joins.map { " " + $0.sql }.joined()
         joins = savedJoins
         if quantifier == .all { inner = SQLFragment("NOT COALESCE(\(inner.sql), 0)", inner.arguments) }
         let from: String
         switch storage {
         case .foreignKey(let table, let column):
-            from = "SELECT 1 FROM \(table) \(alias) \(innerJoins) WHERE \(alias).\(column) = \(owner).Z_PK"
+            from = "SELECT 1 FROM \(table) \(alias)\(innerJoins) WHERE \(alias).\(column) = \(owner).Z_PK"
         case .joinTable(let name, let own, let other):
-            from = "SELECT 1 FROM \(name) j\(alias) JOIN \(destination.table.name) \(alias) ON \(alias).Z_PK = j\(alias).\(other) "
+            from = "SELECT 1 FROM \(name) j\(alias) JOIN \(destination.table.name) \(alias) ON \(alias).Z_PK = j\(alias).\(other)"
                 + "\(innerJoins) WHERE j\(alias).\(own) = \(owner).Z_PK"
         }
         let exists = "EXISTS (\(from) AND \(inner.sql))"
