@@ -9,7 +9,7 @@ struct TermDataCommand: ParsableCommand {
         commandName: "termdata",
         abstract: "Core Data for Linux: models, stores and a terminal ToDo application.",
         discussion: "With no subcommand, prints the bundled ToDo model's summary.",
-        subcommands: [ModelCommand.self]
+        subcommands: [ModelCommand.self, QueryCommand.self, ImportCommand.self, ExportCommand.self]
     )
 
     func run() throws {
