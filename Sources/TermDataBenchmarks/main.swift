@@ -3,6 +3,7 @@ import Foundation
 // Each benchmark group registers here; `termdata-bench GROUP...` runs the named groups,
 // `termdata-bench` alone runs them all. Build with `-c release` for figures worth quoting.
 let groups: [(name: String, run: () throws -> Void)] = [
+    ("sqlite", SQLiteBenchmarks.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
