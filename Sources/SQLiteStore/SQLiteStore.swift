@@ -28,6 +28,12 @@ public final class SQLiteStore: PersistentStore {
     let schema: StoreSchema
     /// Row-loading SQL per entity, built once.
     var rowQueries: [String: RowQuery] = [:]
+    /// Insert and update statements per entity, built once.
+    var rowWriters: [String: RowWriter] = [:]
+    /// `Z_ENT` by entity name.
+    var entityNumbers: [String: Int] = [:]
+    /// The root entity (the table's owner) by entity name.
+    var rootNames: [String: String] = [:]
 
     /// Makes `PersistentStoreCoordinator.addStore(type: .sqlite, ...)` and
     /// `migrateStore(_:to:type: .sqlite)` create SQLite stores.
@@ -97,7 +103,13 @@ public final class SQLiteStore: PersistentStore {
                 return .commit
             }
         }
-        for entity in model.entities { rowQueries[entity.name] = RowQuery(mapping: schema.mapping(for: entity.name)!) }
+        for entity in model.entities {
+            let mapping = schema.mapping(for: entity.name)!
+            rowQueries[entity.name] = RowQuery(mapping: mapping)
+            rowWriters[entity.name] = RowWriter(mapping: mapping)
+            entityNumbers[entity.name] = mapping.number
+            rootNames[entity.name] = mapping.table.rootEntityName
+        }
     }
 
     /// Reads an existing store's metadata and entity numbers and checks it fits the model.

@@ -60,6 +60,21 @@ enum SQLiteBenchmarks {
         let rawInsert = try time { try RawSQLite(rawURL).insertItems(inserts, firstKey: 1) }
         report("insert and save \(inserts) objects", storeInsert, rawInsert)
 
+        // 1b. The store's own part of a save: the rows a context hands it, written in one transaction.
+        let directURL = dir.appendingPathComponent("Direct.sqlite")
+        let changes = StoreChanges(inserted: (0..<inserts).map { i in
+            StoredRow(objectID: .temporary(entityName: "Item"),
+                      attributes: ["name": .string("item \(i)"), "value": .int(i), "score": .double(Double(i % 1000) / 1000),
+                                   "created": .date(Date(timeIntervalSinceReferenceDate: Double(i)))])
+        })
+        let directStore = try SQLiteStore(model: model, url: directURL)
+        let storeSave = try time { _ = try directStore.save(changes) }
+        directStore.close()
+        let rawURL2 = dir.appendingPathComponent("Raw2.sqlite")
+        try copySchema(from: storeURL, to: rawURL2)
+        let rawInsert2 = try time { try RawSQLite(rawURL2).insertItems(inserts, firstKey: 1) }
+        report("store.save of \(inserts) rows (no context)", storeSave, rawInsert2)
+
         // 2. Fetch them all as faults.
         let storeFaults = try best {
             let coordinator = PersistentStoreCoordinator(model: model)
@@ -73,6 +88,13 @@ enum SQLiteBenchmarks {
             precondition(keys.count == inserts)
         }
         report("fetch \(inserts) objects as faults", storeFaults, rawFaults)
+        let idStore = try SQLiteStore(model: model, url: storeURL)
+        let storeIDs = try best {
+            guard case .rows(let ids, _) = try idStore.execute(StoreRequest(fetch: FetchRequest(entityName: "Item"), entityNames: ["Item"])) else { return }
+            precondition(ids.count == inserts)
+        }
+        idStore.close()
+        report("store fetch of \(inserts) object IDs (no context)", storeIDs, rawFaults)
 
         // 3. A million rows: filtered, sorted, limit 50, values read.
         let bigURL = dir.appendingPathComponent("Big.sqlite")
@@ -86,7 +108,8 @@ enum SQLiteBenchmarks {
         try bigCoordinator.addStore(type: .sqlite, at: bigURL)
         let predicate = try ObjectPredicate(format: "score < 0.25 AND name BEGINSWITH 'item 9'")
         let request = FetchRequest(entityName: "Item", predicate: predicate,
-                                   sortDescriptors: [ObjectSortDescriptor(key: "value", ascending: false)], fetchLimit: 50)
+                                   sortDescriptors: [ObjectSortDescriptor(key: "value", ascending: false)], fetchLimit: 50,
+                                   fetchBatchSize: 50)
         var storeNames: [String] = []
         let storeTop = try best {
             let context = ManagedObjectContext(coordinator: bigCoordinator)

@@ -36,11 +36,10 @@ extension SQLiteStore {
 
         // Primary keys, from the root entity's counter.
         var countsByRoot: [String: Int64] = [:]
+        let roots = rootNames
         for row in changes.inserted {
-            guard let mapping = schema.mapping(for: row.objectID.entityName) else {
-                throw ObjectGraphError.unknownEntity(row.objectID.entityName)
-            }
-            countsByRoot[mapping.table.rootEntityName, default: 0] += 1
+            guard let root = roots[row.objectID.entityName] else { throw ObjectGraphError.unknownEntity(row.objectID.entityName) }
+            countsByRoot[root, default: 0] += 1
         }
         var nextKey: [String: Int64] = [:]
         for (root, count) in countsByRoot {
@@ -53,9 +52,10 @@ extension SQLiteStore {
             try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
                 .execute(arguments: [start + count - 1, number])
         }
+        result.permanentIDs.reserveCapacity(changes.inserted.count)
+        result.versions.reserveCapacity(changes.inserted.count + changes.updated.count)
         for row in changes.inserted {
-            let mapping = schema.mapping(for: row.objectID.entityName)!
-            let root = mapping.table.rootEntityName
+            let root = roots[row.objectID.entityName]!
             let key = nextKey[root]!
             nextKey[root] = key + 1
             result.permanentIDs[row.objectID] = objectID(entityName: row.objectID.entityName, primaryKey: key)
@@ -64,14 +64,14 @@ extension SQLiteStore {
         func key(_ id: ManagedObjectID) -> Int64? { (permanent[id] ?? id).primaryKey }
 
         // Updates and deletes first check the version the context read.
+        let numbers = entityNumbers
+        func entityNumber(_ id: ManagedObjectID) -> Int? { numbers[id.entityName] }
         for row in changes.updated {
-            guard let mapping = schema.mapping(for: row.objectID.entityName), let pk = row.objectID.primaryKey else { continue }
-            let statement = try db.cachedStatement(sql: updateSQL(mapping, checksVersion: !changes.overwritesConflicts))
-            var arguments = values(of: row, mapping: mapping, key: key)
-            arguments.append(pk.databaseValue)
-            if !changes.overwritesConflicts { arguments.append(row.version.databaseValue) }
-            try statement.execute(arguments: StatementArguments(arguments))
-            if db.changesCount == 0 {
+            guard let writer = rowWriters[row.objectID.entityName], let pk = row.objectID.primaryKey else { continue }
+            let mapping = writer.mapping
+            let changed = try writer.update(row, primaryKey: pk, checkingVersion: !changes.overwritesConflicts, in: db,
+                                            key: key, entityNumber: entityNumber)
+            if !changed {
                 let persisted = try storedRow(pk: pk, entity: row.objectID.entityName, in: db)
                 conflicts.append(MergeConflict(objectID: row.objectID, oldVersion: row.version,
                                                newVersion: persisted?.version ?? 0, persisted: persisted))
@@ -101,55 +101,13 @@ extension SQLiteStore {
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
 
         for row in changes.inserted {
-            let mapping = schema.mapping(for: row.objectID.entityName)!
-            let pk = key(row.objectID)!
-            let statement = try db.cachedStatement(sql: insertSQL(mapping))
-            var arguments: [DatabaseValue] = [pk.databaseValue, mapping.number.databaseValue, 1.databaseValue]
-            arguments += values(of: row, mapping: mapping, key: key)
-            try statement.execute(arguments: StatementArguments(arguments))
-            result.versions[permanent[row.objectID]!] = 1
+            let id = permanent[row.objectID]!
+            try rowWriters[row.objectID.entityName]!.insert(row, primaryKey: id.primaryKey!, in: db, key: key, entityNumber: entityNumber)
+            result.versions[id] = 1
         }
-        for row in changes.inserted + changes.updated {
-            try writeToMany(row, key: key, in: db)
-        }
+        for row in changes.inserted where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
+        for row in changes.updated where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
         return result
-    }
-
-    /// The attribute and foreign-key values of a row, in the order of `insertSQL`/`updateSQL`.
-    private func values(of row: StoredRow, mapping: StoreSchema.EntityMapping,
-                        key: (ManagedObjectID) -> Int64?) -> [DatabaseValue] {
-        var arguments: [DatabaseValue] = []
-        arguments.reserveCapacity(mapping.attributes.count + mapping.toOne.count * 2)
-        for (attribute, _) in mapping.attributes {
-            arguments.append(DatabaseValueCoding.databaseValue(row.attributes[attribute.name] ?? .null))
-        }
-        for (relationship, fk) in mapping.toOne {
-            let destination = row.toOne[relationship.name]
-            arguments.append(destination.flatMap(key)?.databaseValue ?? .null)
-            if fk.entityColumn != nil {
-                arguments.append(destination.flatMap { schema.mapping(for: $0.entityName)?.number }?.databaseValue ?? .null)
-            }
-        }
-        return arguments
-    }
-
-    private func assignedColumns(_ mapping: StoreSchema.EntityMapping) -> [String] {
-        var columns = mapping.attributes.map(\.column)
-        for (_, fk) in mapping.toOne {
-            columns.append(fk.column)
-            if let e = fk.entityColumn { columns.append(e) }
-        }
-        return columns
-    }
-
-    private func insertSQL(_ mapping: StoreSchema.EntityMapping) -> String {
-        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + assignedColumns(mapping)
-        return "INSERT INTO \(mapping.table.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-    }
-
-    private func updateSQL(_ mapping: StoreSchema.EntityMapping, checksVersion: Bool) -> String {
-        let sets = ["Z_OPT = Z_OPT + 1"] + assignedColumns(mapping).map { "\($0) = ?" }
-        return "UPDATE \(mapping.table.name) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?" + (checksVersion ? " AND Z_OPT = ?" : "")
     }
 
     /// Writes the to-many relationships a row carries: join-table rows, and foreign keys
