@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Persistence stack
@@ -26,6 +27,14 @@ let package = Package(
         ),
         .target(name: "Bindings", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
         .target(name: "Migration", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
+
+        .target(
+            name: "SQLiteStore",
+            dependencies: [
+                "ObjectGraph", "ObjectModel", "Predicates",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
 
         // Terminal toolkit
         .systemLibrary(
@@ -42,7 +51,7 @@ let package = Package(
         .target(
             name: "ToDoApp",
             dependencies: [
-                "TerminalBindings", "TerminalUI", "TerminalUICurses", "Bindings", "Migration",
+                "TerminalBindings", "TerminalUI", "TerminalUICurses", "Bindings", "Migration", "SQLiteStore",
                 "ObjectGraph", "ObjectModel", "Predicates", "TermDataResources",
             ]
         ),
@@ -59,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "termdata",
             dependencies: [
-                "ObjectModel", "ObjectGraph", "Migration", "TermDataResources", "ToDoApp", "TerminalUICurses",
+                "ObjectModel", "ObjectGraph", "Migration", "SQLiteStore", "TermDataResources", "ToDoApp", "TerminalUICurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,14 +79,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "termdata-bench",
-            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration", "TerminalUI"],
+            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration", "SQLiteStore", "TerminalUI"],
             path: "Sources/TermDataBenchmarks"
         ),
 
         // Tests
         .target(
             name: "TestSupport",
-            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "TerminalUI", "TermDataResources"],
+            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "SQLiteStore", "TerminalUI", "TermDataResources"],
             path: "Tests/TestSupport",
             exclude: ["Fixtures"]
         ),
@@ -88,6 +97,7 @@ let package = Package(
         .testTarget(name: "MigrationTests", dependencies: ["Migration", "TestSupport"]),
         .testTarget(name: "TerminalBindingsTests", dependencies: ["TerminalBindings", "TestSupport"]),
         .testTarget(name: "ToDoAppTests", dependencies: ["ToDoApp", "TestSupport"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport", "ObjectModel", "ObjectGraph"]),
     ],

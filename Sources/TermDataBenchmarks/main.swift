@@ -6,6 +6,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("predicates", PredicateBenchmarks.run),
     ("objectgraph", ObjectGraphBenchmarks.run),
     ("terminal", runTerminalBenchmarks),
+    ("sqlite", SQLiteBenchmarks.run),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

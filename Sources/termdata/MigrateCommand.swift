@@ -3,6 +3,7 @@ import Foundation
 import Migration
 import ObjectGraph
 import ObjectModel
+import SQLiteStore
 
 /// `termdata migrate --store PATH --model MODEL.xcdatamodeld [--mapping FILE]... [--dry-run]`
 struct MigrateCommand: ParsableCommand {
@@ -17,14 +18,7 @@ struct MigrateCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The store file.")
-    var store: String
-
-    @Option(help: "The versioned model (.xcdatamodeld).")
-    var model: String
-
-    @Option(help: "Store type: sqlite, xml or binary (default: from the file extension).")
-    var type: StoreKind?
+    @OptionGroup var storeArguments: StoreArguments
 
     @Option(name: .customLong("mapping"), help: "A mapping file (format termdata-mapping); repeat for several steps.")
     var mappings: [String] = []
@@ -33,10 +27,11 @@ struct MigrateCommand: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        let url = URL(fileURLWithPath: store)
-        let storeType = (type ?? StoreKind(inferringFrom: url)).storeType
+        SQLiteStore.register()
+        let url = storeArguments.storeURL
+        let storeType = storeArguments.storeType
         do {
-            let versions = try XcodeModelFile.read(URL(fileURLWithPath: model))
+            let versions = try storeArguments.loadVersions()
             var migrator = StoreMigrator(versions: versions, mappings: try mappings.map { try MappingModel.read(URL(fileURLWithPath: $0)) })
             let metadata = try PersistentStoreCoordinator.metadataForStore(ofType: storeType, at: url)
             let from = try migrator.sourceVersion(for: metadata, storeName: url.path)

@@ -20,10 +20,12 @@ public enum TermDataProcess {
     }
 
     /// Runs `termdata` with arguments; `environment` entries are added to this process's.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Result {
+    public static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil,
+                           currentDirectory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
         process.standardOutput = out

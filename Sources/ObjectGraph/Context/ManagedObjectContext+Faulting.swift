@@ -7,12 +7,37 @@ extension ManagedObjectContext {
     /// Loads a fault's values from its store.
     func fulfillFault(_ object: ManagedObject) throws {
         let id = object.objectID
+        if let batch = FaultBatches.shared.take(id, of: self) {
+            try fulfillBatch(batch, for: object)
+            return
+        }
         let row = try coordinator.locked { try coordinator.store(for: id).row(for: id) }
         guard let row else {
             throw ObjectGraphError.objectNotFound(entity: object.entity.name, objectID: id.description)
         }
         apply(row, to: object)
         object.awakeFromFetch()
+    }
+
+    /// Loads every fault of a fetched batch in one store request, the object that fired first included.
+    private func fulfillBatch(_ ids: [ManagedObjectID], for object: ManagedObject) throws {
+        let id = object.objectID
+        let store = try coordinator.store(for: id)
+        let rows = try coordinator.locked { try store.rows(for: ids.filter { $0.storeIdentifier == store.identifier }) }
+        var found = false
+        for row in rows {
+            guard let o = registry[row.objectID]?.object, o.isFault else { continue }
+            apply(row, to: o)
+            o.awakeFromFetch()
+            if o === object { found = true }
+        }
+        if !found && object.isFault {
+            guard let row = try coordinator.locked({ try store.row(for: id) }) else {
+                throw ObjectGraphError.objectNotFound(entity: object.entity.name, objectID: id.description)
+            }
+            apply(row, to: object)
+            object.awakeFromFetch()
+        }
     }
 
     /// Puts a stored row's values into an object and takes them as its committed values.

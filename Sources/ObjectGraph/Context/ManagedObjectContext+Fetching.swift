@@ -115,6 +115,9 @@ extension ManagedObjectContext {
     private func materialise(_ ids: [ManagedObjectID], rows: [ManagedObjectID: StoredRow],
                              request: FetchRequest) throws -> [ManagedObject] {
         let objects = ids.map { object(with: $0) }
+        if request.fetchBatchSize > 0, request.returnsObjectsAsFaults {
+            FaultBatches.shared.register(objects.filter(\.isFault).map(\.objectID), size: request.fetchBatchSize, in: self)
+        }
         if !request.returnsObjectsAsFaults {
             for o in objects where o.isFault {
                 if let row = rows[o.objectID] { apply(row, to: o); o.awakeFromFetch() } else { try o.fireFault() }

@@ -24,6 +24,11 @@ public protocol PersistentStore: AnyObject {
     /// The row of one object, or `nil` if the store does not have it.
     func row(for objectID: ManagedObjectID) throws -> StoredRow?
 
+    /// The rows of many objects at once, in the order of `objectIDs`, leaving out those the
+    /// store does not have. Incremental stores answer with one query; the default asks
+    /// `row(for:)` for each.
+    func rows(for objectIDs: [ManagedObjectID]) throws -> [StoredRow]
+
     /// The destinations of a to-many relationship.
     func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
 
@@ -35,6 +40,12 @@ public protocol PersistentStore: AnyObject {
 
     /// Releases files and connections.
     func close()
+}
+
+extension PersistentStore {
+    public func rows(for objectIDs: [ManagedObjectID]) throws -> [StoredRow] {
+        try objectIDs.compactMap { try row(for: $0) }
+    }
 }
 
 /// A fetch as a store sees it: the entities to search (sub-entities resolved), and the

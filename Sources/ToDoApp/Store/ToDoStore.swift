@@ -3,6 +3,7 @@ import Migration
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLiteStore
 import TermDataResources
 
 /// The ToDo application's data: its store, opened (and created, and migrated from
@@ -39,6 +40,7 @@ public final class ToDoStore {
     public static func open(at url: URL, type: StoreType, seeded: Bool = true,
                             progress: ((Double, String) -> Void)? = nil) throws -> ToDoStore {
         let versions = try bundledVersions()
+        SQLiteStore.register()
         DoNotAlertMigrationPolicy.register()
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let isNew = !FileManager.default.fileExists(atPath: url.path)

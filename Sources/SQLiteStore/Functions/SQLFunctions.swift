@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import Predicates
+
+/// The SQL functions and collations a store connection registers, so that string
+/// comparisons in SQL call the same code as evaluation in memory:
+///
+/// - `td_fold(value, options)`: the string folded for `[c]`/`[d]` (`ComparisonOptions.fold`).
+/// - `td_test(operator, lhs, rhs, options)`: 1 when `ComparisonPredicate.test` holds
+///   (BEGINSWITH, ENDSWITH, CONTAINS on strings).
+/// - `td_like(value, pattern, options)`: `LikePattern` matching.
+/// - `td_matches(value, pattern, options)`: `RegularExpressionMatcher` (MATCHES).
+/// - collations `td_caseInsensitiveCompare`, `td_localizedCompare`,
+///   `td_localizedCaseInsensitiveCompare`, `td_localizedStandardCompare`: `SortComparison.order`.
+enum SQLFunctions {
+    static func register(in db: Database) {
+        db.add(function: fold)
+        db.add(function: test)
+        db.add(function: like)
+        db.add(function: matches)
+        for comparison in SortComparison.allCases where comparison != .compare {
+            db.add(collation: DatabaseCollation(collationName(comparison)) { a, b in
+                comparison.order(.string(a), .string(b))
+            })
+        }
+    }
+
+    /// The collation name for a sort comparison; `nil` for `compare:` (SQLite's own order).
+    static func collationName(_ comparison: SortComparison) -> String {
+        "td_" + comparison.rawValue.dropLast()
+    }
+
+    static let fold = DatabaseFunction("td_fold", argumentCount: 2, pure: true) { args in
+        guard let s = String.fromDatabaseValue(args[0]) else { return nil }
+        let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(args[1]) ?? 0)
+        return options.fold(s)
+    }
+
+    static let test = DatabaseFunction("td_test", argumentCount: 4, pure: true) { args in
+        guard let name = String.fromDatabaseValue(args[0]), let op = ComparisonOperator(rawValue: name) else { return false }
+        let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(args[3]) ?? 0)
+        return (try? ComparisonPredicate.test(DatabaseValueCoding.plainValue(args[1]), op,
+                                              DatabaseValueCoding.plainValue(args[2]), options: options)) ?? false
+    }
+
+    static let like = DatabaseFunction("td_like", argumentCount: 3, pure: true) { args in
+        guard let s = String.fromDatabaseValue(args[0]), let pattern = String.fromDatabaseValue(args[1]) else { return false }
+        let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(args[2]) ?? 0)
+        return PatternCache.shared.like(pattern, options).matches(s)
+    }
+
+    static let matches = DatabaseFunction("td_matches", argumentCount: 3, pure: true) { args in
+        guard let s = String.fromDatabaseValue(args[0]), let pattern = String.fromDatabaseValue(args[1]) else { return false }
+        let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(args[2]) ?? 0)
+        return try RegularExpressionMatcher.matches(s, pattern: pattern, options: options)
+    }
+}
+
+/// The last LIKE patterns compiled, so a fetch compiles its pattern once, not once per row.
+final class PatternCache: @unchecked Sendable {
+    static let shared = PatternCache()
+    private let lock = NSLock()
+    private var patterns: [String: LikePattern] = [:]
+
+    func like(_ pattern: String, _ options: ComparisonOptions) -> LikePattern {
+        let key = "\(options.rawValue):\(pattern)"
+        lock.lock()
+        defer { lock.unlock() }
+        if let p = patterns[key] { return p }
+        if patterns.count > 64 { patterns.removeAll() }
+        let p = LikePattern(pattern, options: options)
+        patterns[key] = p
+        return p
+    }
+}

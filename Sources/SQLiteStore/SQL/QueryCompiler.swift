@@ -1,0 +1,434 @@
+import Foundation
+import GRDB
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+/// Compiles predicates and sort descriptors over one entity into SQL against the store's
+/// tables: key paths through to-one relationships become LEFT JOINs, to-many steps become
+/// subqueries, constants become bound arguments.
+///
+/// ```swift
+/// let compiler = QueryCompiler(schema: schema, entity: "ToDo")
+/// let whereClause = try compiler.compile(predicate)   // t0.ZNAME = ?  ["Buy milk"]
+/// compiler.fromClause                                  // ZTODO t0 LEFT JOIN ...
+/// ```
+final class QueryCompiler {
+    /// A table in scope: its alias and the entity whose keys it answers.
+    struct Scope {
+        var alias: String
+        var mapping: StoreSchema.EntityMapping
+    }
+
+    /// What a key path designates.
+    enum Operand {
+        /// A stored attribute's column.
+        case attribute(String, AttributeType)
+        /// A to-one relationship's foreign key (or `SELF`'s `Z_PK`), holding `Z_PK`s of `entity`.
+        case object(String, entity: String)
+        /// A to-many relationship from a scope, with the key path after it.
+        case toMany(RelationshipDescription, storage: StoreSchema.ToManyStorage, owner: String, rest: [String])
+        /// An SQL expression with a known result type (dictionary results, HAVING).
+        case expression(String, AttributeType)
+    }
+
+    let schema: StoreSchema
+    let root: Scope
+    private var aliasCount = 0
+    /// LEFT JOINs by (alias of the source, relationship name).
+    private var joins: [(key: String, alias: String, sql: String)] = []
+    /// Names standing for SQL expressions (HAVING and grouped ORDER BY).
+    var namedExpressions: [String: (sql: String, type: AttributeType)] = [:]
+
+    init(schema: StoreSchema, entity: String) throws {
+        guard let mapping = schema.mapping(for: entity) else { throw ObjectGraphError.unknownEntity(entity) }
+        self.schema = schema
+        self.root = Scope(alias: "t0", mapping: mapping)
+    }
+
+    /// `ZTABLE t0` followed by the joins the compiled key paths needed.
+    var fromClause: String {
+        ([root.mapping.table.name + " t0"] + joins.map(\.sql)).joined(separator: " ")
+    }
+
+    private func newAlias() -> String {
+        aliasCount += 1
+        return "t\(aliasCount)"
+    }
+
+    // MARK: Key paths
+
+    /// The operand a key path designates, adding joins for to-one steps.
+    func operand(_ path: String, from scope: Scope) throws -> Operand {
+        if let named = namedExpressions[path] { return .expression(named.sql, named.type) }
+        let components = path.split(separator: ".").map(String.init)
+        var scope = scope
+        for (i, key) in components.enumerated() {
+            let mapping = scope.mapping
+            let last = i == components.count - 1
+            if let column = mapping.column(forAttribute: key) {
+                guard last else {
+                    throw SQLiteStoreError.unsupportedInSQL("key path '\(path)' continues after attribute '\(key)'")
+                }
+                return .attribute("\(scope.alias).\(column)", mapping.entity.attribute(named: key)!.type)
+            }
+            if let fk = mapping.foreignKey(for: key) {
+                if last { return .object("\(scope.alias).\(fk.column)", entity: fk.destinationEntityName) }
+                scope = try join(fk, from: scope, key: key)
+                continue
+            }
+            if let storage = mapping.toManyStorage(for: key) {
+                let relationship = mapping.entity.relationship(named: key)!
+                return .toMany(relationship, storage: storage, owner: scope.alias, rest: Array(components[(i + 1)...]))
+            }
+            if key == "self" || key == "SELF" || key == "objectID" {
+                guard last else { continue }
+                return .object("\(scope.alias).Z_PK", entity: mapping.entity.name)
+            }
+            if let a = mapping.entity.attribute(named: key), a.isTransient {
+                throw SQLiteStoreError.unsupportedInSQL("'\(key)' is transient and not stored")
+            }
+            throw SQLiteStoreError.unknownKey(entity: mapping.entity.name, key: key)
+        }
+        return .object("\(scope.alias).Z_PK", entity: scope.mapping.entity.name)
+    }
+
+    private func join(_ fk: StoreSchema.ForeignKey, from scope: Scope, key: String) throws -> Scope {
+        guard let destination = schema.mapping(for: fk.destinationEntityName) else {
+            throw ObjectGraphError.unknownEntity(fk.destinationEntityName)
+        }
+        let joinKey = "\(scope.alias).\(key)"
+        if let existing = joins.first(where: { $0.key == joinKey }) {
+            return Scope(alias: existing.alias, mapping: destination)
+        }
+        let alias = newAlias()
+        joins.append((joinKey, alias,
+                      "LEFT JOIN \(destination.table.name) \(alias) ON \(alias).Z_PK = \(scope.alias).\(fk.column)"))
+        return Scope(alias: alias, mapping: destination)
+    }
+
+    // MARK: Predicates
+
+    /// The SQL condition for a predicate; a missing value never makes it NULL where memory
+    /// evaluation would say true (`NOT` and `ALL` treat unknown as false first).
+    func compile(_ predicate: ObjectPredicate) throws -> SQLFragment {
+        try compile(predicate, in: root)
+    }
+
+    func compile(_ predicate: ObjectPredicate, in scope: Scope) throws -> SQLFragment {
+        switch predicate {
+        case .true: return .alwaysTrue
+        case .false: return .alwaysFalse
+        case .and(let parts):
+            if parts.isEmpty { return .alwaysTrue }
+            return SQLFragment.joined(try parts.map { try compile($0, in: scope).parenthesized }, separator: " AND ")
+        case .or(let parts):
+            if parts.isEmpty { return .alwaysFalse }
+            return SQLFragment.joined(try parts.map { try compile($0, in: scope).parenthesized }, separator: " OR ")
+        case .not(let inner):
+            let c = try compile(inner, in: scope)
+            return SQLFragment("NOT COALESCE(\(c.sql), 0)", c.arguments)
+        case .comparison(let c):
+            return try compile(c, in: scope)
+        }
+    }
+
+    private func compile(_ c: ComparisonPredicate, in scope: Scope) throws -> SQLFragment {
+        // A constant on the left and a key path on the right: turn it around.
+        if case .constant = c.lhs, case .keyPath = c.rhs, c.modifier == .direct {
+            switch c.op {
+            case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+                return try compile(ComparisonPredicate(c.rhs, Self.mirrored(c.op), c.lhs, options: c.options), in: scope)
+            case .in:
+                if case .keyPath(let path) = c.rhs, case .toMany(let r, let storage, let owner, let rest) = try operand(path, from: scope) {
+                    let element = ComparisonPredicate(.keyPath(rest.isEmpty ? "self" : rest.joined(separator: ".")), .equalTo, c.lhs, options: c.options)
+                    return try subquery(r, storage, owner: owner, condition: element, quantifier: .any)
+                }
+            default: break
+            }
+        }
+        let left = try operandOf(c.lhs, in: scope)
+        switch left {
+        case .toMany(let r, let storage, let owner, let rest):
+            if rest == ["@count"] {
+                let count = try countSQL(r, storage, owner: owner)
+                return try compare(.expression(count, .integer64), c.op, c.rhs, options: c.options, in: scope)
+            }
+            if c.modifier == .direct {
+                if rest.isEmpty, c.op == .contains {
+                    let element = ComparisonPredicate(.evaluatedObject, .equalTo, c.rhs)
+                    return try subquery(r, storage, owner: owner, condition: element, quantifier: .any)
+                }
+                throw SQLiteStoreError.unsupportedInSQL(
+                    "comparing the to-many relationship '\(r.name)' needs ANY, ALL, NONE or @count")
+            }
+            let element = ComparisonPredicate(rest.isEmpty ? .evaluatedObject : .keyPath(rest.joined(separator: ".")),
+                                              c.op, c.rhs, options: c.options)
+            return try subquery(r, storage, owner: owner, condition: element, quantifier: c.modifier)
+        default:
+            if c.modifier != .direct {
+                throw SQLiteStoreError.unsupportedInSQL("\(c.modifier.rawValue) needs a to-many key path on the left")
+            }
+            return try compare(left, c.op, c.rhs, options: c.options, in: scope)
+        }
+    }
+
+    private func operandOf(_ e: ObjectExpression, in scope: Scope) throws -> Operand {
+        switch e {
+        case .keyPath(let path): return try operand(path, from: scope)
+        case .evaluatedObject: return .object("\(scope.alias).Z_PK", entity: scope.mapping.entity.name)
+        case .member(.evaluatedObject, let path): return try operand(path, from: scope)
+        case .variable(let name):
+            throw SQLiteStoreError.unsupportedInSQL("variable $\(name) has no value (substitute variables first)")
+        default:
+            throw SQLiteStoreError.unsupportedInSQL("the expression \(e) on the left of a comparison")
+        }
+    }
+
+    /// `EXISTS` / `NOT EXISTS` over the members of a to-many relationship.
+    private func subquery(_ r: RelationshipDescription, _ storage: StoreSchema.ToManyStorage, owner: String,
+                          condition: ComparisonPredicate, quantifier: ComparisonModifier) throws -> SQLFragment {
+        guard let destination = schema.mapping(for: r.destinationEntityName) else {
+            throw ObjectGraphError.unknownEntity(r.destinationEntityName)
+        }
+        let alias = newAlias()
+        let scope = Scope(alias: alias, mapping: destination)
+        let savedJoins = joins
+        joins = []
+        var inner = try compile(condition, in: scope)
+        let innerJoins = joins.map { " " + $0.sql }.joined()
+        joins = savedJoins
+        if quantifier == .all { inner = SQLFragment("NOT COALESCE(\(inner.sql), 0)", inner.arguments) }
+        let from: String
+        switch storage {
+        case .foreignKey(let table, let column):
+            from = "SELECT 1 FROM \(table) \(alias)\(innerJoins) WHERE \(alias).\(column) = \(owner).Z_PK"
+        case .joinTable(let name, let own, let other):
+            from = "SELECT 1 FROM \(name) j\(alias) JOIN \(destination.table.name) \(alias) ON \(alias).Z_PK = j\(alias).\(other)"
+                + "\(innerJoins) WHERE j\(alias).\(own) = \(owner).Z_PK"
+        }
+        let exists = "EXISTS (\(from) AND \(inner.sql))"
+        switch quantifier {
+        case .any, .direct: return SQLFragment(exists, inner.arguments)
+        case .all, .none: return SQLFragment("NOT " + exists, inner.arguments)
+        }
+    }
+
+    private func countSQL(_ r: RelationshipDescription, _ storage: StoreSchema.ToManyStorage, owner: String) throws -> String {
+        switch storage {
+        case .foreignKey(let table, let column):
+            return "(SELECT COUNT(*) FROM \(table) WHERE \(table).\(column) = \(owner).Z_PK)"
+        case .joinTable(let name, let own, _):
+            return "(SELECT COUNT(*) FROM \(name) WHERE \(name).\(own) = \(owner).Z_PK)"
+        }
+    }
+
+    // MARK: Comparisons
+
+    /// A comparison of a column (or SQL expression) with the right-hand side.
+    private func compare(_ left: Operand, _ op: ComparisonOperator, _ rhs: ObjectExpression,
+                         options: ComparisonOptions, in scope: Scope) throws -> SQLFragment {
+        let (column, type): (String, AttributeType?)
+        var objectEntity: String?
+        switch left {
+        case .attribute(let c, let t), .expression(let c, let t): (column, type) = (c, t)
+        case .object(let c, let entity): (column, type, objectEntity) = (c, nil, entity)
+        case .toMany: throw SQLiteStoreError.unsupportedInSQL("a to-many relationship in a comparison")
+        }
+        let isString = type == .string || type == .uri
+        let folding = isString && !options.isEmpty && !options.contains(.normalized)
+
+        // Key path against key path.
+        if case .keyPath(let path) = rhs {
+            let right = try operand(path, from: scope)
+            let rightColumn: String
+            switch right {
+            case .attribute(let c, _), .expression(let c, _), .object(let c, _): rightColumn = c
+            case .toMany: throw SQLiteStoreError.unsupportedInSQL("a to-many relationship on the right of \(op.rawValue)")
+            }
+            switch op {
+            case .equalTo: return SQLFragment("\(column) IS \(rightColumn)")
+            case .notEqualTo: return SQLFragment("\(column) IS NOT \(rightColumn)")
+            case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+                return SQLFragment("\(column) \(op.rawValue) \(rightColumn)")
+            default:
+                throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) between two key paths")
+            }
+        }
+
+        let value = try constant(rhs)
+        if let objectEntity {
+            return try compareObjects(column, entity: objectEntity, op, value)
+        }
+        let lhsSQL = folding ? "td_fold(\(column), ?)" : column
+        let lhsArgs: [DatabaseValue] = folding ? [options.rawValue.databaseValue] : []
+        func bound(_ v: ObjectValue) -> DatabaseValue {
+            if folding, case .string(let s) = v { return options.fold(s).databaseValue }
+            return DatabaseValueCoding.databaseValue(v)
+        }
+        switch op {
+        case .equalTo, .notEqualTo:
+            let equal = op == .equalTo
+            if value.isNull { return SQLFragment("\(column) \(equal ? "IS NULL" : "IS NOT NULL")") }
+            guard Self.fits(value, type) else { return equal ? .alwaysFalse : .alwaysTrue }
+            return SQLFragment("\(lhsSQL) \(equal ? "=" : "IS NOT") ?", lhsArgs + [bound(value)])
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            guard !value.isNull, Self.fits(value, type), Self.ordered(value) else { return .alwaysFalse }
+            return SQLFragment("\(lhsSQL) \(op.rawValue) ?", lhsArgs + [bound(value)])
+        case .between:
+            guard let bounds = value.collectionElements, bounds.count == 2 else {
+                throw SQLiteStoreError.unsupportedInSQL("BETWEEN needs two values on the right")
+            }
+            guard bounds.allSatisfy({ !$0.isNull && Self.fits($0, type) && Self.ordered($0) }) else { return .alwaysFalse }
+            return SQLFragment("\(lhsSQL) BETWEEN ? AND ?", lhsArgs + [bound(bounds[0]), bound(bounds[1])])
+        case .in:
+            if case .string = value {
+                guard isString else { return .alwaysFalse }
+                return SQLFragment("td_test('IN', \(column), ?, ?)", [bound(value), options.rawValue.databaseValue])
+            }
+            let elements: [ObjectValue]
+            switch value {
+            case .array(let a), .set(let a): elements = a
+            case .dictionary(let d): elements = Array(d.values)
+            case .null: return .alwaysFalse
+            default: throw SQLiteStoreError.unsupportedInSQL("IN needs a collection on the right, got \(value.typeName)")
+            }
+            let fitting = elements.filter { !$0.isNull && Self.fits($0, type) }
+            let hasNull = elements.contains { $0.isNull }
+            var parts: [SQLFragment] = []
+            if !fitting.isEmpty {
+                let marks = Array(repeating: "?", count: fitting.count).joined(separator: ", ")
+                parts.append(SQLFragment("\(lhsSQL) IN (\(marks))", lhsArgs + fitting.map(bound)))
+            }
+            if hasNull { parts.append(SQLFragment("\(column) IS NULL")) }
+            if parts.isEmpty { return .alwaysFalse }
+            return parts.count == 1 ? parts[0] : SQLFragment.joined(parts, separator: " OR ")
+        case .contains:
+            guard isString else { throw SQLiteStoreError.unsupportedInSQL("CONTAINS on a value that is not a string or a to-many relationship") }
+            if value.isNull { return .alwaysFalse }
+            guard case .string = value else { throw SQLiteStoreError.unsupportedInSQL("CONTAINS with a string needs a string") }
+            return SQLFragment("td_test('CONTAINS', \(column), ?, ?)", [value.databaseValueForFunction, options.rawValue.databaseValue])
+        case .beginsWith, .endsWith:
+            guard isString else { throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) needs a string attribute") }
+            if value.isNull { return .alwaysFalse }
+            guard case .string = value else { throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) needs a string") }
+            return SQLFragment("td_test('\(op.rawValue)', \(column), ?, ?)", [value.databaseValueForFunction, options.rawValue.databaseValue])
+        case .like, .matches:
+            guard isString else { throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) needs a string attribute") }
+            if value.isNull { return .alwaysFalse }
+            guard case .string = value else { throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) needs a string pattern") }
+            let function = op == .like ? "td_like" : "td_matches"
+            return SQLFragment("\(function)(\(column), ?, ?)", [value.databaseValueForFunction, options.rawValue.databaseValue])
+        }
+    }
+
+    /// Comparisons of a to-one foreign key or `SELF` with objects.
+    private func compareObjects(_ column: String, entity: String, _ op: ComparisonOperator, _ value: ObjectValue) throws -> SQLFragment {
+        let root = schema.mapping(for: entity)?.table.name
+        func key(_ v: ObjectValue) -> Int64? {
+            guard case .object(let o) = v else { return nil }
+            let id: ManagedObjectID? = (o as? ManagedObjectID) ?? (o as? ManagedObject)?.objectID
+            guard let id, let pk = id.primaryKey, schema.mapping(for: id.entityName)?.table.name == root else { return nil }
+            return pk
+        }
+        switch op {
+        case .equalTo, .notEqualTo:
+            let equal = op == .equalTo
+            if value.isNull { return SQLFragment("\(column) \(equal ? "IS NULL" : "IS NOT NULL")") }
+            guard let pk = key(value) else { return equal ? .alwaysFalse : .alwaysTrue }
+            return SQLFragment("\(column) \(equal ? "=" : "IS NOT") ?", [pk.databaseValue])
+        case .in:
+            guard let elements = value.collectionElements ?? (value.isNull ? [] : nil) else {
+                throw SQLiteStoreError.unsupportedInSQL("IN needs a collection of objects")
+            }
+            let keys = elements.compactMap(key)
+            var parts: [SQLFragment] = []
+            if !keys.isEmpty {
+                parts.append(SQLFragment("\(column) IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))",
+                                         keys.map(\.databaseValue)))
+            }
+            if elements.contains(where: \.isNull) { parts.append(SQLFragment("\(column) IS NULL")) }
+            if parts.isEmpty { return .alwaysFalse }
+            return SQLFragment.joined(parts, separator: " OR ")
+        default:
+            throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) between objects")
+        }
+    }
+
+    /// The value of a right-hand side that SQL takes as an argument.
+    private func constant(_ e: ObjectExpression) throws -> ObjectValue {
+        switch e {
+        case .constant(let v): return v
+        case .aggregate(let items): return .array(try items.map(constant))
+        case .function, .cast:
+            // Functions of constants only (now(), CAST(..., "NSDate")): evaluate them once here.
+            do { return try e.evaluate(with: .null) } catch {
+                throw SQLiteStoreError.unsupportedInSQL("the expression \(e) on the right of a comparison")
+            }
+        case .variable(let name):
+            throw SQLiteStoreError.unsupportedInSQL("variable $\(name) has no value (substitute variables first)")
+        default:
+            throw SQLiteStoreError.unsupportedInSQL("the expression \(e) on the right of a comparison")
+        }
+    }
+
+    /// Whether a constant can equal or order against values of an attribute type; memory
+    /// evaluation never equates a string with a number, so neither may SQL.
+    static func fits(_ value: ObjectValue, _ type: AttributeType?) -> Bool {
+        guard let type else { return true }
+        switch value {
+        case .null: return true
+        case .bool, .int, .double, .decimal: return type.isNumeric || type == .boolean
+        case .string: return type == .string
+        case .date: return type == .date
+        case .data: return type == .binary || type == .transformable
+        case .uuid: return type == .uuid
+        case .url: return type == .uri
+        default: return false
+        }
+    }
+
+    /// Whether `<` and `>` order the value in memory.
+    static func ordered(_ value: ObjectValue) -> Bool {
+        switch value {
+        case .bool, .int, .double, .decimal, .string, .date, .data, .uuid, .url: return true
+        default: return false
+        }
+    }
+
+    static func mirrored(_ op: ComparisonOperator) -> ComparisonOperator {
+        switch op {
+        case .lessThan: return .greaterThan
+        case .lessThanOrEqualTo: return .greaterThanOrEqualTo
+        case .greaterThan: return .lessThan
+        case .greaterThanOrEqualTo: return .lessThanOrEqualTo
+        default: return op
+        }
+    }
+
+    // MARK: Sorting
+
+    /// `ORDER BY` terms for sort descriptors, with collations that order as memory does.
+    func orderBy(_ descriptors: [ObjectSortDescriptor]) throws -> [String] {
+        try descriptors.map { d in
+            let column: String
+            var type: AttributeType?
+            switch try operand(d.key, from: root) {
+            case .attribute(let c, let t), .expression(let c, let t): (column, type) = (c, t)
+            case .object(let c, _): column = c
+            case .toMany(let r, _, _, _):
+                throw SQLiteStoreError.unsupportedInSQL("sorting by the to-many relationship '\(r.name)'")
+            }
+            var term = column
+            if d.comparison != .compare, type == .string || type == nil {
+                term += " COLLATE " + SQLFunctions.collationName(d.comparison)
+            }
+            return term + (d.ascending ? " ASC" : " DESC")
+        }
+    }
+}
+
+private extension ObjectValue {
+    /// A string bound for one of the registered functions, which fold it themselves.
+    var databaseValueForFunction: DatabaseValue { DatabaseValueCoding.databaseValue(self) }
+}

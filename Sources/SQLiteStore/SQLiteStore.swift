@@ -1,0 +1,193 @@
+import Foundation
+import GRDB
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+/// A store in a SQLite file laid out as Core Data lays it out, so stores written by
+/// Apple's Core Data open here and ours open there.
+///
+/// Fetches compile to SQL; objects load row by row (or a batch at a time) when their
+/// faults fire; a save is one transaction in WAL mode, with optimistic locking on `Z_OPT`.
+///
+/// ```swift
+/// SQLiteStore.register()
+/// let coordinator = PersistentStoreCoordinator(model: model)
+/// try coordinator.addStore(type: .sqlite, at: URL(fileURLWithPath: "ToDo.sqlite"))
+/// ```
+public final class SQLiteStore: PersistentStore {
+    public let url: URL?
+    public let configurationName: String?
+    public let model: ManagedObjectModel
+    public let isReadOnly: Bool
+    public private(set) var metadata: StoreMetadata
+    public var type: StoreType { .sqlite }
+    public var identifier: String { metadata.uuid }
+
+    let database: DatabaseQueue
+    let schema: StoreSchema
+    /// Row-loading SQL per entity, built once.
+    var rowQueries: [String: RowQuery] = [:]
+    /// Insert and update statements per entity, built once.
+    var rowWriters: [String: RowWriter] = [:]
+    /// `Z_ENT` by entity name.
+    var entityNumbers: [String: Int] = [:]
+    /// The root entity (the table's owner) by entity name.
+    var rootNames: [String: String] = [:]
+
+    /// Makes `PersistentStoreCoordinator.addStore(type: .sqlite, ...)` and
+    /// `migrateStore(_:to:type: .sqlite)` create SQLite stores.
+    public static func register() {
+        PersistentStoreCoordinator.registerStoreType(.sqlite) { model, url, configuration, options in
+            try SQLiteStore(model: model, url: url, configurationName: configuration, options: options)
+        }
+        PersistentStoreCoordinator.registerMetadataReader(.sqlite) { url in try readMetadata(at: url) }
+    }
+
+    /// The metadata of the store at `url`, read without a model. A store written by Apple's
+    /// Core Data has version hashes this model cannot reproduce; they are left out, so such a
+    /// store is checked by its schema when it is opened.
+    public static func readMetadata(at url: URL) throws -> StoreMetadata {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database: DatabaseQueue
+        do { database = try DatabaseQueue(path: url.path, configuration: configuration) } catch {
+            throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be opened: \(error)")
+        }
+        defer { try? database.close() }
+        return try database.read { db in
+            guard try db.tableExists("Z_METADATA"),
+                  let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
+                  let plist = row["Z_PLIST"] as Data? else {
+                throw ObjectGraphError.storeFormat(file: url.path, reason: "not a Core Data store (no Z_METADATA)")
+            }
+            var (metadata, ownFormat) = try SQLiteMetadata.decode(plist, uuid: row["Z_UUID"] ?? "")
+            if !ownFormat { metadata.versionHashes = [:] }
+            return metadata
+        }
+    }
+
+    /// Opens the store at `url`, creating it when the file does not exist; `nil` keeps it in memory.
+    ///
+    /// - Throws: `ObjectGraphError.storeFormat` for a file that is not a Core Data SQLite
+    ///   store, `.incompatibleStore` when its tables (or, for stores written here, its
+    ///   version hashes) do not fit the model, unless `options.ignoresVersioning`.
+    public init(model: ManagedObjectModel, url: URL?, configurationName: String? = nil,
+                options: StoreOptions = StoreOptions()) throws {
+        self.model = model
+        self.url = url
+        self.configurationName = configurationName
+        self.isReadOnly = options.readOnly
+        let path = url?.path ?? ":memory:"
+        let exists = url.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+        if options.readOnly, !exists {
+            throw ObjectGraphError.storeFormat(file: path, reason: "no such store (it cannot be created read-only)")
+        }
+        var configuration = Configuration()
+        configuration.readonly = options.readOnly
+        if url != nil && !options.readOnly { configuration.journalMode = .wal }
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in SQLFunctions.register(in: db) }
+        do {
+            database = url == nil ? try DatabaseQueue(configuration: configuration)
+                                  : try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw ObjectGraphError.storeFormat(file: path, reason: "cannot open the SQLite file (\(Self.describe(error)))")
+        }
+
+        var opened: (StoreSchema, StoreMetadata)?
+        do {
+            opened = try database.inDatabase { db -> (StoreSchema, StoreMetadata)? in
+                guard try db.tableExists("Z_METADATA") else {
+                    let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+                    if tables > 0 {
+                        throw ObjectGraphError.storeFormat(file: path, reason: "not a Core Data store (no Z_METADATA table)")
+                    }
+                    return nil
+                }
+                return try Self.open(db, model: model, path: path, options: options)
+            }
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch {
+            throw ObjectGraphError.storeFormat(file: path, reason: Self.describe(error))
+        }
+        if let opened {
+            (schema, metadata) = opened
+        } else {
+            if options.readOnly { throw ObjectGraphError.storeFormat(file: path, reason: "an empty file cannot be opened read-only") }
+            schema = try StoreSchema(model: model)
+            metadata = StoreMetadata(storeType: .sqlite, versionHashes: model.entityVersionHashes,
+                                     versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
+            let (schema, metadata) = (self.schema, self.metadata)
+            try database.inTransaction { db in
+                try schema.create(in: db)
+                try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                               arguments: [metadata.uuid, try SQLiteMetadata.encode(metadata)])
+                return .commit
+            }
+        }
+        for entity in model.entities {
+            let mapping = schema.mapping(for: entity.name)!
+            rowQueries[entity.name] = RowQuery(mapping: mapping)
+            rowWriters[entity.name] = RowWriter(mapping: mapping)
+            entityNumbers[entity.name] = mapping.number
+            rootNames[entity.name] = mapping.table.rootEntityName
+        }
+    }
+
+    /// Reads an existing store's metadata and entity numbers and checks it fits the model.
+    private static func open(_ db: Database, model: ManagedObjectModel, path: String,
+                             options: StoreOptions) throws -> (StoreSchema, StoreMetadata) {
+        guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
+              let plist = row["Z_PLIST"] as Data? else {
+            throw ObjectGraphError.storeFormat(file: path, reason: "Z_METADATA has no property list")
+        }
+        let uuid: String = row["Z_UUID"] ?? UUID().uuidString
+        let (metadata, ownFormat) = try SQLiteMetadata.decode(plist, uuid: uuid)
+        var numbers: [String: Int] = [:]
+        for r in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
+            if let name: String = r["Z_NAME"], let n: Int = r["Z_ENT"] { numbers[name] = n }
+        }
+        if ownFormat, !options.ignoresVersioning, !metadata.versionHashes.isEmpty {
+            let differing = model.entitiesDiffering(fromVersionHashes: metadata.versionHashes)
+            if !differing.isEmpty { throw ObjectGraphError.incompatibleStore(file: path, differingEntities: differing) }
+        }
+        let missing = model.entities.map(\.name).filter { numbers[$0] == nil }
+        if !missing.isEmpty {
+            throw ObjectGraphError.incompatibleStore(file: path, differingEntities: missing)
+        }
+        let schema: StoreSchema
+        do { schema = try StoreSchema(model: model, numbers: numbers) } catch let error as SQLiteStoreError {
+            throw ObjectGraphError.storeFormat(file: path, reason: error.description)
+        }
+        // Apple's version hashes cannot be computed here: a store written elsewhere opens when its tables fit.
+        let problems = try schema.differences(from: db)
+        if !problems.isEmpty, !options.ignoresVersioning {
+            let entities = problems.map { String($0.prefix { $0 != ":" }) }
+            throw ObjectGraphError.incompatibleStore(file: path, differingEntities: Array(Set(entities)).sorted())
+        }
+        return (schema, metadata)
+    }
+
+    static func describe(_ error: Error) -> String {
+        if let e = error as? DatabaseError { return e.message ?? "\(e.resultCode)" }
+        return "\(error)"
+    }
+
+    public func close() {
+        try? database.close()
+    }
+
+    /// The object ID for a primary key of an entity.
+    func objectID(entityName: String, primaryKey: Int64) -> ManagedObjectID {
+        ManagedObjectID(entityName: entityName, storeIdentifier: identifier, reference: .permanent(primaryKey))
+    }
+
+    /// The SQL of a fetch as the store would run it, for inspection and tests.
+    public func sql(for request: StoreRequest) throws -> (sql: String, arguments: [String]) {
+        let query = try FetchQuery(schema: schema, request: request)
+        let fragment = try query.selectForResult()
+        return (fragment.sql, fragment.arguments.map { $0.description })
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// A failure particular to the SQLite store.
+public enum SQLiteStoreError: Error, Equatable, CustomStringConvertible {
+    /// The file's tables do not fit the model.
+    case schemaMismatch(String)
+    /// A predicate, sort or fetch that has no SQL form (the message names the construct).
+    case unsupportedInSQL(String)
+    /// A key in a predicate, sort or property list that the entity does not have.
+    case unknownKey(entity: String, key: String)
+
+    public var description: String {
+        switch self {
+        case .schemaMismatch(let what): return "the store does not fit the model: \(what)"
+        case .unsupportedInSQL(let what): return "cannot fetch from a SQLite store: \(what)"
+        case .unknownKey(let entity, let key): return "entity \(entity) has no key '\(key)'"
+        }
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+import ObjectModel
+
+/// How a model lies in a SQLite file in Core Data's layout: a table `Z<ROOT>` per
+/// inheritance root holding every entity of the tree, a column per stored attribute and
+/// to-one relationship, join tables for many-to-many relationships.
+///
+/// ```swift
+/// let schema = try StoreSchema(model: model)
+/// schema.mapping(for: "ToDo")!.table.name   // "ZTODO"
+/// ```
+struct StoreSchema: Sendable {
+    /// A column of an entity table.
+    struct Column: Sendable, Hashable {
+        var name: String
+        /// The declared type Core Data writes: INTEGER, TIMESTAMP, FLOAT, DECIMAL, VARCHAR, BLOB.
+        var declaredType: String
+    }
+
+    /// An index of an entity or join table.
+    struct Index: Sendable, Hashable {
+        var name: String
+        var table: String
+        var columns: [String]
+    }
+
+    /// One table per inheritance root.
+    struct Table: Sendable {
+        var name: String
+        var rootEntityName: String
+        /// Every column after `Z_PK`, `Z_ENT`, `Z_OPT`, in Core Data's order.
+        var columns: [Column]
+        var indexes: [Index]
+        /// Entity numbers of the entities whose rows live here.
+        var entityNumbers: [Int]
+    }
+
+    /// A to-one relationship's columns: the destination's `Z_PK`, and its `Z_ENT` when the
+    /// destination has sub-entities.
+    struct ForeignKey: Sendable, Hashable {
+        var column: String
+        var entityColumn: String?
+        var destinationEntityName: String
+    }
+
+    /// Where a to-many relationship's members are found.
+    enum ToManyStorage: Sendable, Hashable {
+        /// A foreign key on the destination's table pointing back at the source.
+        case foreignKey(table: String, column: String)
+        /// A join table: `ownColumn` holds the source's `Z_PK`, `otherColumn` the destination's.
+        case joinTable(name: String, ownColumn: String, otherColumn: String)
+    }
+
+    /// A many-to-many join table.
+    struct JoinTable: Sendable, Hashable {
+        var name: String
+        var firstColumn: String
+        var secondColumn: String
+        var index: Index
+    }
+
+    /// Everything the store needs about one entity.
+    struct EntityMapping: Sendable {
+        var entity: Entity
+        /// `Z_ENT`.
+        var number: Int
+        var table: Table
+        /// Stored attributes (own and inherited) with their columns, in `entity.attributes` order.
+        var attributes: [(attribute: AttributeDescription, column: String)]
+        /// To-one relationships with their columns.
+        var toOne: [(relationship: RelationshipDescription, key: ForeignKey)]
+        /// To-many relationships with their storage.
+        var toMany: [(relationship: RelationshipDescription, storage: ToManyStorage)]
+
+        func column(forAttribute name: String) -> String? {
+            attributes.first { $0.attribute.name == name }?.column
+        }
+
+        func foreignKey(for name: String) -> ForeignKey? {
+            toOne.first { $0.relationship.name == name }?.key
+        }
+
+        func toManyStorage(for name: String) -> ToManyStorage? {
+            toMany.first { $0.relationship.name == name }?.storage
+        }
+    }
+
+    let model: ManagedObjectModel
+    private(set) var tables: [Table] = []
+    private(set) var joinTables: [JoinTable] = []
+    private(set) var mappings: [String: EntityMapping] = [:]
+    private(set) var entityNamesByNumber: [Int: String] = [:]
+
+    /// The schema of a model, with entity numbers taken from `numbers` (an existing store's
+    /// `Z_PRIMARYKEY`) where given, else from the model.
+    init(model: ManagedObjectModel, numbers: [String: Int]? = nil) throws {
+        self.model = model
+        var numberOf: [String: Int] = [:]
+        for entity in model.entities {
+            if let numbers {
+                guard let n = numbers[entity.name] else {
+                    throw SQLiteStoreError.schemaMismatch("the store has no entity '\(entity.name)' in Z_PRIMARYKEY")
+                }
+                numberOf[entity.name] = n
+            } else {
+                numberOf[entity.name] = entity.number
+            }
+        }
+        for (name, n) in numberOf { entityNamesByNumber[n] = name }
+
+        // Column names per (declaring entity, property), one namespace per root table.
+        var columnOfProperty: [String: [String: String]] = [:]   // root -> "Entity.property" -> column
+        var tablesByRoot: [String: Table] = [:]
+        let roots = model.entities.filter { $0.parentName == nil }.sorted { numberOf[$0.name]! < numberOf[$1.name]! }
+        for root in roots {
+            let tableName = "Z" + root.name.uppercased()
+            let members = root.kindNames.compactMap { model.entity(named: $0) }.sorted { numberOf[$0.name]! < numberOf[$1.name]! }
+            var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+            var names: [String: String] = [:]
+            func unique(_ base: String) -> String {
+                if !used.contains(base) { used.insert(base); return base }
+                var i = 1
+                while used.contains("\(base)\(i)") { i += 1 }
+                used.insert("\(base)\(i)")
+                return "\(base)\(i)"
+            }
+            var integers: [Column] = [], timestamps: [Column] = [], floats: [Column] = [], texts: [Column] = [], blobs: [Column] = []
+            var foreignKeys: [Column] = []
+            var indexes: [Index] = []
+            for member in members {
+                for a in member.declaration.attributes where !a.isTransient {
+                    let column = unique("Z" + a.name.uppercased())
+                    names["\(member.name).\(a.name)"] = column
+                    let c = Column(name: column, declaredType: Self.declaredType(of: a.type))
+                    switch c.declaredType {
+                    case "INTEGER": integers.append(c)
+                    case "TIMESTAMP": timestamps.append(c)
+                    case "FLOAT", "DECIMAL": floats.append(c)
+                    case "VARCHAR": texts.append(c)
+                    default: blobs.append(c)
+                    }
+                    if a.isIndexed {
+                        indexes.append(Index(name: "\(tableName)_\(column)_INDEX", table: tableName, columns: [column]))
+                    }
+                }
+                for r in member.declaration.relationships where !r.isTransient && !r.isToMany {
+                    let column = unique("Z" + r.name.uppercased())
+                    names["\(member.name).\(r.name)"] = column
+                    if let destination = model.entity(named: r.destinationEntityName), destination.kindNames.count > 1 {
+                        let entityColumn = unique("Z\(numberOf[destination.name]!)_" + r.name.uppercased())
+                        names["\(member.name).\(r.name)#ent"] = entityColumn
+                        foreignKeys.append(Column(name: entityColumn, declaredType: "INTEGER"))
+                    }
+                    foreignKeys.append(Column(name: column, declaredType: "INTEGER"))
+                    indexes.append(Index(name: "\(tableName)_\(column)_INDEX", table: tableName, columns: [column]))
+                }
+            }
+            // To-many relationships without an inverse keep a foreign key on the destination.
+            columnOfProperty[root.name] = names
+            let table = Table(name: tableName, rootEntityName: root.name,
+                              columns: integers + foreignKeys + timestamps + floats + texts + blobs,
+                              indexes: indexes, entityNumbers: members.map { numberOf[$0.name]! })
+            tablesByRoot[root.name] = table
+        }
+        // Foreign keys for to-many relationships that have no inverse: `Z<n><REL>` on the destination.
+        for entity in model.entities {
+            for r in entity.declaration.relationships where r.isToMany && !r.isTransient && r.inverseName == nil {
+                guard let destination = model.entity(named: r.destinationEntityName) else { continue }
+                let root = destination.rootName
+                let column = "Z\(numberOf[entity.name]!)" + r.name.uppercased()
+                columnOfProperty[root, default: [:]]["\(entity.name).\(r.name)#noinverse"] = column
+                tablesByRoot[root]!.columns.append(Column(name: column, declaredType: "INTEGER"))
+                tablesByRoot[root]!.indexes.append(Index(name: "\(tablesByRoot[root]!.name)_\(column)_INDEX",
+                                                         table: tablesByRoot[root]!.name, columns: [column]))
+            }
+        }
+        // Compound indexes.
+        for entity in model.entities {
+            let root = entity.rootName
+            for group in entity.declaration.compoundIndexes where group.count > 1 {
+                let columns = group.compactMap { name -> String? in
+                    let declaring = Self.declaringEntity(of: name, in: entity, model: model)
+                    return columnOfProperty[root]?["\(declaring).\(name)"]
+                }
+                guard columns.count == group.count else { continue }
+                let table = tablesByRoot[root]!.name
+                tablesByRoot[root]!.indexes.append(Index(name: "\(table)_\(columns.joined(separator: "_"))_INDEX",
+                                                         table: table, columns: columns))
+            }
+        }
+        tables = roots.map { tablesByRoot[$0.name]! }
+
+        // Join tables for many-to-many relationships, named after the lower-numbered side.
+        var joinByRelationship: [String: ToManyStorage] = [:]  // "Entity.rel"
+        for entity in model.entities {
+            for r in entity.declaration.relationships where r.isToMany && !r.isTransient {
+                guard let inverseName = r.inverseName, let destination = model.entity(named: r.destinationEntityName),
+                      let inverse = destination.relationship(named: inverseName), inverse.isToMany else { continue }
+                let key = "\(entity.name).\(r.name)"
+                if joinByRelationship[key] != nil { continue }
+                let inverseOwner = Self.declaringEntity(of: inverseName, in: destination, model: model)
+                let (n1, n2) = (numberOf[entity.name]!, numberOf[inverseOwner]!)
+                // The table is named after the side with the smaller number (the smaller name when reflexive).
+                let selfNames = n1 < n2 || (n1 == n2 && r.name <= inverseName)
+                let (ownerNumber, ownerRel, otherNumber, otherRel) = selfNames
+                    ? (n1, r.name, n2, inverseName) : (n2, inverseName, n1, r.name)
+                var name = "Z_\(ownerNumber)\(ownerRel.uppercased())"
+                while joinTables.contains(where: { $0.name == name }) { name += "1" }
+                let first = "Z_\(ownerNumber)\(otherRel.uppercased())"    // the owner's Z_PK
+                let second = "Z_\(otherNumber)\(ownerRel.uppercased())"  // the other side's Z_PK
+                joinTables.append(JoinTable(name: name, firstColumn: first, secondColumn: second,
+                                            index: Index(name: "\(name)_\(second)_INDEX", table: name, columns: [second, first])))
+                let ownerKey = selfNames ? key : "\(inverseOwner).\(inverseName)"
+                let otherKey = selfNames ? "\(inverseOwner).\(inverseName)" : key
+                joinByRelationship[ownerKey] = .joinTable(name: name, ownColumn: first, otherColumn: second)
+                joinByRelationship[otherKey] = .joinTable(name: name, ownColumn: second, otherColumn: first)
+            }
+        }
+
+        for entity in model.entities {
+            let root = entity.rootName
+            let names = columnOfProperty[root] ?? [:]
+            var attributes: [(AttributeDescription, String)] = []
+            for a in entity.attributes where !a.isTransient {
+                let declaring = Self.declaringEntity(of: a.name, in: entity, model: model)
+                attributes.append((a, names["\(declaring).\(a.name)"]!))
+            }
+            var toOne: [(RelationshipDescription, ForeignKey)] = []
+            var toMany: [(RelationshipDescription, ToManyStorage)] = []
+            for r in entity.relationships where !r.isTransient {
+                let declaring = Self.declaringEntity(of: r.name, in: entity, model: model)
+                if !r.isToMany {
+                    toOne.append((r, ForeignKey(column: names["\(declaring).\(r.name)"]!,
+                                                entityColumn: names["\(declaring).\(r.name)#ent"],
+                                                destinationEntityName: r.destinationEntityName)))
+                } else if let join = joinByRelationship["\(declaring).\(r.name)"] {
+                    toMany.append((r, join))
+                } else if let destination = model.entity(named: r.destinationEntityName) {
+                    let destinationTable = tablesByRoot[destination.rootName]!.name
+                    if let inverseName = r.inverseName {
+                        let inverseOwner = Self.declaringEntity(of: inverseName, in: destination, model: model)
+                        let column = columnOfProperty[destination.rootName]?["\(inverseOwner).\(inverseName)"] ?? ""
+                        toMany.append((r, .foreignKey(table: destinationTable, column: column)))
+                    } else {
+                        let column = columnOfProperty[destination.rootName]?["\(declaring).\(r.name)#noinverse"] ?? ""
+                        toMany.append((r, .foreignKey(table: destinationTable, column: column)))
+                    }
+                }
+            }
+            mappings[entity.name] = EntityMapping(entity: entity, number: numberOf[entity.name]!,
+                                                  table: tablesByRoot[root]!, attributes: attributes,
+                                                  toOne: toOne, toMany: toMany)
+        }
+    }
+
+    /// The mapping of an entity.
+    func mapping(for entityName: String) -> EntityMapping? { mappings[entityName] }
+
+    /// Entity names indexed by `Z_ENT` (empty where no entity has the number).
+    var entityNamesByNumberArray: [String] {
+        let top = entityNamesByNumber.keys.max() ?? 0
+        return (0...top).map { entityNamesByNumber[$0] ?? "" }
+    }
+
+    /// The entity a `Z_ENT` value stands for.
+    func entityName(forNumber number: Int) -> String? { entityNamesByNumber[number] }
+
+    /// The declared SQL type Core Data uses for an attribute type.
+    static func declaredType(of type: AttributeType) -> String {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean: return "INTEGER"
+        case .date: return "TIMESTAMP"
+        case .double, .float: return "FLOAT"
+        case .decimal: return "DECIMAL"
+        case .string, .uri: return "VARCHAR"
+        case .binary, .transformable, .uuid, .objectID, .undefined: return "BLOB"
+        }
+    }
+
+    /// The entity (the given one or an ancestor) that declares a property.
+    static func declaringEntity(of property: String, in entity: Entity, model: ManagedObjectModel) -> String {
+        var current: Entity? = entity
+        while let e = current {
+            if e.declaration.attributes.contains(where: { $0.name == property })
+                || e.declaration.relationships.contains(where: { $0.name == property }) { return e.name }
+            current = e.parentName.flatMap { model.entity(named: $0) }
+        }
+        return entity.name
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+/// How one entity's rows are read: the columns selected and how each becomes a value of
+/// a `StoredRow`. Built once per entity; the SQL is a cached prepared statement.
+struct RowQuery {
+    let mapping: StoreSchema.EntityMapping
+    /// `Z_PK, Z_OPT, <attribute columns>, <foreign keys>` of the entity.
+    let columns: String
+    let selectOne: String
+
+    init(mapping: StoreSchema.EntityMapping) {
+        self.mapping = mapping
+        var names = ["Z_PK", "Z_OPT"] + mapping.attributes.map(\.column)
+        for (_, key) in mapping.toOne {
+            names.append(key.column)
+            names.append(key.entityColumn ?? "NULL")
+        }
+        columns = names.joined(separator: ", ")
+        selectOne = "SELECT \(columns) FROM \(mapping.table.name) WHERE Z_PK = ?"
+    }
+
+    /// `SELECT ... WHERE Z_PK IN (?, ...)` for `count` keys.
+    func selectMany(_ count: Int) -> String {
+        "SELECT \(columns) FROM \(mapping.table.name) WHERE Z_PK IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+    }
+
+    /// The stored row a database row holds.
+    func storedRow(_ row: Row, store: SQLiteStore) -> StoredRow {
+        let pk: Int64 = row[0]
+        var stored = StoredRow(objectID: store.objectID(entityName: mapping.entity.name, primaryKey: pk),
+                               version: row[1] ?? 0)
+        var i = 2
+        for (attribute, _) in mapping.attributes {
+            let value = DatabaseValueCoding.objectValue(row[i] as DatabaseValue, type: attribute.type)
+            if !value.isNull { stored.attributes[attribute.name] = value }
+            i += 1
+        }
+        for (relationship, key) in mapping.toOne {
+            if let destination = row[i] as Int64? {
+                var entityName = key.destinationEntityName
+                if let number = row[i + 1] as Int?, let name = store.schema.entityName(forNumber: number) {
+                    entityName = name
+                }
+                stored.toOne[relationship.name] = store.objectID(entityName: entityName, primaryKey: destination)
+            }
+            i += 2
+        }
+        return stored
+    }
+}

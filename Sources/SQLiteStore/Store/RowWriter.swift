@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+/// Writes rows through one entity's cached INSERT or UPDATE statement, binding each value
+/// straight into the prepared statement (no intermediate argument arrays): the hot path
+/// of a large save.
+struct RowWriter {
+    let mapping: StoreSchema.EntityMapping
+    /// `INSERT INTO Z<ROOT> (Z_PK, Z_ENT, Z_OPT, <columns>) VALUES (?, ...)`.
+    let insertSQL: String
+    /// `UPDATE ... SET Z_OPT = Z_OPT + 1, <columns> = ? WHERE Z_PK = ? AND Z_OPT = ?`.
+    let updateSQL: String
+    /// The same without the version check, for the overwrite merge policy.
+    let overwriteSQL: String
+    /// `(attribute name, its type)` in column order.
+    private let attributes: [(name: String, type: AttributeType)]
+    /// `(relationship name, whether it has an entity column)` in column order.
+    private let toOne: [(name: String, hasEntityColumn: Bool)]
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(mapping: StoreSchema.EntityMapping) {
+        self.mapping = mapping
+        var columns = mapping.attributes.map(\.column)
+        for (_, fk) in mapping.toOne {
+            columns.append(fk.column)
+            if let e = fk.entityColumn { columns.append(e) }
+        }
+        let all = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
+        insertSQL = "INSERT INTO \(mapping.table.name) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))"
+        let sets = (["Z_OPT = Z_OPT + 1"] + columns.map { "\($0) = ?" }).joined(separator: ", ")
+        overwriteSQL = "UPDATE \(mapping.table.name) SET \(sets) WHERE Z_PK = ?"
+        updateSQL = overwriteSQL + " AND Z_OPT = ?"
+        attributes = mapping.attributes.map { ($0.attribute.name, $0.attribute.type) }
+        toOne = mapping.toOne.map { ($0.relationship.name, $0.key.entityColumn != nil) }
+    }
+
+    /// Inserts a new row with `Z_OPT = 1`.
+    func insert(_ row: StoredRow, primaryKey: Int64, in db: Database, key: (ManagedObjectID) -> Int64?,
+                entityNumber: (ManagedObjectID) -> Int?) throws {
+        let statement = try db.cachedStatement(sql: insertSQL)
+        let s = statement.sqliteStatement
+        sqlite3_reset(s)
+        sqlite3_bind_int64(s, 1, primaryKey)
+        sqlite3_bind_int64(s, 2, Int64(mapping.number))
+        sqlite3_bind_int64(s, 3, 1)
+        var index: Int32 = 4
+        bindValues(row, s, &index, key: key, entityNumber: entityNumber)
+        try step(s, db)
+    }
+
+    /// Updates a row; returns whether a row was changed (false: a version conflict or a missing row).
+    func update(_ row: StoredRow, primaryKey: Int64, checkingVersion: Bool, in db: Database,
+                key: (ManagedObjectID) -> Int64?, entityNumber: (ManagedObjectID) -> Int?) throws -> Bool {
+        let statement = try db.cachedStatement(sql: checkingVersion ? updateSQL : overwriteSQL)
+        let s = statement.sqliteStatement
+        sqlite3_reset(s)
+        var index: Int32 = 1
+        bindValues(row, s, &index, key: key, entityNumber: entityNumber)
+        sqlite3_bind_int64(s, index, primaryKey)
+        if checkingVersion { sqlite3_bind_int64(s, index + 1, row.version) }
+        try step(s, db)
+        return sqlite3_changes(db.sqliteConnection) > 0
+    }
+
+    private func bindValues(_ row: StoredRow, _ s: OpaquePointer, _ index: inout Int32,
+                            key: (ManagedObjectID) -> Int64?, entityNumber: (ManagedObjectID) -> Int?) {
+        for (name, _) in attributes {
+            Self.bind(row.attributes[name] ?? .null, s, index)
+            index += 1
+        }
+        for (name, hasEntityColumn) in toOne {
+            let destination = row.toOne[name]
+            if let pk = destination.flatMap(key) { sqlite3_bind_int64(s, index, pk) } else { sqlite3_bind_null(s, index) }
+            index += 1
+            if hasEntityColumn {
+                if let n = destination.flatMap(entityNumber) { sqlite3_bind_int64(s, index, Int64(n)) } else { sqlite3_bind_null(s, index) }
+                index += 1
+            }
+        }
+    }
+
+    private func step(_ s: OpaquePointer, _ db: Database) throws {
+        let code = sqlite3_step(s)
+        sqlite3_reset(s)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code),
+                                message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+    }
+
+    /// Binds an attribute value as `DatabaseValueCoding` stores it.
+    static func bind(_ value: ObjectValue, _ s: OpaquePointer, _ i: Int32) {
+        switch value {
+        case .null, .array, .set, .dictionary: sqlite3_bind_null(s, i)
+        case .bool(let b): sqlite3_bind_int64(s, i, b ? 1 : 0)
+        case .int(let n): sqlite3_bind_int64(s, i, Int64(n))
+        case .double(let d): sqlite3_bind_double(s, i, d)
+        case .decimal(let d): sqlite3_bind_double(s, i, NSDecimalNumber(decimal: d).doubleValue)
+        case .string(let text): bindText(text, s, i)
+        case .date(let d): sqlite3_bind_double(s, i, d.timeIntervalSinceReferenceDate)
+        case .data(let d): bindBlob(d, s, i)
+        case .uuid(let u): bindBlob(withUnsafeBytes(of: u.uuid) { Data($0) }, s, i)
+        case .url(let u): bindText(u.absoluteString, s, i)
+        case .object:
+            if case .int64(let pk) = DatabaseValueCoding.databaseValue(value).storage { sqlite3_bind_int64(s, i, pk) } else { sqlite3_bind_null(s, i) }
+        }
+    }
+
+    private static func bindText(_ text: String, _ s: OpaquePointer, _ i: Int32) {
+        var text = text
+        text.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress {
+                    _ = sqlite3_bind_text(s, i, base, Int32(chars.count), transient)
+                } else {
+                    _ = sqlite3_bind_text(s, i, "", 0, transient)
+                }
+            }
+        }
+    }
+
+    private static func bindBlob(_ data: Data, _ s: OpaquePointer, _ i: Int32) {
+        data.withUnsafeBytes { raw in
+            _ = sqlite3_bind_blob(s, i, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, Int32(raw.count), transient)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+extension SQLiteStore {
+    /// Runs a fetch as one SQL statement: object IDs (rows stay in the file until their
+    /// faults fire), dictionaries, or a count.
+    ///
+    /// - Throws: `SQLiteStoreError.unsupportedInSQL` for a predicate or sort with no SQL
+    ///   form, `.unknownKey` for a key the entity does not have.
+    public func execute(_ request: StoreRequest) throws -> StoreResult {
+        let query = try FetchQuery(schema: schema, request: request)
+        switch request.fetch.resultType {
+        case .count:
+            let fragment = try query.selectCount()
+            let count = try database.inDatabase { db in
+                try Int.fetchOne(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments) ?? 0
+            }
+            return .count(count)
+        case .dictionaries:
+            let (fragment, names, decoders) = try query.selectDictionaries()
+            let rows = try database.inDatabase { db in
+                try Row.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments)
+            }
+            return .dictionaries(rows.map { row in
+                var d: [String: ObjectValue] = [:]
+                for (i, name) in names.enumerated() {
+                    let value: DatabaseValue = row[i]
+                    switch decoders[i] {
+                    case .attribute(let type): d[name] = DatabaseValueCoding.objectValue(value, type: type)
+                    case .object(let entity):
+                        if let pk = Int64.fromDatabaseValue(value) { d[name] = .object(objectID(entityName: entity, primaryKey: pk)) } else { d[name] = .null }
+                    }
+                }
+                return d
+            })
+        case .managedObjects, .objectIDs:
+            let fragment = try query.selectIDs()
+            let ids = try fetchIDs(fragment)
+            if request.fetch.resultType == .managedObjects, !request.fetch.returnsObjectsAsFaults {
+                return .rows(ids: ids, rows: try rows(for: ids))
+            }
+            return .rows(ids: ids, rows: nil)
+        }
+    }
+
+    /// Object IDs from `SELECT Z_PK, Z_ENT ...`.
+    private func fetchIDs(_ fragment: SQLFragment) throws -> [ManagedObjectID] {
+        let names = schema.entityNamesByNumberArray
+        let storeIdentifier = identifier
+        return try database.inDatabase { db in
+            let statement = try db.cachedStatement(sql: fragment.sql)
+            try statement.setArguments(fragment.statementArguments)
+            var ids: [ManagedObjectID] = []
+            let cursor = try Row.fetchCursor(statement)
+            while let row = try cursor.next() {
+                let pk: Int64 = row[0]
+                let number: Int = row[1] ?? 0
+                let name = number >= 0 && number < names.count ? names[number] : ""
+                ids.append(ManagedObjectID(entityName: name, storeIdentifier: storeIdentifier, reference: .permanent(pk)))
+            }
+            return ids
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+extension SQLiteStore {
+    /// One object's row, read with a cached prepared statement.
+    public func row(for objectID: ManagedObjectID) throws -> StoredRow? {
+        guard let pk = objectID.primaryKey, let query = rowQueries[objectID.entityName] else { return nil }
+        return try database.inDatabase { db in
+            let statement = try db.cachedStatement(sql: query.selectOne)
+            guard let row = try Row.fetchOne(statement, arguments: [pk]) else { return nil }
+            return query.storedRow(row, store: self)
+        }
+    }
+
+    /// Many objects' rows in one query per entity (and per 500 keys), in the order asked.
+    public func rows(for objectIDs: [ManagedObjectID]) throws -> [StoredRow] {
+        var byEntity: [String: [Int64]] = [:]
+        for id in objectIDs { if let pk = id.primaryKey { byEntity[id.entityName, default: []].append(pk) } }
+        var found: [ManagedObjectID: StoredRow] = [:]
+        try database.inDatabase { db in
+            for (entity, keys) in byEntity {
+                guard let query = rowQueries[entity] else { continue }
+                var start = 0
+                while start < keys.count {
+                    let chunk = Array(keys[start..<min(keys.count, start + 500)])
+                    start += chunk.count
+                    let statement = try db.cachedStatement(sql: query.selectMany(chunk.count))
+                    let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
+                    while let row = try cursor.next() {
+                        let stored = query.storedRow(row, store: self)
+                        found[stored.objectID] = stored
+                    }
+                }
+            }
+        }
+        return objectIDs.compactMap { found[$0] }
+    }
+
+    /// The members of a to-many relationship, read from the inverse's foreign key or the join table.
+    public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        try database.inDatabase { db in try relatedObjectIDs(of: objectID, relationship: relationship, in: db) }
+    }
+
+    func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription,
+                          in db: Database) throws -> [ManagedObjectID] {
+        guard let pk = objectID.primaryKey, let mapping = schema.mapping(for: objectID.entityName),
+              let storage = mapping.toManyStorage(for: relationship.name),
+              let destination = schema.mapping(for: relationship.destinationEntityName) else { return [] }
+        let sql: String
+        switch storage {
+        case .foreignKey(let table, let column):
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY Z_PK"
+        case .joinTable(let name, let own, let other):
+            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(name) j JOIN \(destination.table.name) d ON d.Z_PK = j.\(other) "
+                + "WHERE j.\(own) = ? ORDER BY d.Z_PK"
+        }
+        let statement = try db.cachedStatement(sql: sql)
+        var ids: [ManagedObjectID] = []
+        let cursor = try Row.fetchCursor(statement, arguments: [pk])
+        while let row = try cursor.next() {
+            let name = schema.entityName(forNumber: row[1]) ?? destination.entity.name
+            ids.append(self.objectID(entityName: name, primaryKey: row[0]))
+        }
+        return ids
+    }
+}

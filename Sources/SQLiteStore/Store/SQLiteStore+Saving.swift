@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+extension SQLiteStore {
+    /// Writes a save in one immediate transaction: primary keys from `Z_PRIMARYKEY`,
+    /// `INSERT` for new rows, `UPDATE ... WHERE Z_PK = ? AND Z_OPT = ?` for changed ones and
+    /// `DELETE ... WHERE Z_PK = ? AND Z_OPT = ?` for deleted ones; a statement that changes
+    /// no row is a conflict, reported with the row as it now is.
+    ///
+    /// - Throws: `MergeConflictError` listing every conflict (nothing is written), unless
+    ///   `changes.overwritesConflicts`; the database's error, after rolling back.
+    public func save(_ changes: StoreChanges) throws -> StoreSaveResult {
+        guard !isReadOnly else { throw ObjectGraphError.readOnlyStore(url?.path ?? identifier) }
+        var result = StoreSaveResult()
+        do {
+            try database.inTransaction(.immediate) { db in
+                result = try write(changes, in: db)
+                return .commit
+            }
+        } catch let error as MergeConflictError {
+            throw error
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch {
+            throw ObjectGraphError.storeFormat(file: url?.path ?? ":memory:", reason: "save failed: \(Self.describe(error))")
+        }
+        return result
+    }
+
+    private func write(_ changes: StoreChanges, in db: Database) throws -> StoreSaveResult {
+        var result = StoreSaveResult()
+        var conflicts: [MergeConflict] = []
+
+        // Primary keys, from the root entity's counter.
+        var countsByRoot: [String: Int64] = [:]
+        let roots = rootNames
+        for row in changes.inserted {
+            guard let root = roots[row.objectID.entityName] else { throw ObjectGraphError.unknownEntity(row.objectID.entityName) }
+            countsByRoot[root, default: 0] += 1
+        }
+        var nextKey: [String: Int64] = [:]
+        for (root, count) in countsByRoot {
+            let number = schema.mapping(for: root)!.number
+            let max = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"),
+                                         arguments: [number]) ?? 0
+            let tableMax = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(schema.mapping(for: root)!.table.name)") ?? 0
+            let start = Swift.max(max, tableMax) + 1
+            nextKey[root] = start
+            try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+                .execute(arguments: [start + count - 1, number])
+        }
+        result.permanentIDs.reserveCapacity(changes.inserted.count)
+        result.versions.reserveCapacity(changes.inserted.count + changes.updated.count)
+        for row in changes.inserted {
+            let root = roots[row.objectID.entityName]!
+            let key = nextKey[root]!
+            nextKey[root] = key + 1
+            result.permanentIDs[row.objectID] = objectID(entityName: row.objectID.entityName, primaryKey: key)
+        }
+        let permanent = result.permanentIDs
+        func key(_ id: ManagedObjectID) -> Int64? { (permanent[id] ?? id).primaryKey }
+
+        // Updates and deletes first check the version the context read.
+        let numbers = entityNumbers
+        func entityNumber(_ id: ManagedObjectID) -> Int? { numbers[id.entityName] }
+        for row in changes.updated {
+            guard let writer = rowWriters[row.objectID.entityName], let pk = row.objectID.primaryKey else { continue }
+            let mapping = writer.mapping
+            let changed = try writer.update(row, primaryKey: pk, checkingVersion: !changes.overwritesConflicts, in: db,
+                                            key: key, entityNumber: entityNumber)
+            if !changed {
+                let persisted = try storedRow(pk: pk, entity: row.objectID.entityName, in: db)
+                conflicts.append(MergeConflict(objectID: row.objectID, oldVersion: row.version,
+                                               newVersion: persisted?.version ?? 0, persisted: persisted))
+                continue
+            }
+            let version = changes.overwritesConflicts
+                ? try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_OPT FROM \(mapping.table.name) WHERE Z_PK = ?"), arguments: [pk]) ?? row.version + 1
+                : row.version + 1
+            result.versions[row.objectID] = version
+        }
+        for (id, version) in changes.deleted {
+            guard let mapping = schema.mapping(for: id.entityName), let pk = id.primaryKey else { continue }
+            let sql = changes.overwritesConflicts
+                ? "DELETE FROM \(mapping.table.name) WHERE Z_PK = ?"
+                : "DELETE FROM \(mapping.table.name) WHERE Z_PK = ? AND Z_OPT = ?"
+            try db.cachedStatement(sql: sql).execute(arguments: changes.overwritesConflicts ? [pk] : [pk, version])
+            if db.changesCount == 0, let persisted = try storedRow(pk: pk, entity: id.entityName, in: db) {
+                conflicts.append(MergeConflict(objectID: id, oldVersion: version, newVersion: persisted.version, persisted: persisted))
+                continue
+            }
+            for (_, storage) in mapping.toMany {
+                if case .joinTable(let name, let own, _) = storage {
+                    try db.cachedStatement(sql: "DELETE FROM \(name) WHERE \(own) = ?").execute(arguments: [pk])
+                }
+            }
+        }
+        if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
+
+        for row in changes.inserted {
+            let id = permanent[row.objectID]!
+            try rowWriters[row.objectID.entityName]!.insert(row, primaryKey: id.primaryKey!, in: db, key: key, entityNumber: entityNumber)
+            result.versions[id] = 1
+        }
+        for row in changes.inserted where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
+        for row in changes.updated where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
+        return result
+    }
+
+    /// Writes the to-many relationships a row carries: join-table rows, and foreign keys
+    /// of relationships that have no inverse (those with one are written by the inverse).
+    private func writeToMany(_ row: StoredRow, key: (ManagedObjectID) -> Int64?, in db: Database) throws {
+        guard !row.toMany.isEmpty, let mapping = schema.mapping(for: row.objectID.entityName), let pk = key(row.objectID) else { return }
+        for (relationship, storage) in mapping.toMany {
+            guard let members = row.toMany[relationship.name] else { continue }
+            switch storage {
+            case .joinTable(let name, let own, let other):
+                try db.cachedStatement(sql: "DELETE FROM \(name) WHERE \(own) = ?").execute(arguments: [pk])
+                let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(name) (\(own), \(other)) VALUES (?, ?)")
+                for member in members {
+                    if let m = key(member) { try insert.execute(arguments: [pk, m]) }
+                }
+            case .foreignKey(let table, let column):
+                guard relationship.inverseName == nil else { continue }
+                try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?").execute(arguments: [pk])
+                let set = try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?")
+                for member in members {
+                    if let m = key(member) { try set.execute(arguments: [pk, m]) }
+                }
+            }
+        }
+    }
+
+    /// A row as it is in the database now, within the save's transaction.
+    private func storedRow(pk: Int64, entity: String, in db: Database) throws -> StoredRow? {
+        guard let query = rowQueries[entity] else { return nil }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: query.selectOne), arguments: [pk]) else { return nil }
+        var stored = query.storedRow(row, store: self)
+        for (relationship, _) in query.mapping.toMany {
+            stored.toMany[relationship.name] = try relatedObjectIDs(of: stored.objectID, relationship: relationship, in: db)
+        }
+        return stored
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import GRDBSQLite
+import ObjectGraph
+import ObjectModel
+import Predicates
+import SQLiteStore
+
+/// The SQLite store against the same work done through the sqlite3 C API, on the same
+/// rows: inserting and saving objects, fetching them as faults, a filtered and sorted
+/// fetch with a limit on a million rows, and a count.
+///
+/// `TERMDATA_BENCH_INSERTS` and `TERMDATA_BENCH_ROWS` change the sizes (100,000 and 1,000,000).
+enum SQLiteBenchmarks {
+    static let modelXML = """
+    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+        <entity name="Item" representedClassName="Item" syncable="YES">
+            <attribute name="name" attributeType="String"/>
+            <attribute name="value" attributeType="Integer 64" defaultValueString="0" indexed="YES"/>
+            <attribute name="score" attributeType="Double" defaultValueString="0"/>
+            <attribute name="created" optional="YES" attributeType="Date"/>
+        </entity>
+    </model>
+    """
+
+    static func run() throws {
+        let env = ProcessInfo.processInfo.environment
+        let inserts = env["TERMDATA_BENCH_INSERTS"].flatMap(Int.init) ?? 100_000
+        let rows = env["TERMDATA_BENCH_ROWS"].flatMap(Int.init) ?? 1_000_000
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termdata-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let modelDir = dir.appendingPathComponent("Bench.xcdatamodel")
+        try FileManager.default.createDirectory(at: modelDir, withIntermediateDirectories: true)
+        try Data(modelXML.utf8).write(to: modelDir.appendingPathComponent("contents"))
+        let model = try XcodeModelFile.read(modelDir).current
+        SQLiteStore.register()
+
+        print("inserts: \(inserts), large table: \(rows) rows")
+        print("work".padding(toLength: 44, withPad: " ", startingAt: 0) + "  store (s)   sqlite3 (s)   ratio")
+
+        // 1. Insert and save.
+        let storeURL = dir.appendingPathComponent("Store.sqlite")
+        let rawURL = dir.appendingPathComponent("Raw.sqlite")
+        let storeInsert = try time {
+            let coordinator = PersistentStoreCoordinator(model: model)
+            try coordinator.addStore(type: .sqlite, at: storeURL)
+            let context = ManagedObjectContext(coordinator: coordinator)
+            for i in 0..<inserts {
+                let item = try context.insertObject(forEntityName: "Item")
+                item["name"] = .string("item \(i)")
+                item["value"] = .int(i)
+                item["score"] = .double(Double(i % 1000) / 1000)
+                item["created"] = .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+            }
+            try context.save()
+            context.reset()
+        }
+        try copySchema(from: storeURL, to: rawURL)
+        let rawInsert = try time { try RawSQLite(rawURL).insertItems(inserts, firstKey: 1) }
+        report("insert and save \(inserts) objects", storeInsert, rawInsert)
+
+        // 1b. The store's own part of a save: the rows a context hands it, written in one transaction.
+        let directURL = dir.appendingPathComponent("Direct.sqlite")
+        let changes = StoreChanges(inserted: (0..<inserts).map { i in
+            StoredRow(objectID: .temporary(entityName: "Item"),
+                      attributes: ["name": .string("item \(i)"), "value": .int(i), "score": .double(Double(i % 1000) / 1000),
+                                   "created": .date(Date(timeIntervalSinceReferenceDate: Double(i)))])
+        })
+        let directStore = try SQLiteStore(model: model, url: directURL)
+        let storeSave = try time { _ = try directStore.save(changes) }
+        directStore.close()
+        let rawURL2 = dir.appendingPathComponent("Raw2.sqlite")
+        try copySchema(from: storeURL, to: rawURL2)
+        let rawInsert2 = try time { try RawSQLite(rawURL2).insertItems(inserts, firstKey: 1) }
+        report("store.save of \(inserts) rows (no context)", storeSave, rawInsert2)
+
+        // 2. Fetch them all as faults.
+        let storeFaults = try best {
+            let coordinator = PersistentStoreCoordinator(model: model)
+            try coordinator.addStore(type: .sqlite, at: storeURL)
+            let context = ManagedObjectContext(coordinator: coordinator)
+            let objects = try context.fetch(FetchRequest(entityName: "Item"))
+            precondition(objects.count == inserts, "fetched \(objects.count)")
+        }
+        let rawFaults = try best {
+            let keys = try RawSQLite(storeURL).keys("SELECT Z_PK, Z_ENT FROM ZITEM")
+            precondition(keys.count == inserts)
+        }
+        report("fetch \(inserts) objects as faults", storeFaults, rawFaults)
+        let idStore = try SQLiteStore(model: model, url: storeURL)
+        let storeIDs = try best {
+            guard case .rows(let ids, _) = try idStore.execute(StoreRequest(fetch: FetchRequest(entityName: "Item"), entityNames: ["Item"])) else { return }
+            precondition(ids.count == inserts)
+        }
+        idStore.close()
+        report("store fetch of \(inserts) object IDs (no context)", storeIDs, rawFaults)
+
+        // 3. A million rows: filtered, sorted, limit 50, values read.
+        let bigURL = dir.appendingPathComponent("Big.sqlite")
+        do {
+            let coordinator = PersistentStoreCoordinator(model: model)
+            let store = try coordinator.addStore(type: .sqlite, at: bigURL)
+            coordinator.removeStore(store)
+            try RawSQLite(bigURL).insertItems(rows, firstKey: 1)
+        }
+        let bigCoordinator = PersistentStoreCoordinator(model: model)
+        try bigCoordinator.addStore(type: .sqlite, at: bigURL)
+        let predicate = try ObjectPredicate(format: "score < 0.25 AND name BEGINSWITH 'item 9'")
+        let request = FetchRequest(entityName: "Item", predicate: predicate,
+                                   sortDescriptors: [ObjectSortDescriptor(key: "value", ascending: false)], fetchLimit: 50,
+                                   fetchBatchSize: 50)
+        var storeNames: [String] = []
+        let storeTop = try best {
+            let context = ManagedObjectContext(coordinator: bigCoordinator)
+            storeNames = try context.fetch(request).map { $0.string("name") ?? "" }
+        }
+        var rawNames: [String] = []
+        let rawTop = try best {
+            rawNames = try RawSQLite(bigURL).names(
+                "SELECT Z_PK, ZNAME, ZVALUE, ZSCORE, ZCREATED FROM ZITEM WHERE ZSCORE < 0.25 AND substr(ZNAME, 1, 6) = 'item 9' ORDER BY ZVALUE DESC LIMIT 50")
+        }
+        precondition(storeNames == rawNames, "different results: \(storeNames.prefix(3)) vs \(rawNames.prefix(3))")
+        report("filter, sort, limit 50 of \(rows) rows", storeTop, rawTop)
+
+        // 4. Count.
+        let countRequest = FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "score < 0.25"))
+        var storeCount = 0, rawCount = 0
+        let storeCountTime = try best {
+            storeCount = try ManagedObjectContext(coordinator: bigCoordinator).count(for: countRequest)
+        }
+        let rawCountTime = try best {
+            rawCount = try RawSQLite(bigURL).count("SELECT COUNT(*) FROM ZITEM WHERE ZSCORE < 0.25")
+        }
+        precondition(storeCount == rawCount, "counts differ: \(storeCount) vs \(rawCount)")
+        report("count matching of \(rows) rows", storeCountTime, rawCountTime)
+    }
+
+    static func time(_ body: () throws -> Void) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// The best of three runs.
+    static func best(_ body: () throws -> Void) throws -> Double {
+        var times: [Double] = []
+        for _ in 0..<3 { times.append(try time(body)) }
+        return times.min()!
+    }
+
+    static func report(_ work: String, _ store: Double, _ raw: Double) {
+        let ratio = raw > 0 ? store / raw : 0
+        print(work.padding(toLength: 44, withPad: " ", startingAt: 0)
+              + String(format: "  %9.4f   %11.4f   %5.2fx", store, raw, ratio))
+    }
+
+    /// Creates the store's tables in a new file, for the raw inserts.
+    static func copySchema(from source: URL, to target: URL) throws {
+        let raw = try RawSQLite(source)
+        let statements = try raw.strings("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name LIKE 'Z%'")
+        let out = try RawSQLite(target)
+        for sql in statements { try out.exec(sql) }
+        try out.exec("PRAGMA journal_mode=WAL")
+    }
+}
+
+/// The sqlite3 C API, directly.
+final class RawSQLite {
+    private var db: OpaquePointer?
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ url: URL) throws {
+        guard sqlite3_open(url.path, &db) == SQLITE_OK else { throw RawError(message: "cannot open \(url.path)") }
+    }
+
+    deinit { sqlite3_close(db) }
+
+    struct RawError: Error { var message: String }
+
+    func exec(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw RawError(message: String(cString: sqlite3_errmsg(db))) }
+    }
+
+    private func prepare(_ sql: String) throws -> OpaquePointer? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw RawError(message: String(cString: sqlite3_errmsg(db)))
+        }
+        return statement
+    }
+
+    /// Inserts `count` items in one transaction with one prepared statement.
+    func insertItems(_ count: Int, firstKey: Int) throws {
+        try exec("PRAGMA journal_mode=WAL")
+        try exec("BEGIN IMMEDIATE")
+        let statement = try prepare("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZVALUE, ZCREATED, ZSCORE, ZNAME) VALUES (?, 1, 1, ?, ?, ?, ?)")
+        defer { sqlite3_finalize(statement) }
+        for i in 0..<count {
+            sqlite3_bind_int64(statement, 1, Int64(firstKey + i))
+            sqlite3_bind_int64(statement, 2, Int64(i))
+            sqlite3_bind_double(statement, 3, Double(i))
+            sqlite3_bind_double(statement, 4, Double(i % 1000) / 1000)
+            sqlite3_bind_text(statement, 5, "item \(i)", -1, Self.transient)
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw RawError(message: String(cString: sqlite3_errmsg(db))) }
+            sqlite3_reset(statement)
+        }
+        try exec("UPDATE Z_PRIMARYKEY SET Z_MAX = \(firstKey + count - 1) WHERE Z_NAME = 'Item'")
+        try exec("COMMIT")
+    }
+
+    func keys(_ sql: String) throws -> [(Int64, Int64)] {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        var result: [(Int64, Int64)] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            result.append((sqlite3_column_int64(statement, 0), sqlite3_column_int64(statement, 1)))
+        }
+        return result
+    }
+
+    func names(_ sql: String) throws -> [String] {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        var result: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            result.append(String(cString: sqlite3_column_text(statement, 1)))
+        }
+        return result
+    }
+
+    func strings(_ sql: String) throws -> [String] {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        var result: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW { result.append(String(cString: sqlite3_column_text(statement, 0))) }
+        return result
+    }
+
+    func count(_ sql: String) throws -> Int {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { return 0 }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
+}

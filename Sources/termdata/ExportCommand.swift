@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import ObjectGraph
+import ObjectModel
+
+/// `termdata export --store PATH --model MODEL [--entity NAME] [--format json|csv]`
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a store's objects as graph JSON, or one entity as CSV."
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case json, csv }
+
+    @OptionGroup var storeArguments: StoreArguments
+
+    @Option(help: "Only this entity (required for CSV).")
+    var entity: String?
+
+    @Option(help: "Output format: json or csv.")
+    var format: Format = .json
+
+    func run() throws {
+        let model = try storeArguments.loadModel()
+        if let entity { _ = try StoreArguments.entity(entity, in: model) }
+        let context = try storeArguments.open(model: model)
+        switch format {
+        case .json:
+            let graph = try GraphFile.export(from: context, entityNames: entity.map { [$0] })
+            print(try JSONValue.text(graph.json))
+        case .csv:
+            guard let entity else { throw CommandFailure("CSV export needs --entity") }
+            let graph = try GraphFile.export(from: context, entityNames: [entity])
+            let e = try StoreArguments.entity(entity, in: model)
+            let keys = ["@id"] + e.storedAttributes.map(\.name) + e.relationships.filter { !$0.isToMany && !$0.isTransient }.map(\.name)
+            print(CSV.line(keys))
+            for object in graph.entities[entity] ?? [] {
+                print(CSV.line(keys.map { CSV.text(object[$0] ?? .null) }))
+            }
+        }
+    }
+}
+
+/// Comma-separated values: fields quoted when they hold a comma, quote or line break.
+enum CSV {
+    static func line(_ fields: [String]) -> String {
+        fields.map { f in
+            f.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+                ? "\"" + f.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : f
+        }.joined(separator: ",")
+    }
+
+    static func text(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return ""
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .double(let d): return String(d)
+        case .string(let s): return s
+        case .array, .object: return (try? JSONValue.text(value, pretty: false)) ?? ""
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+/// The graph JSON format of `termdata import` and `termdata export`, version 1:
+///
+/// ```json
+/// {"format": "termdata-graph", "version": 1,
+///  "entities": {"ToDo": [{"@id": "ToDo/1", "name": "Buy milk", "category": "Category/1"}]}}
+/// ```
+///
+/// Objects are listed under their concrete entity; dates are ISO-8601 strings, binary data
+/// base64; `null` means no value and an absent key takes the model's default; to-one
+/// relationships hold an `@id`, to-many ones an array of them.
+struct GraphFile {
+    static let format = "termdata-graph"
+    static let version = 1
+
+    /// Objects by entity name, in file order.
+    var entities: [String: [[String: JSONValue]]]
+
+    init(entities: [String: [[String: JSONValue]]]) { self.entities = entities }
+
+    /// Reads a graph file's JSON.
+    init(data: Data) throws {
+        guard let json = try? JSONDecoder().decode(JSONValue.self, from: data), case .object(let top) = json else {
+            throw CommandFailure("the file is not a JSON object")
+        }
+        guard top["format"] == .string(Self.format) else { throw CommandFailure("the file's \"format\" is not \"\(Self.format)\"") }
+        guard top["version"] == .int(Self.version) else { throw CommandFailure("unsupported graph file version (this reads version \(Self.version))") }
+        guard case .object(let byEntity)? = top["entities"] else { throw CommandFailure("the file has no \"entities\" object") }
+        var entities: [String: [[String: JSONValue]]] = [:]
+        for (name, list) in byEntity {
+            guard case .array(let items) = list else { throw CommandFailure("\"entities.\(name)\" is not an array") }
+            entities[name] = try items.enumerated().map { i, item in
+                guard case .object(let o) = item else { throw CommandFailure("\(name)[\(i)] is not an object") }
+                return o
+            }
+        }
+        self.entities = entities
+    }
+
+    var json: JSONValue {
+        .object(["format": .string(Self.format), "version": .int(Self.version),
+                 "entities": .object(entities.mapValues { .array($0.map(JSONValue.object)) })])
+    }
+
+    /// Every problem with the file for this model, one line each, naming the object's `@id`.
+    func problems(for model: ManagedObjectModel) -> [String] {
+        var problems: [String] = []
+        var ids: [String: String] = [:]   // @id -> entity
+        for name in entities.keys.sorted() {
+            for (i, object) in entities[name]!.enumerated() {
+                guard case .string(let id)? = object["@id"] else {
+                    problems.append("\(name)[\(i)]: missing \"@id\" string")
+                    continue
+                }
+                if ids[id] != nil { problems.append("\(name) \(id): @id used twice") }
+                ids[id] = name
+            }
+        }
+        for name in entities.keys.sorted() {
+            guard let entity = model.entity(named: name) else {
+                problems.append("unknown entity '\(name)'")
+                continue
+            }
+            if entity.isAbstract { problems.append("entity '\(name)' is abstract: list its objects under their concrete entity") }
+            for (i, object) in entities[name]!.enumerated() {
+                let label: String
+                if case .string(let id)? = object["@id"] { label = "\(name) \(id)" } else { label = "\(name)[\(i)]" }
+                for key in object.keys.sorted() where key != "@id" {
+                    let value = object[key]!
+                    if let a = entity.attribute(named: key) {
+                        if a.type.isNumeric || a.type == .boolean || a.type == .string || a.type == .date || a.type == .binary
+                            || a.type == .uuid || a.type == .uri || a.type == .transformable {
+                            if value.attributeValue(a.type) == nil {
+                                problems.append("\(label): '\(key)' expects \(a.type.xcodeName), got \(value.kindName)")
+                            }
+                        }
+                    } else if let r = entity.relationship(named: key) {
+                        let references: [JSONValue]
+                        switch (r.isToMany, value) {
+                        case (_, .null): references = []
+                        case (false, .string): references = [value]
+                        case (true, .array(let a)): references = a
+                        default:
+                            problems.append("\(label): '\(key)' expects \(r.isToMany ? "an array of @id strings" : "an @id string"), got \(value.kindName)")
+                            continue
+                        }
+                        for reference in references {
+                            guard case .string(let target) = reference else {
+                                problems.append("\(label): '\(key)' holds \(reference.kindName), not an @id")
+                                continue
+                            }
+                            guard let targetEntity = ids[target] else {
+                                problems.append("\(label): '\(key)' refers to '\(target)', which the file does not define")
+                                continue
+                            }
+                            if model.entity(named: targetEntity)?.isKind(of: r.destinationEntityName) != true {
+                                problems.append("\(label): '\(key)' refers to \(targetEntity) '\(target)', not a \(r.destinationEntityName)")
+                            }
+                        }
+                    } else {
+                        problems.append("\(label): unknown key '\(key)'")
+                    }
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Inserts every object into the context (not saved). Call after `problems(for:)` is empty.
+    func insert(into context: ManagedObjectContext) throws {
+        var objects: [String: ManagedObject] = [:]
+        let names = entities.keys.sorted()
+        for name in names {
+            for object in entities[name]! {
+                guard case .string(let id)? = object["@id"] else { continue }
+                let o = try context.insertObject(forEntityName: name)
+                objects[id] = o
+                for (key, value) in object where key != "@id" {
+                    if let a = o.entity.attribute(named: key), let v = value.attributeValue(a.type) {
+                        try o.setValue(v, forKey: key)
+                    }
+                }
+            }
+        }
+        for name in names {
+            for object in entities[name]! {
+                guard case .string(let id)? = object["@id"], let o = objects[id] else { continue }
+                for (key, value) in object where key != "@id" {
+                    guard let r = o.entity.relationship(named: key) else { continue }
+                    switch value {
+                    case .string(let target): try o.setValue(ObjectValue.object(objects[target]!), forKey: key)
+                    case .array(let targets):
+                        let members = targets.compactMap { t -> ObjectValue? in
+                            if case .string(let s) = t, let m = objects[s] { return .object(m) }
+                            return nil
+                        }
+                        try o.setValue(r.isOrdered ? ObjectValue.array(members) : .set(members), forKey: key)
+                    default: try o.setValue(ObjectValue.null, forKey: key)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The whole store as a graph file: each concrete entity's objects in store order, with
+    /// `@id`s `Entity/n` numbered in that order.
+    static func export(from context: ManagedObjectContext, entityNames: [String]? = nil) throws -> GraphFile {
+        let model = context.model
+        let names = entityNames ?? model.entities.filter { !$0.isAbstract }.map(\.name).sorted()
+        var objectsByEntity: [String: [ManagedObject]] = [:]
+        var ids: [ManagedObjectID: String] = [:]
+        for name in model.entities.filter({ !$0.isAbstract }).map(\.name) {
+            let objects = try context.fetch(FetchRequest(entityName: name, includesSubentities: false))
+                .sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+            objectsByEntity[name] = objects
+            for (i, o) in objects.enumerated() { ids[o.objectID] = "\(name)/\(i + 1)" }
+        }
+        var entities: [String: [[String: JSONValue]]] = [:]
+        for name in names {
+            guard let entity = model.entity(named: name) else { continue }
+            entities[name] = try (objectsByEntity[name] ?? []).map { o in
+                var d: [String: JSONValue] = ["@id": .string(ids[o.objectID]!)]
+                for a in entity.storedAttributes { d[a.name] = JSONValue.from(o[a.name]) }
+                for r in entity.relationships where !r.isTransient {
+                    if r.isToMany {
+                        let members = try o.objectIDs(forRelationshipNamed: r.name).compactMap { ids[$0] }
+                        d[r.name] = .array((r.isOrdered ? members : members.sorted()).map(JSONValue.string))
+                    } else {
+                        d[r.name] = o.object(r.name).flatMap { ids[$0.objectID] }.map(JSONValue.string) ?? .null
+                    }
+                }
+                return d
+            }
+        }
+        return GraphFile(entities: entities)
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import ObjectGraph
+import ObjectModel
+
+/// `termdata import --store PATH --model MODEL [--type T] FILE`
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Add the objects of a graph JSON file to a store, creating the store when missing.",
+        discussion: "Invalid input (an unknown entity or key, a value of the wrong type, a dangling reference) is reported with each object's @id, and nothing is written."
+    )
+
+    @OptionGroup var storeArguments: StoreArguments
+
+    @Argument(help: "The graph JSON file (format \"termdata-graph\", version 1).")
+    var file: String
+
+    func run() throws {
+        let model = try storeArguments.loadModel()
+        guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure("cannot read \(file)") }
+        let graph = try GraphFile(data: data)
+        let problems = graph.problems(for: model)
+        if !problems.isEmpty {
+            throw CommandFailure("\(file): nothing imported:\n" + problems.map { "  " + $0 }.joined(separator: "\n"))
+        }
+        let url = storeArguments.storeURL
+        let existed = FileManager.default.fileExists(atPath: url.path)
+        let context = try storeArguments.open(model: model, creating: true)
+        do {
+            try graph.insert(into: context)
+            try context.save()
+        } catch {
+            for store in context.coordinator.stores { context.coordinator.removeStore(store) }
+            if !existed {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            }
+            throw CommandFailure("\(file): nothing imported: \(error)")
+        }
+        let count = graph.entities.values.reduce(0) { $0 + $1.count }
+        print("imported \(count) object(s) into \(url.path)")
+    }
+}

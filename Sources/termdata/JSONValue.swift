@@ -1,0 +1,148 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+/// A JSON value as the command line reads and writes it: `--arg`/`--var` values and the
+/// graph file format.
+enum JSONValue: Codable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let i = try? c.decode(Int.self) { self = .int(i) }
+        else if let d = try? c.decode(Double.self) { self = .double(d) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSONValue].self)) }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .bool(let b): try c.encode(b)
+        case .int(let i): try c.encode(i)
+        case .double(let d): try c.encode(d)
+        case .string(let s): try c.encode(s)
+        case .array(let a): try c.encode(a)
+        case .object(let o): try c.encode(o)
+        }
+    }
+
+    /// Parses JSON text; `what` names it in the error.
+    static func parse(_ text: String, what: String) throws -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        } catch {
+            throw CommandFailure("\(what) is not valid JSON: \(text)")
+        }
+    }
+
+    /// JSON text with sorted keys.
+    static func text(_ value: JSONValue, pretty: Bool = true) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// A predicate argument: numbers, strings, booleans, null, arrays, and `{"$date": "ISO-8601"}`.
+    func predicateValue() throws -> ObjectValue {
+        switch self {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .string(let s): return .string(s)
+        case .array(let a): return .array(try a.map { try $0.predicateValue() })
+        case .object(let o):
+            if o.count == 1, case .string(let text)? = o["$date"] {
+                guard let date = Self.date(text) else { throw CommandFailure("not an ISO-8601 date: \(text)") }
+                return .date(date)
+            }
+            return .dictionary(try o.mapValues { try $0.predicateValue() })
+        }
+    }
+
+    /// An ISO-8601 date, with or without fractional seconds.
+    static func date(_ text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        if let d = plain.date(from: text) { return d }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = fractional.date(from: text) { return d }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return day.date(from: text)
+    }
+
+    static func dateText(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        if date.timeIntervalSince1970.rounded() != date.timeIntervalSince1970 {
+            f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        }
+        return f.string(from: date)
+    }
+
+    /// The JSON form of an attribute value: dates as ISO-8601, binary as base64.
+    static func from(_ value: ObjectValue) -> JSONValue {
+        switch value {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .double(let d): return d.isFinite && d.rounded() == d && abs(d) < 1e15 ? .int(Int(d)) : .double(d)
+        case .decimal(let d): return .double(NSDecimalNumber(decimal: d).doubleValue)
+        case .string(let s): return .string(s)
+        case .date(let d): return .string(dateText(d))
+        case .data(let d): return .string(d.base64EncodedString())
+        case .uuid(let u): return .string(u.uuidString)
+        case .url(let u): return .string(u.absoluteString)
+        case .array(let a), .set(let a): return .array(a.map(from))
+        case .dictionary(let d): return .object(d.mapValues(from))
+        case .object(let o):
+            if let m = o as? ManagedObject { return .string(m.objectID.uriRepresentation.absoluteString) }
+            if let id = o as? ManagedObjectID { return .string(id.uriRepresentation.absoluteString) }
+            return .string("\(o)")
+        }
+    }
+
+    /// The attribute value this JSON stands for, or `nil` when it does not fit the type.
+    func attributeValue(_ type: AttributeType) -> ObjectValue? {
+        if case .null = self { return .null }
+        switch (type, self) {
+        case (.integer16, .int(let i)), (.integer32, .int(let i)), (.integer64, .int(let i)):
+            return type.integerRange!.contains(i) ? .int(i) : nil
+        case (.double, .int(let i)), (.float, .int(let i)): return .double(Double(i))
+        case (.double, .double(let d)), (.float, .double(let d)): return .double(d)
+        case (.decimal, .int(let i)): return .decimal(Decimal(i))
+        case (.decimal, .double(let d)): return .decimal(Decimal(string: "\(d)") ?? Decimal(d))
+        case (.decimal, .string(let s)): return Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")).map(ObjectValue.decimal)
+        case (.boolean, .bool(let b)): return .bool(b)
+        case (.string, .string(let s)): return .string(s)
+        case (.date, .string(let s)): return Self.date(s).map(ObjectValue.date)
+        case (.binary, .string(let s)), (.transformable, .string(let s)): return Data(base64Encoded: s).map(ObjectValue.data)
+        case (.uuid, .string(let s)): return UUID(uuidString: s).map(ObjectValue.uuid)
+        case (.uri, .string(let s)): return URL(string: s).map(ObjectValue.url)
+        default: return nil
+        }
+    }
+
+    var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .int, .double: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import ArgumentParser
+import Foundation
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+/// `termdata query [--store PATH --model MODEL --type T] ENTITY [PREDICATE] [--arg JSON]... ...`
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Fetch objects of an entity with a predicate, sort, limit and offset.",
+        discussion: """
+        The predicate uses the NSPredicate format language. --arg fills %@ and %K in order with \
+        JSON values ({"$date": "2024-05-01T00:00:00Z"} for a date); --var NAME=JSON fills $NAME.
+        --evaluate memory fetches without the predicate and evaluates it in memory, to compare
+        with the store's own evaluation.
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, csv }
+    enum Evaluation: String, ExpressibleByArgument, CaseIterable { case store, memory }
+
+    @OptionGroup var storeArguments: StoreArguments
+
+    @Argument(help: "The entity to fetch.")
+    var entity: String
+
+    @Argument(help: "A predicate, such as \"name BEGINSWITH[c] %@\".")
+    var predicate: String?
+
+    @Option(name: .customLong("arg"), help: "A JSON value for the next %@ or %K.")
+    var arguments: [String] = []
+
+    @Option(name: .customLong("var"), help: "NAME=JSON: a value for $NAME.")
+    var variables: [String] = []
+
+    @Option(help: "KEY or KEY:desc; repeat for more keys.")
+    var sort: [String] = []
+
+    @Option(help: "The most objects to print.")
+    var limit: Int?
+
+    @Option(help: "How many matching objects to skip.")
+    var offset: Int?
+
+    @Option(help: "Comma-separated keys (key paths) to print; all attributes by default.")
+    var keys: String?
+
+    @Flag(help: "Print only the number of matching objects.")
+    var count = false
+
+    @Option(help: "Output format: table, json or csv.")
+    var format: Format = .table
+
+    @Option(help: "Where the predicate is evaluated: store or memory.")
+    var evaluate: Evaluation = .store
+
+    func run() throws {
+        let model = try storeArguments.loadModel()
+        let entity = try StoreArguments.entity(self.entity, in: model)
+        let objectPredicate = try parsedPredicate()
+        let descriptors = try sort.map { spec -> ObjectSortDescriptor in
+            let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
+            guard let key = parts.first, !key.isEmpty else { throw CommandFailure("empty --sort key") }
+            try checkKeyPath(key, in: entity, model: model)
+            let descending = parts.count > 1 && ["desc", "descending"].contains(parts[1].lowercased())
+            if parts.count > 1, !descending, !["asc", "ascending"].contains(parts[1].lowercased()) {
+                throw CommandFailure("--sort \(spec): the direction is asc or desc")
+            }
+            return ObjectSortDescriptor(key: key, ascending: !descending)
+        }
+        let columns = try keys.map { text in
+            try text.split(separator: ",").map { k -> String in
+                let key = k.trimmingCharacters(in: .whitespaces)
+                try checkKeyPath(key, in: entity, model: model)
+                return key
+            }
+        } ?? entity.storedAttributes.map(\.name)
+        if let limit, limit < 0 { throw CommandFailure("--limit must not be negative") }
+        if let offset, offset < 0 { throw CommandFailure("--offset must not be negative") }
+
+        let context = try storeArguments.open(model: model)
+        var objects: [ManagedObject]
+        do {
+            switch evaluate {
+            case .store:
+                let request = FetchRequest(entityName: entity.name, predicate: objectPredicate, sortDescriptors: descriptors,
+                                           fetchLimit: limit ?? 0, fetchOffset: offset ?? 0)
+                if count {
+                    print(try context.count(for: request))
+                    return
+                }
+                objects = try context.fetch(request)
+            case .memory:
+                objects = try context.fetch(FetchRequest(entityName: entity.name))
+                if let objectPredicate { objects = try objects.filter { try objectPredicate.evaluate(with: .object($0)) } }
+                if !descriptors.isEmpty { objects = try descriptors.sorted(objects) }
+                let start = min(offset ?? 0, objects.count)
+                let end = (limit ?? 0) > 0 ? min(objects.count, start + limit!) : objects.count
+                objects = Array(objects[start..<end])
+                if count {
+                    print(objects.count)
+                    return
+                }
+            }
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure(error)
+        }
+        try output(objects, columns: columns)
+    }
+
+    private func parsedPredicate() throws -> ObjectPredicate? {
+        guard let predicate else { return nil }
+        let args = try arguments.enumerated().map { i, text in try JSONValue.parse(text, what: "--arg \(i + 1)").predicateValue() }
+        var vars: [String: ObjectValue] = [:]
+        for spec in variables {
+            guard let eq = spec.firstIndex(of: "=") else { throw CommandFailure("--var \(spec): expected NAME=JSON") }
+            let name = String(spec[..<eq]).trimmingCharacters(in: CharacterSet(charactersIn: "$ "))
+            vars[name] = try JSONValue.parse(String(spec[spec.index(after: eq)...]), what: "--var \(name)").predicateValue()
+        }
+        do {
+            var parsed = try ObjectPredicate(format: predicate, argumentArray: args)
+            parsed = try parsed.substitutingVariables(vars)
+            return parsed
+        } catch let error as PredicateSyntaxError {
+            var text = error.description
+            if text.hasPrefix("error: ") { text.removeFirst("error: ".count) }
+            throw CommandFailure("invalid predicate: \(text)")
+        } catch {
+            throw CommandFailure("invalid predicate: \(error)")
+        }
+    }
+
+    private func checkKeyPath(_ path: String, in entity: Entity, model: ManagedObjectModel) throws {
+        var current = entity
+        for key in path.split(separator: ".").map(String.init) {
+            if key.hasPrefix("@") { return }
+            if current.attribute(named: key) != nil { return }
+            guard let r = current.relationship(named: key) else {
+                throw CommandFailure("entity \(current.name) has no key '\(key)'" + (path.contains(".") ? " (in '\(path)')" : ""))
+            }
+            guard let next = model.entity(named: r.destinationEntityName) else { return }
+            current = next
+        }
+    }
+
+    private func output(_ objects: [ManagedObject], columns: [String]) throws {
+        let rows: [[String: JSONValue]] = try objects.map { o in
+            var row: [String: JSONValue] = ["@id": .string(o.objectID.uriRepresentation.absoluteString)]
+            for key in columns { row[key] = JSONValue.from(try o.value(forKeyPath: key)) }
+            return row
+        }
+        switch format {
+        case .json:
+            print(try JSONValue.text(.array(rows.map(JSONValue.object))))
+        case .csv:
+            let header = ["@id"] + columns
+            print(CSV.line(header))
+            for row in rows { print(CSV.line(header.map { CSV.text(row[$0] ?? .null) })) }
+        case .table:
+            let header = columns
+            let cells = rows.map { row in header.map { CSV.text(row[$0] ?? .null) } }
+            var widths = header.map(\.count)
+            for line in cells { for (i, c) in line.enumerated() { widths[i] = max(widths[i], c.count) } }
+            func format(_ fields: [String]) -> String {
+                fields.enumerated().map { i, f in f.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }
+            print(format(header))
+            print(format(widths.map { String(repeating: "-", count: $0) }))
+            for line in cells { print(format(line)) }
+            print("(\(rows.count) object\(rows.count == 1 ? "" : "s"))")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import ObjectGraph
+import ObjectModel
+import SQLiteStore
+import TermDataResources
+import ToDoApp
+
+/// `--store PATH --model MODEL [--type sqlite|xml|binary]`: which store to open, with which model.
+///
+/// Without `--store`, the ToDo application's store (`$XDG_DATA_HOME/termdata/ToDo.sqlite`)
+/// with the bundled ToDo model.
+struct StoreArguments: ParsableArguments {
+    @Option(help: "The store file (default: the ToDo store in $XDG_DATA_HOME/termdata).")
+    var store: String?
+
+    @Option(help: "The model: an .xcdatamodeld bundle or .xcdatamodel folder (default for the ToDo store: the bundled ToDo model).")
+    var model: String?
+
+    @Option(help: "The store type: sqlite, xml or binary (default: from the file extension, else sqlite).")
+    var type: StoreKind?
+
+    var storeURL: URL { store.map { URL(fileURLWithPath: $0) } ?? ToDoStore.defaultURL() }
+
+    var storeType: StoreType { (type ?? StoreKind(inferringFrom: storeURL, default: .sqlite)).storeType }
+
+    func loadModel() throws -> ManagedObjectModel {
+        try loadVersions().current
+    }
+
+    /// Every version of the model (for migration).
+    func loadVersions() throws -> ModelVersions {
+        let url: URL
+        if let model {
+            url = URL(fileURLWithPath: model)
+        } else if store == nil {
+            url = BundledResources.toDoModelURL
+        } else {
+            throw CommandFailure("--model is required for a store other than the ToDo store")
+        }
+        guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("no model at \(url.path)") }
+        do {
+            return try XcodeModelFile.read(url)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// Opens the store; when `creating`, makes it (and its folder) if missing.
+    func open(model: ManagedObjectModel, creating: Bool = false) throws -> ManagedObjectContext {
+        SQLiteStore.register()
+        let url = storeURL
+        if !FileManager.default.fileExists(atPath: url.path) {
+            guard creating else { throw CommandFailure("no store at \(url.path)") }
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        let coordinator = PersistentStoreCoordinator(model: model)
+        do {
+            try coordinator.addStore(type: storeType, at: url)
+        } catch {
+            throw CommandFailure(error)
+        }
+        return ManagedObjectContext(coordinator: coordinator)
+    }
+
+    /// The entity of this name, or a clear failure.
+    static func entity(_ name: String, in model: ManagedObjectModel) throws -> Entity {
+        guard let entity = model.entity(named: name) else {
+            throw CommandFailure("unknown entity '\(name)' (the model has \(model.entityNames.sorted().joined(separator: ", ")))")
+        }
+        return entity
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("termdata import, export and query")
+struct StoreCommandTests {
+    static let graph = """
+    {"format": "termdata-graph", "version": 1, "entities": {
+     "Category": [{"@id": "c1", "name": "Home", "todos": ["t1", "t2"]}, {"@id": "c2", "name": "Work"}],
+     "ToDo": [{"@id": "t1", "name": "Buy milk", "dueDate": "2024-05-01T10:00:00Z", "category": "c1"},
+              {"@id": "t2", "name": "Call mom", "completed": true, "category": "c1"},
+              {"@id": "t3", "name": "book flights", "dueDate": "2024-06-01T08:30:00Z", "category": "c2"},
+              {"@id": "t4", "name": "answer mail", "dueDate": null}]}}
+    """
+
+    /// A ToDo store in the default place, filled from the graph above.
+    func importedToDo() throws -> CommandLineSession {
+        let cli = try CommandLineSession()
+        let path = try cli.write(Self.graph, to: "todo.json")
+        let result = try cli.run(["import", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("imported 6 object(s)"))
+        return cli
+    }
+
+    func json(_ text: String) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    }
+
+    @Test("import creates the default ToDo store with the bundled model; query reads it back")
+    func importAndQuery() throws {
+        let cli = try importedToDo()
+        #expect(FileManager.default.fileExists(atPath: cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite").path))
+        let result = try cli.run(["query", "ToDo", "name BEGINSWITH[c] %@", "--arg", "\"b\"", "--sort", "name", "--format", "json", "--keys", "name,category.name"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try json(result.stdout)
+        #expect(rows.map { $0["name"] as? String } == ["Buy milk", "book flights"])
+        #expect(rows.map { $0["category.name"] as? String } == ["Home", "Work"])
+        #expect(rows.allSatisfy { ($0["@id"] as? String)?.hasPrefix("x-coredata://") == true })
+    }
+
+    @Test("--arg dates, --var variables, --count, --limit and --offset")
+    func options() throws {
+        let cli = try importedToDo()
+        let before = try cli.run(["query", "ToDo", "dueDate < %@", "--arg", "{\"$date\": \"2024-05-15T00:00:00Z\"}", "--count"])
+        #expect(before.stdout == "1\n")
+        let variable = try cli.run(["query", "ToDo", "category.name == $CAT", "--var", "CAT=\"Home\"", "--count"])
+        #expect(variable.stdout == "2\n")
+        let window = try cli.run(["query", "ToDo", "--sort", "name:desc", "--limit", "2", "--offset", "1", "--format", "csv", "--keys", "name"])
+        #expect(window.stdout.split(separator: "\n").map { String($0.split(separator: ",").last!) } == ["name", "answer mail", "Call mom"])
+    }
+
+    @Test("store and memory evaluation print the same objects", arguments: [
+        "name CONTAINS[cd] 'M'", "completed == YES OR dueDate == nil", "category.name == 'Home'", "NOT (name LIKE '*mail')",
+    ])
+    func evaluationPaths(_ predicate: String) throws {
+        let cli = try importedToDo()
+        let store = try cli.run(["query", "ToDo", predicate, "--sort", "name", "--format", "json"])
+        let memory = try cli.run(["query", "ToDo", predicate, "--sort", "name", "--format", "json", "--evaluate", "memory"])
+        #expect(store.status == 0 && memory.status == 0)
+        #expect(store.stdout == memory.stdout)
+        #expect(try json(store.stdout).count > 0)
+    }
+
+    @Test("the table format lines up columns and counts the objects")
+    func table() throws {
+        let cli = try importedToDo()
+        let result = try cli.run(["query", "Category", "--sort", "name"])
+        #expect(result.stdout == "name\n----\nHome\nWork\n(2 objects)\n")
+    }
+
+    @Test("export, import into a new store and export again give the same content")
+    func roundTrip() throws {
+        let cli = try importedToDo()
+        let first = try cli.run(["export"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let exported = try cli.write(first.stdout, to: "export.json")
+        let model = TestSupport.ModelFixtures.toDo.path
+        for type in ["sqlite", "xml", "binary"] {
+            let store = cli.file("copy.\(type)").path
+            let imported = try cli.run(["import", "--store", store, "--model", model, "--type", type, exported])
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let second = try cli.run(["export", "--store", store, "--model", model, "--type", type])
+            #expect(second.stdout == first.stdout, "\(type)")
+        }
+    }
+
+    @Test("CSV export of one entity")
+    func csv() throws {
+        let cli = try importedToDo()
+        let result = try cli.run(["export", "--entity", "Category", "--format", "csv"])
+        #expect(result.stdout == "@id,name\nCategory/1,Home\nCategory/2,Work\n")
+    }
+
+    @Test("invalid input names each object's @id and writes nothing")
+    func invalidImport() throws {
+        let cli = try CommandLineSession()
+        let bad = """
+        {"format": "termdata-graph", "version": 1, "entities": {
+         "ToDo": [{"@id": "t1", "name": 5}, {"@id": "t2", "colour": "red"}, {"@id": "t3", "category": "nowhere"}],
+         "Gadget": [{"@id": "g1"}]}}
+        """
+        let result = try cli.run(["import", try cli.write(bad, to: "bad.json")])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("ToDo t1: 'name' expects String, got a number"))
+        #expect(result.stderr.contains("ToDo t2: unknown key 'colour'"))
+        #expect(result.stderr.contains("ToDo t3: 'category' refers to 'nowhere', which the file does not define"))
+        #expect(result.stderr.contains("unknown entity 'Gadget'"))
+        #expect(!FileManager.default.fileExists(atPath: cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite").path))
+    }
+
+    @Test("a save the model refuses writes nothing and leaves no new store behind")
+    func refusedSave() throws {
+        let cli = try CommandLineSession()
+        let empty = """
+        {"format": "termdata-graph", "version": 1, "entities": {"Category": [{"@id": "c1", "name": ""}]}}
+        """
+        let result = try cli.run(["import", try cli.write(empty, to: "empty.json")])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("nothing imported"))
+        #expect(!FileManager.default.fileExists(atPath: cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite").path))
+    }
+
+    @Test("mistakes print one clear message and exit non-zero", arguments: [
+        (["query", "ToDo", "name =="], "invalid predicate: expected"),
+        (["query", "Nope"], "unknown entity 'Nope'"),
+        (["query", "ToDo", "--keys", "name,colour"], "entity ToDo has no key 'colour'"),
+        (["query", "ToDo", "colour == 1"], "entity ToDo has no key 'colour'"),
+        (["query", "--store", "missing.sqlite", "--model", TestSupport.ModelFixtures.toDo.path, "ToDo"], "no store at"),
+        (["query", "--store", "x.sqlite", "ToDo"], "--model is required"),
+    ])
+    func mistakes(_ arguments: [String], _ message: String) throws {
+        let cli = try importedToDo()
+        let result = try cli.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("a store that does not fit the model is refused")
+    func wrongModel() throws {
+        let cli = try importedToDo()
+        let store = cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite").path
+        let result = try cli.run(["query", "--store", store, "--model", TestSupport.ModelFixtures.tavantTrade.path, "FeedbackCategory"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("does not fit") || result.stderr.contains("another version"), "\(result.stderr)")
+    }
+
+    @Test("the Apple-written corpus store can be queried read-only through a copy")
+    func corpus() throws {
+        let cli = try CommandLineSession()
+        let copy = cli.file("Model.sqlite")
+        try FileManager.default.copyItem(at: Fixtures.corpusFile("tavant-trade/Model.sqlite"), to: copy)
+        let result = try cli.run(["query", "--store", copy.path, "--model", TestSupport.ModelFixtures.tavantTrade.path,
+                                  "FeedbackSubCategory", "category.name == %@", "--arg", "\"Others\"", "--count"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+import Predicates
+import TestSupport
+import Testing
+
+/// The same company filled into any store: departments, employees with accented and
+/// lower-case names, a missing date, a missing department, many-to-many projects and notes.
+enum CompanyFixture {
+    static let employees = ["Ada", "Bob", "Cécile", "dave", "Émile"]
+
+    static func fill(_ context: ManagedObjectContext) throws {
+        func insert(_ entity: String, _ values: [String: ObjectValue]) throws -> ManagedObject {
+            let o = try context.insertObject(forEntityName: entity)
+            for (k, v) in values { o[k] = v }
+            return o
+        }
+        let engineering = try insert("Department", ["name": "Engineering", "budget": .decimal(1000.5)])
+        let sales = try insert("Department", ["name": "Sales"])
+        func date(_ s: Double) -> ObjectValue { .date(Date(timeIntervalSinceReferenceDate: s)) }
+        let ada = try insert("Employee", ["name": "Ada", "salary": 120000, "hired": date(1000), "department": .object(engineering)])
+        let bob = try insert("Employee", ["name": "Bob", "salary": 50000, "department": .object(sales)])
+        _ = try insert("Employee", ["name": "Cécile", "salary": 80000, "hired": date(2000), "department": .object(engineering)])
+        let dave = try insert("Employee", ["name": "dave", "salary": 0, "hired": date(3000)])
+        _ = try insert("Employee", ["name": "Émile", "salary": 65000, "hired": date(500), "department": .object(sales)])
+        let compiler = try insert("Project", ["name": "Compiler", "department": .object(engineering)])
+        let database = try insert("Project", ["name": "Database", "department": .object(engineering)])
+        compiler["members"] = .set([.object(ada), .object(dave)])
+        database["members"] = .set([.object(ada), .object(bob)])
+        _ = try insert("Note", ["text": "likes SQL", "author": .object(ada)])
+        _ = try insert("Note", ["text": "on call", "author": .object(ada)])
+        _ = try insert("Note", ["text": "new", "author": .object(bob)])
+        try context.save()
+    }
+
+    /// One case of the shared table: a predicate and the employees it matches.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var format: String
+        var expected: [String]
+        var testDescription: String { format }
+    }
+
+    /// Predicates whose results the in-memory and the SQLite evaluation must agree on.
+    static let cases: [Case] = [
+        Case(format: "salary > 60000", expected: ["Ada", "Cécile", "Émile"]),
+        Case(format: "salary BETWEEN {50000, 80000}", expected: ["Bob", "Cécile", "Émile"]),
+        Case(format: "salary IN {0, 50000}", expected: ["Bob", "dave"]),
+        Case(format: "salary != 0", expected: ["Ada", "Bob", "Cécile", "Émile"]),
+        Case(format: "name == 'Ada'", expected: ["Ada"]),
+        Case(format: "name != 'Ada'", expected: ["Bob", "Cécile", "dave", "Émile"]),
+        Case(format: "name ==[c] 'ADA'", expected: ["Ada"]),
+        Case(format: "name ==[cd] 'cecile'", expected: ["Cécile"]),
+        Case(format: "name ==[c] 'cecile'", expected: []),
+        Case(format: "name < 'C'", expected: ["Ada", "Bob"]),
+        Case(format: "name <[c] 'c'", expected: ["Ada", "Bob"]),
+        Case(format: "name BEGINSWITH 'C'", expected: ["Cécile"]),
+        Case(format: "name BEGINSWITH 'c'", expected: []),
+        Case(format: "name BEGINSWITH[cd] 'e'", expected: ["Émile"]),
+        Case(format: "name ENDSWITH 'e'", expected: ["Cécile", "dave", "Émile"]),
+        Case(format: "name CONTAINS[c] 'D'", expected: ["Ada", "dave"]),
+        Case(format: "name CONTAINS 'é'", expected: ["Cécile"]),
+        Case(format: "name LIKE 'B?b'", expected: ["Bob"]),
+        Case(format: "name LIKE[c] '*E'", expected: ["Cécile", "dave", "Émile"]),
+        Case(format: "name LIKE[cd] 'c*'", expected: ["Cécile"]),
+        Case(format: "name MATCHES '[A-Z].*'", expected: ["Ada", "Bob", "Cécile"]),
+        Case(format: "name MATCHES[c] '[a-d].*'", expected: ["Ada", "Bob", "Cécile", "dave"]),
+        Case(format: "name IN {'Ada', 'Bob', 'Zed'}", expected: ["Ada", "Bob"]),
+        Case(format: "name IN[c] {'ada', 'BOB'}", expected: ["Ada", "Bob"]),
+        Case(format: "name == 5", expected: []),
+        Case(format: "salary == 'Ada'", expected: []),
+        Case(format: "hired == nil", expected: ["Bob"]),
+        Case(format: "hired != nil", expected: ["Ada", "Cécile", "dave", "Émile"]),
+        Case(format: "hired > CAST(900, 'NSDate')", expected: ["Ada", "Cécile", "dave"]),
+        Case(format: "hired < CAST(900, 'NSDate')", expected: ["Émile"]),
+        Case(format: "department.name == 'Sales'", expected: ["Bob", "Émile"]),
+        Case(format: "department == nil", expected: ["dave"]),
+        Case(format: "department != nil", expected: ["Ada", "Bob", "Cécile", "Émile"]),
+        Case(format: "department.budget > 100", expected: ["Ada", "Cécile"]),
+        Case(format: "department.budget == nil", expected: ["Bob", "dave", "Émile"]),
+        Case(format: "NOT (department.name == 'Sales')", expected: ["Ada", "Cécile", "dave"]),
+        Case(format: "NOT (hired > CAST(900, 'NSDate'))", expected: ["Bob", "Émile"]),
+        Case(format: "ANY projects.name == 'Compiler'", expected: ["Ada", "dave"]),
+        Case(format: "ANY projects.name BEGINSWITH[c] 'd'", expected: ["Ada", "Bob"]),
+        Case(format: "ALL projects.name == 'Database'", expected: ["Bob", "Cécile", "Émile"]),
+        Case(format: "NONE projects.name == 'Database'", expected: ["Cécile", "dave", "Émile"]),
+        Case(format: "projects.@count == 0", expected: ["Cécile", "Émile"]),
+        Case(format: "projects.@count >= 2", expected: ["Ada"]),
+        Case(format: "notes.@count >= 1", expected: ["Ada", "Bob"]),
+        Case(format: "ANY notes.text CONTAINS 'SQL'", expected: ["Ada"]),
+        Case(format: "ANY projects.department.name == 'Engineering'", expected: ["Ada", "Bob", "dave"]),
+        Case(format: "salary > 60000 AND department.name == 'Engineering'", expected: ["Ada", "Cécile"]),
+        Case(format: "salary < 1 OR name == 'Bob'", expected: ["Bob", "dave"]),
+        Case(format: "NOT (salary < 1 OR name == 'Bob')", expected: ["Ada", "Cécile", "Émile"]),
+        Case(format: "TRUEPREDICATE", expected: ["Ada", "Bob", "Cécile", "dave", "Émile"]),
+        Case(format: "FALSEPREDICATE", expected: []),
+        Case(format: "60000 < salary", expected: ["Ada", "Cécile", "Émile"]),
+    ]
+}

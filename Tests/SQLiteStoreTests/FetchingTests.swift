@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+import ObjectGraph
+import ObjectModel
+import Predicates
+import SQLiteStore
+import TestSupport
+
+@Suite("Fetch requests against a SQLite store")
+struct FetchingTests {
+    func stacks() throws -> (memory: ManagedObjectContext, sqlite: ManagedObjectContext) {
+        try PredicateAgreementTests.stacks()
+    }
+
+    func expression(_ name: String, _ format: String, _ type: AttributeType) throws -> FetchProperty {
+        .expression(ExpressionDescription(name: name, expression: try ObjectExpression(format: format), resultType: type))
+    }
+
+    @Test("count and object-ID results")
+    func countAndIDs() throws {
+        let (_, context) = try stacks()
+        let request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: "salary > 60000"))
+        #expect(try context.count(for: request) == 3)
+        let ids = try context.fetchObjectIDs(request)
+        #expect(ids.count == 3)
+        #expect(ids.allSatisfy { !$0.isTemporaryID && $0.entityName == "Employee" })
+        var limited = request
+        limited.fetchLimit = 2
+        #expect(try context.count(for: limited) == 2)
+    }
+
+    @Test("the minimum date through an expression description, as in the programming guide")
+    func minimumDate() throws {
+        let (memory, sqlite) = try stacks()
+        var request = FetchRequest(entityName: "Employee", resultType: .dictionaries)
+        request.propertiesToFetch = [try expression("minDate", "min:(hired)", .date), try expression("maxSalary", "max:(salary)", .decimal)]
+        for context in [memory, sqlite] {
+            let rows = try context.fetchDictionaries(request)
+            #expect(rows.count == 1)
+            #expect(rows.first?["minDate"] == .date(Date(timeIntervalSinceReferenceDate: 500)))
+            #expect(rows.first?["maxSalary"] == .int(120000))
+        }
+    }
+
+    @Test("sum, average and count per group, with a having predicate, agree with memory")
+    func grouping() throws {
+        let (memory, sqlite) = try stacks()
+        var request = FetchRequest(entityName: "Employee", sortDescriptors: [ObjectSortDescriptor(key: "department.name")],
+                                   resultType: .dictionaries)
+        request.propertiesToFetch = [.key("department.name"), try expression("total", "sum:(salary)", .integer64),
+                                     try expression("people", "count:(salary)", .integer64),
+                                     try expression("mean", "average:(salary)", .double)]
+        request.propertiesToGroupBy = [.key("department.name")]
+        let expected: [[String: ObjectValue]] = [
+            ["department.name": .null, "total": 0, "people": 1, "mean": 0.0],
+            ["department.name": "Engineering", "total": 200000, "people": 2, "mean": 100000.0],
+            ["department.name": "Sales", "total": 115000, "people": 2, "mean": 57500.0],
+        ]
+        #expect(try memory.fetchDictionaries(request) == expected)
+        #expect(try sqlite.fetchDictionaries(request) == expected)
+        request.havingPredicate = try ObjectPredicate(format: "total > 100000")
+        #expect(try memory.fetchDictionaries(request) == Array(expected.dropFirst()))
+        #expect(try sqlite.fetchDictionaries(request) == Array(expected.dropFirst()))
+    }
+
+    @Test("dictionaries of attributes and to-one IDs; distinct results drop duplicates")
+    func dictionaries() throws {
+        let (memory, sqlite) = try stacks()
+        var request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: "department != nil"),
+                                   sortDescriptors: [ObjectSortDescriptor(key: "department.name")], resultType: .dictionaries)
+        request.propertiesToFetch = [.key("department.name")]
+        request.returnsDistinctResults = true
+        for context in [memory, sqlite] {
+            #expect(try context.fetchDictionaries(request) == [["department.name": "Engineering"], ["department.name": "Sales"]])
+        }
+        var ids = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: "name == 'Bob'"), resultType: .dictionaries)
+        ids.propertiesToFetch = [.key("name"), .key("department")]
+        let row = try #require(try sqlite.fetchDictionaries(ids).first)
+        #expect(row["name"] == "Bob")
+        guard case .object(let id as ManagedObjectID) = row["department"] else { Issue.record("no object ID"); return }
+        #expect(try sqlite.existingObject(with: id).string("name") == "Sales")
+        let departments = FetchRequest(entityName: "Department", sortDescriptors: [ObjectSortDescriptor(key: "name")])
+        let expected: [[String: ObjectValue]] = [["name": "Engineering", "budget": .decimal(Decimal(string: "1000.5")!)],
+                                                 ["name": "Sales", "budget": .null]]
+        #expect(try memory.fetchDictionaries(departments) == expected)
+        #expect(try sqlite.fetchDictionaries(departments) == expected)
+    }
+
+    @Test("pending inserts, changes and deletes show in the results")
+    func pendingChanges() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        try ToDoFixture.fill(stack.context)
+        let context = stack.newContext()
+        let added = try context.insertObject(forEntityName: "ToDo")
+        added["name"] = "Buy bread"
+        let call = try #require(try context.object(forEntityName: "ToDo", matchingKey: "name", value: "Call mom"))
+        call["name"] = "Phone mom"
+        let milk = try #require(try context.object(forEntityName: "ToDo", matchingKey: "name", value: "Buy milk"))
+        context.delete(milk)
+        let request = FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "name BEGINSWITH 'B' OR name BEGINSWITH 'P'"),
+                                   sortDescriptors: [ObjectSortDescriptor(key: "name")])
+        #expect(try context.fetch(request).compactMap { $0.string("name") } == ["Buy bread", "Phone mom"])
+        #expect(try context.count(for: request) == 2)
+        var storeOnly = request
+        storeOnly.includesPendingChanges = false
+        #expect(try context.fetch(storeOnly).map(\.objectID) == [milk.objectID])
+    }
+
+    @Test("objects come back as faults; values load on first access; to-many relationships load lazily")
+    func faults() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        try ToDoFixture.fill(stack.context)
+        let context = stack.newContext()
+        let categories = try context.fetch(FetchRequest(entityName: "Category"))
+        let home = try #require(categories.first)
+        #expect(home.isFault)
+        #expect(home.string("name") == "Home")
+        #expect(!home.isFault)
+        #expect(home.hasFaultForRelationship(named: "todos"))
+        #expect(home.objects("todos").count == 3)
+        #expect(!home.hasFaultForRelationship(named: "todos"))
+        var loaded = FetchRequest(entityName: "ToDo")
+        loaded.returnsObjectsAsFaults = false
+        #expect(try stack.newContext().fetch(loaded).allSatisfy { !$0.isFault })
+    }
+
+    @Test("with a batch size, the first fault of a batch loads that batch and no other")
+    func batches() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        for i in 0..<25 {
+            let item = try stack.context.insertObject(forEntityName: "ToDo")
+            item["name"] = .string(String(format: "item %02d", i))
+        }
+        try stack.context.save()
+        let context = stack.newContext()
+        let request = FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")], fetchBatchSize: 10)
+        let items = try context.fetch(request)
+        #expect(items.count == 25)
+        #expect(items.filter { !$0.isFault }.isEmpty)
+        #expect(items[12].string("name") == "item 12")
+        #expect(items.map(\.isFault) == Array(repeating: true, count: 10) + Array(repeating: false, count: 10) + Array(repeating: true, count: 5))
+        #expect(items[24].string("name") == "item 24")
+        #expect(items[20..<25].allSatisfy { !$0.isFault })
+    }
+
+    @Test("prefetching loads the related objects with the results")
+    func prefetching() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        try ToDoFixture.fill(stack.context)
+        let context = stack.newContext()
+        let request = FetchRequest(entityName: "Category", relationshipKeyPathsForPrefetching: ["todos"])
+        let home = try #require(try context.fetch(request).first)
+        #expect(!home.isFault)
+        #expect(!home.hasFaultForRelationship(named: "todos"))
+        let todos = home.objects("todos")
+        #expect(todos.count == 3)
+        #expect(todos.allSatisfy { !$0.isFault })
+    }
+
+    @Test("sub-entities are included by default and can be left out")
+    func subentities() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.employeeModel())
+        for (entity, first) in [("Employee", "Ada"), ("Contractor", "Cy"), ("Employee", "Bo")] {
+            let p = try stack.context.insertObject(forEntityName: entity)
+            p["firstName"] = .string(first)
+            p["lastName"] = "X"
+            if entity == "Employee" { p["salary"] = 1 }
+        }
+        try stack.context.save()
+        let reader = try stack.reopened().context
+        let people = try reader.fetch(FetchRequest(entityName: "Person", sortDescriptors: [ObjectSortDescriptor(key: "firstName")]))
+        #expect(people.map { "\($0.entity.name):\($0.string("firstName")!)" } == ["Employee:Ada", "Employee:Bo", "Contractor:Cy"])
+        var onlyPeople = FetchRequest(entityName: "Person")
+        onlyPeople.includesSubentities = false
+        #expect(try reader.count(for: onlyPeople) == 0)
+        #expect(try reader.count(for: FetchRequest(entityName: "Employee")) == 2)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import ObjectGraph
+import ObjectModel
+import Predicates
+@testable import SQLiteStore
+import TestSupport
+
+@Suite("Inheritance, polymorphic to-one relationships and to-many without inverse")
+struct InheritanceTests {
+    static let xml = ModelFixtures.modelXML("""
+        <entity name="Note" representedClassName="Note">
+            <attribute name="text" optional="YES" attributeType="String"/>
+            <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person"/>
+            <relationship name="readers" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person"/>
+        </entity>
+        <entity name="Person" representedClassName="Person" isAbstract="YES">
+            <attribute name="name" optional="YES" attributeType="String"/>
+        </entity>
+        <entity name="Employee" representedClassName="Employee" parentEntity="Person">
+            <attribute name="title" optional="YES" attributeType="String"/>
+        </entity>
+        <entity name="Contractor" representedClassName="Contractor" parentEntity="Person">
+            <attribute name="title" optional="YES" attributeType="Integer 32"/>
+        </entity>
+        """)
+
+    func model() throws -> ManagedObjectModel {
+        try XcodeModelFile.read(try ModelFixtures.writeModelFile(Self.xml, name: "Notes")).current
+    }
+
+    @Test("sibling sub-entities with the same attribute name get their own columns")
+    func clashingColumns() throws {
+        let schema = try StoreSchema(model: try model())
+        let employee = try #require(schema.mapping(for: "Employee")?.column(forAttribute: "title"))
+        let contractor = try #require(schema.mapping(for: "Contractor")?.column(forAttribute: "title"))
+        #expect(Set([employee, contractor]) == ["ZTITLE", "ZTITLE1"])
+        let person = try #require(schema.mapping(for: "Person"))
+        #expect(schema.mapping(for: "Note")?.foreignKey(for: "owner")?.entityColumn == "Z\(person.number)_OWNER")
+    }
+
+    @Test("a to-one to an abstract entity reads back each destination's own entity")
+    func polymorphicToOne() throws {
+        let stack = try SQLiteTestStack(model: try model())
+        let c = stack.context
+        let ann = try c.insertObject(forEntityName: "Employee")
+        ann["name"] = "Ann"
+        ann["title"] = "Boss"
+        let cy = try c.insertObject(forEntityName: "Contractor")
+        cy["name"] = "Cy"
+        cy["title"] = 7
+        for (text, owner) in [("one", ann), ("two", cy)] {
+            let note = try c.insertObject(forEntityName: "Note")
+            note["text"] = .string(text)
+            note["owner"] = .object(owner)
+            note["readers"] = .set([.object(ann), .object(cy)])
+        }
+        try c.save()
+        let reader = try stack.reopened().context
+        let notes = try reader.fetch(FetchRequest(entityName: "Note", sortDescriptors: [ObjectSortDescriptor(key: "text")]))
+        #expect(notes.map { $0.object("owner")?.entity.name } == ["Employee", "Contractor"])
+        #expect(notes[1].object("owner")?.int("title") == 7)
+        #expect(notes[0].object("owner")?.string("title") == "Boss")
+        // Without an inverse, each reader belongs to one note (a foreign key on the destination), as in Core Data.
+        #expect(notes.map { $0.objects("readers").count }.reduce(0, +) == 2)
+        let byOwner = try reader.fetch(FetchRequest(entityName: "Note", predicate: try ObjectPredicate(format: "owner.name == 'Cy'")))
+        #expect(byOwner.map { $0.string("text") } == ["two"])
+    }
+
+    @Test("faults read no values: a fetch of object IDs leaves rows in the file; rows load in one query per batch")
+    func noValuesForFaults() throws {
+        let stack = try SQLiteTestStack(model: try model())
+        for i in 0..<300 {
+            let p = try stack.context.insertObject(forEntityName: i % 2 == 0 ? "Employee" : "Contractor")
+            p["name"] = .string("p\(i)")
+        }
+        try stack.context.save()
+        let store = stack.store
+        let request = StoreRequest(fetch: FetchRequest(entityName: "Person"), entityNames: ["Person", "Employee", "Contractor"])
+        guard case .rows(let ids, let rows) = try store.execute(request) else { Issue.record("no rows"); return }
+        #expect(ids.count == 300)
+        #expect(rows == nil)
+        let loaded = try store.rows(for: Array(ids.reversed().prefix(120)))
+        #expect(loaded.map(\.objectID) == Array(ids.reversed().prefix(120)))
+        #expect(loaded.first == (try store.row(for: ids[ids.count - 1])))
+        #expect(loaded.first?.attributes["name"]?.stringValue?.hasPrefix("p") == true)
+    }
+}

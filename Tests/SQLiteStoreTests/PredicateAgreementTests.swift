@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import ObjectGraph
+import ObjectModel
+import Predicates
+import SQLiteStore
+import TestSupport
+
+/// One table of cases, evaluated in memory (an in-memory store) and in SQL (a SQLite store).
+@Suite("In-memory and SQL evaluation agree")
+struct PredicateAgreementTests {
+    static func stacks() throws -> (memory: ManagedObjectContext, sqlite: ManagedObjectContext) {
+        let model = try ModelFixtures.companyModel()
+        let memory = try TestStack(model: model)
+        try CompanyFixture.fill(memory.context)
+        let sqlite = try SQLiteTestStack(model: model)
+        try CompanyFixture.fill(sqlite.context)
+        // Fresh contexts: the stores answer, not pending changes.
+        return (memory.newContext(), try sqlite.reopened().context)
+    }
+
+    func names(_ context: ManagedObjectContext, _ request: FetchRequest) throws -> [String] {
+        try context.fetch(request).compactMap { $0.string("name") }
+    }
+
+    @Test("predicates match the same employees", arguments: CompanyFixture.cases)
+    func predicate(_ c: CompanyFixture.Case) throws {
+        let (memory, sqlite) = try Self.stacks()
+        let request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: c.format))
+        #expect(try names(memory, request).sorted() == c.expected.sorted(), "in memory")
+        #expect(try names(sqlite, request).sorted() == c.expected.sorted(), "in SQL")
+    }
+
+    @Test("objects as arguments: SELF == object, SELF IN objects, to-one IN objects, to-many CONTAINS object")
+    func objectArguments() throws {
+        let (memory, sqlite) = try Self.stacks()
+        for context in [memory, sqlite] {
+            let ada = try #require(try context.object(forEntityName: "Employee", matchingKey: "name", value: "Ada"))
+            let bob = try #require(try context.object(forEntityName: "Employee", matchingKey: "name", value: "Bob"))
+            let sales = try #require(try context.object(forEntityName: "Department", matchingKey: "name", value: "Sales"))
+            let compiler = try #require(try context.object(forEntityName: "Project", matchingKey: "name", value: "Compiler"))
+            func run(_ format: String, _ args: any ObjectValueConvertible...) throws -> [String] {
+                try names(context, FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: format, argumentArray: args.map(\.objectValue)))).sorted()
+            }
+            #expect(try run("SELF == %@", ada) == ["Ada"])
+            #expect(try run("SELF != %@", ada) == ["Bob", "Cécile", "dave", "Émile"])
+            #expect(try run("SELF IN %@", ObjectValue.array([.object(ada), .object(bob)])) == ["Ada", "Bob"])
+            #expect(try run("department == %@", sales) == ["Bob", "Émile"])
+            #expect(try run("department IN %@", ObjectValue.array([.object(sales)])) == ["Bob", "Émile"])
+            #expect(try run("projects CONTAINS %@", compiler) == ["Ada", "dave"])
+            #expect(try run("%@ IN projects", compiler) == ["Ada", "dave"])
+            #expect(try run("name == $NAME".replacingOccurrences(of: "$NAME", with: "%@"), "Bob") == ["Bob"])
+        }
+    }
+
+    @Test("sort descriptors order alike, nil first ascending", arguments: [
+        ([ObjectSortDescriptor(key: "name")], ["Ada", "Bob", "Cécile", "dave", "Émile"]),
+        ([ObjectSortDescriptor(key: "name", comparison: .caseInsensitiveCompare)], ["Ada", "Bob", "Cécile", "dave", "Émile"]),
+        ([ObjectSortDescriptor(key: "name", ascending: false)], ["Émile", "dave", "Cécile", "Bob", "Ada"]),
+        ([ObjectSortDescriptor(key: "hired")], ["Bob", "Émile", "Ada", "Cécile", "dave"]),
+        ([ObjectSortDescriptor(key: "hired", ascending: false)], ["dave", "Cécile", "Ada", "Émile", "Bob"]),
+        ([ObjectSortDescriptor(key: "department.name"), ObjectSortDescriptor(key: "salary", ascending: false)],
+         ["dave", "Ada", "Cécile", "Émile", "Bob"]),
+        ([ObjectSortDescriptor(key: "name", comparison: .localizedStandardCompare)], ["Ada", "Bob", "Cécile", "dave", "Émile"]),
+    ])
+    func sorting(_ descriptors: [ObjectSortDescriptor], _ expected: [String]) throws {
+        let (memory, sqlite) = try Self.stacks()
+        let request = FetchRequest(entityName: "Employee", sortDescriptors: descriptors)
+        #expect(try names(memory, request) == expected, "in memory")
+        #expect(try names(sqlite, request) == expected, "in SQL")
+    }
+
+    @Test("offset and limit apply after sorting in both")
+    func window() throws {
+        let (memory, sqlite) = try Self.stacks()
+        let request = FetchRequest(entityName: "Employee", sortDescriptors: [ObjectSortDescriptor(key: "salary")],
+                                   fetchLimit: 2, fetchOffset: 1)
+        #expect(try names(memory, request) == ["Bob", "Émile"])
+        #expect(try names(sqlite, request) == ["Bob", "Émile"])
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import ObjectGraph
+import ObjectModel
+import Predicates
+import SQLiteStore
+import TestSupport
+
+/// A SQLite store in a fresh temporary folder, with a coordinator and a context.
+struct SQLiteTestStack {
+    let model: ManagedObjectModel
+    let url: URL
+    let coordinator: PersistentStoreCoordinator
+    let context: ManagedObjectContext
+    var store: SQLiteStore { coordinator.stores[0] as! SQLiteStore }
+
+    init(model: ManagedObjectModel, url: URL? = nil, options: StoreOptions = StoreOptions()) throws {
+        SQLiteStore.register()
+        self.model = model
+        self.url = try url ?? Fixtures.temporaryDirectory("sqlite").appendingPathComponent("Store.sqlite")
+        coordinator = PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(type: .sqlite, at: self.url, options: options)
+        context = ManagedObjectContext(coordinator: coordinator)
+    }
+
+    /// Another coordinator (as another process would have) on the same file.
+    func reopened() throws -> SQLiteTestStack { try SQLiteTestStack(model: model, url: url) }
+
+    func newContext() -> ManagedObjectContext { ManagedObjectContext(coordinator: coordinator) }
+
+    /// Runs raw SQL against the file, outside the store.
+    func rawRows(_ sql: String) throws -> [Row] {
+        let queue = try DatabaseQueue(path: url.path)
+        return try queue.read { try Row.fetchAll($0, sql: sql) }
+    }
+}
+
+/// The ToDo fixture: a Home category and five items.
+enum ToDoFixture {
+    static let names = ["water plants", "Buy milk", "answer mail", "Call mom", "book flights"]
+
+    @discardableResult
+    static func fill(_ context: ManagedObjectContext) throws -> [ManagedObject] {
+        let home = try context.insertObject(forEntityName: "Category")
+        home["name"] = "Home"
+        var items: [ManagedObject] = []
+        for (i, name) in names.enumerated() {
+            let item = try context.insertObject(forEntityName: "ToDo")
+            item["name"] = .string(name)
+            item["dueDate"] = .date(Date(timeIntervalSinceReferenceDate: Double(i) * 3600))
+            item["completed"] = .bool(i % 2 == 0)
+            if i < 3 { item["category"] = .object(home) }
+            items.append(item)
+        }
+        try context.save()
+        return items
+    }
+}
