@@ -1,31 +1,33 @@
 import Foundation
-import TestSupport
 
 /// A tmux server of its own (a unique `-L` socket) running a shell on a pseudo-terminal,
-/// for driving the real gallery binary.
-final class TmuxSession {
-    let socket = "termdata-test-\(UUID().uuidString.prefix(8))"
-    let directory: URL
+/// for driving real binaries (the gallery, `termdata`) as a user would.
+public final class TmuxSession {
+    public let socket = "termdata-test-\(UUID().uuidString.prefix(8))"
+    public let directory: URL
 
-    static var isAvailable: Bool { (try? run(["tmux", "-V"]).status) == 0 }
+    public static var isAvailable: Bool { (try? run(["tmux", "-V"]).status) == 0 }
 
     /// The built `termdata-gallery` beside the test bundle, or in the package's `.build/debug`.
-    static var galleryBinary: URL? {
+    public static var galleryBinary: URL? { binary(named: "termdata-gallery") }
+
+    /// A built executable of the package, beside the test bundle or in `.build/debug`.
+    public static func binary(named name: String) -> URL? {
         var candidates: [URL] = []
         let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
-        candidates.append(bundleDirectory.appendingPathComponent("termdata-gallery"))
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent("termdata-gallery"))
+        candidates.append(bundleDirectory.appendingPathComponent(name))
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent(name))
         let argument = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         var directory = argument.deletingLastPathComponent()
         for _ in 0..<4 {
-            candidates.append(directory.appendingPathComponent("termdata-gallery"))
+            candidates.append(directory.appendingPathComponent(name))
             directory.deleteLastPathComponent()
         }
-        candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/termdata-gallery"))
+        candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/\(name)"))
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    init(width: Int, height: Int) throws {
+    public init(width: Int, height: Int) throws {
         directory = try Fixtures.temporaryDirectory("termdata-tmux")
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)",
                   "env", "-u", "NO_COLOR", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color", "PS1=$ ", "sh"])
@@ -42,7 +44,7 @@ final class TmuxSession {
     }
 
     @discardableResult
-    func tmux(_ arguments: [String]) throws -> String {
+    public func tmux(_ arguments: [String]) throws -> String {
         let result = try Self.run(["tmux", "-L", socket] + arguments)
         guard result.status == 0 else {
             throw TmuxError("tmux \(arguments.joined(separator: " ")) failed: \(result.output)")
@@ -51,27 +53,27 @@ final class TmuxSession {
     }
 
     /// Type text and press Enter in the shell.
-    func typeLine(_ line: String) throws {
+    public func typeLine(_ line: String) throws {
         try tmux(["send-keys", "-l", line])
         try tmux(["send-keys", "Enter"])
     }
 
     /// Send tmux key names (`j`, `Enter`, `Escape`, `C-c`, `F9`).
-    func send(_ keys: String...) throws {
+    public func send(_ keys: String...) throws {
         for key in keys { try tmux(["send-keys", key]) }
     }
 
-    func screen() throws -> [String] {
+    public func screen() throws -> [String] {
         try tmux(["capture-pane", "-p"]).components(separatedBy: "\n").dropLast().map { String($0) }
     }
 
-    func resize(width: Int, height: Int) throws {
+    public func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
     }
 
     /// Wait until the screen satisfies `condition`; the last screen either way.
     @discardableResult
-    func waitFor(timeout: Double = 10, _ condition: ([String]) -> Bool) throws -> [String] {
+    public func waitFor(timeout: Double = 10, _ condition: ([String]) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var lines = try screen()
         while !condition(lines), Date() < deadline {
@@ -81,9 +83,9 @@ final class TmuxSession {
         return lines
     }
 
-    func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
+    public func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
-    func waitForFile(_ name: String, timeout: Double = 10) -> String? {
+    public func waitForFile(_ name: String, timeout: Double = 10) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let text = try? String(contentsOf: file(name), encoding: .utf8), text.hasSuffix("\n") { return text }
@@ -95,7 +97,7 @@ final class TmuxSession {
     /// Run a program found on PATH, its output (stdout and stderr) collected in a file,
     /// standard input from `standardInput` or /dev/null. Spawned and reaped directly so
     /// a tmux server forked from it cannot hold the caller up.
-    static func run(_ arguments: [String], environment: [String: String]? = nil,
+    public static func run(_ arguments: [String], environment: [String: String]? = nil,
                     standardInput: String = "/dev/null") throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("termdata-run-\(UUID().uuidString)").path
@@ -134,7 +136,7 @@ final class TmuxSession {
     }
 }
 
-struct TmuxError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TmuxError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

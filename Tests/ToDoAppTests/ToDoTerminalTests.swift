@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The real `termdata` binary on a pseudo-terminal under tmux, used as a person would:
+/// add an item with a due date, create a category in the panel and give it to the item,
+/// quit, then read the item back with `termdata query`.
+@Suite("ToDo on a real terminal", .serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+struct ToDoTerminalTests {
+    @Test("add an item with a due date, give it a new category, quit, and query it back")
+    func endToEnd() throws {
+        guard let termdata = TmuxSession.binary(named: "termdata") else {
+            Issue.record("termdata was not built next to the tests")
+            return
+        }
+        let session = try TmuxSession(width: 100, height: 30)
+        let data = session.directory.appendingPathComponent("xdg").path
+        let dir = session.directory.path
+        try session.typeLine("stty -g > \(dir)/before; XDG_DATA_HOME=\(data) \(termdata.path); echo \"EXIT=$?\" > \(dir)/exit; stty -g > \(dir)/after; echo DONE")
+        var screen = try session.waitFor { $0.contains { $0.contains("Welcome!") } && $0.last?.contains("1 item") == true }
+        #expect(screen[1].hasPrefix("┌─ ToDo — ToDo.sqlite"))
+
+        // A new item, named in place.
+        try session.send("a")
+        try session.tmux(["send-keys", "-l", "Repot the fern"])
+        try session.send("Enter")
+        screen = try session.waitFor { $0.contains { $0.contains("Repot the fern") } && $0.last?.contains("2 items") == true }
+
+        // Its due date: the date editor's "today".
+        try session.send("l", "e", "t", "Enter")
+        let today = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
+        screen = try session.waitFor { $0.contains { $0.contains("Repot the fern") && $0.contains(today) } }
+        #expect(screen.contains { $0.contains("Repot the fern") && $0.contains(today) })
+
+        // A new category in the panel.
+        try session.send("c")
+        _ = try session.waitFor { $0.contains { $0.contains("Categories") } }
+        try session.send("a", "C-u")
+        try session.tmux(["send-keys", "-l", "Garden"])
+        try session.send("Enter")
+        _ = try session.waitFor { $0.contains { $0.contains("│Garden") } }
+        try session.send("Escape")
+        _ = try session.waitFor { !$0.contains { $0.contains("Categories") } }
+
+        // The item gets it in the detail form: Tab to the form, the last field, choose.
+        try session.send("Tab", "G", "Enter")
+        _ = try session.waitFor { $0.contains { $0.contains("Garden") } }
+        try session.send("Down", "Down", "Enter")
+        screen = try session.waitFor { $0.contains { $0.contains("Category: Garden") } }
+        #expect(screen.contains { $0.contains("Category: Garden") })
+
+        // q saves and quits; the terminal is as it was.
+        try session.send("q")
+        let exit = session.waitForFile("exit")
+        #expect(exit == "EXIT=0\n")
+        let before = try? String(contentsOf: session.file("before"), encoding: .utf8)
+        let after = session.waitForFile("after")
+        #expect(before != nil && before == after)
+
+        let query = try TermDataProcess.run(["query", "ToDo", "category.name == 'Garden'", "--keys", "name,category.name,dueDate",
+                                             "--format", "json"], environment: ["XDG_DATA_HOME": data])
+        #expect(query.status == 0, "\(query.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [[String: Any]]
+        #expect(rows?.count == 1)
+        #expect(rows?.first?["name"] as? String == "Repot the fern")
+        #expect((rows?.first?["dueDate"] as? String)?.isEmpty == false)
+    }
+}
