@@ -79,7 +79,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "termdata-bench",
-            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration", "SQLiteStore", "TerminalUI"],
+            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration", "SQLiteStore", "TerminalUI", "ToDoApp"],
             path: "Sources/TermDataBenchmarks"
         ),
 

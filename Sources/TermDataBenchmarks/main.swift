@@ -7,7 +7,13 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("objectgraph", ObjectGraphBenchmarks.run),
     ("terminal", runTerminalBenchmarks),
     ("sqlite", SQLiteBenchmarks.run),
+    ("todo", ToDoBenchmarks.run),
 ]
+
+if CommandLine.arguments.dropFirst().first?.hasPrefix("todo-") == true {
+    try ToDoBenchmarks.runChild()
+    exit(0)
+}
 
 let requested = Set(CommandLine.arguments.dropFirst())
 for group in groups where requested.isEmpty || requested.contains(group.name) {

@@ -83,7 +83,7 @@ public final class ToDoApplication {
             formBinding.field(ToDoKeys.category, label: "Category", choices: choices),
         ])
         mainWindow = Window(title: "ToDo")
-        categoryItems = try ArrayController(contentOf: categories, relationship: ToDoKeys.todos)
+        categoryItems = try ArrayController(contentOf: categories, relationship: ToDoKeys.todos, usesLazyFetching: lazy)
         categoryItems.sortDescriptors = [ObjectSortDescriptor(key: ToDoKeys.dueDate)]
         categoryTable = TableView(columns: [TableColumn(ToDoKeys.name, title: "Category", width: 20, editor: .text)],
                                   dataSource: ArrayControllerTableSource(controller: categories))

@@ -203,3 +203,35 @@ struct ArrayControllerTests {
         #expect(categories.selectedObjects.first?.string("name") == "Work")
     }
 }
+
+@Suite("Array controller over a relationship, fetching lazily")
+struct LazyRelationshipControllerTests {
+    @Test("the detail list reads its owner's objects from the store through the inverse, and follows the selection")
+    func lazyDetail() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        for name in ["Home", "Work"] {
+            let category = try context.insertObject(forEntityName: "Category")
+            category["name"] = .string(name)
+            for i in 0..<(name == "Home" ? 30 : 5) {
+                let item = try context.insertObject(forEntityName: "ToDo")
+                item["name"] = .string("\(name) \(i)")
+                item["category"] = .object(category)
+            }
+        }
+        try context.save()
+        let reader = stack.newContext()
+        let categories = try ArrayController(context: reader, entityName: "Category", sortDescriptors: [ObjectSortDescriptor(key: "name")])
+        let items = try ArrayController(contentOf: categories, relationship: "todos", usesLazyFetching: true)
+        items.sortDescriptors = [ObjectSortDescriptor(key: "name")]
+        #expect(items.arrangedCount == 30)
+        #expect(items.arrangedObject(at: 0)?.string("name") == "Home 0")
+        let home = try #require(categories.selectedObjects.first)
+        #expect(home.hasFaultForRelationship(named: "todos"), "the relationship itself was never loaded")
+        categories.setSelectionIndex(1)
+        #expect(items.arrangedCount == 5)
+        let added = try #require(try items.add())
+        #expect(added.object("category")?.string("name") == "Work")
+        #expect(items.arrangedCount == 6)
+    }
+}

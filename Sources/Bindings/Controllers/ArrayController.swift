@@ -62,6 +62,8 @@ public final class ArrayController {
     private var content: [ManagedObject] = []
     private var arranged: [ManagedObject] = []
     private var lazy: FetchedResultsController?
+    /// In relationship mode with lazy fetching: the destination's key back to the owner.
+    private var lazyInverseKey: String?
     private var lazyObservation: BindingObservation?
     private var isPrepared = false
     private var observers: [UUID: (ArrangedChanges) -> Void] = [:]
@@ -102,7 +104,11 @@ public final class ArrayController {
     /// ```swift
     /// let items = try ArrayController(contentOf: categories, relationship: "todos")
     /// ```
-    public init(contentOf master: ArrayController, relationship key: String) throws {
+    ///
+    /// - Parameter usesLazyFetching: read the owner's objects from the store a window at a
+    ///   time (through the relationship's to-one inverse) instead of loading the whole
+    ///   relationship; for relationships that may hold many objects.
+    public init(contentOf master: ArrayController, relationship key: String, usesLazyFetching: Bool = false) throws {
         guard let entity = master.context.model.entity(named: master.entityName),
               let relationship = entity.relationship(named: key), relationship.isToMany,
               let destination = master.context.model.entity(named: relationship.destinationEntityName) else {
@@ -112,6 +118,13 @@ public final class ArrayController {
         self.entityName = destination.name
         self.kinds = Set(destination.kindNames)
         self.mode = .relationship(master: master, key: key)
+        if usesLazyFetching {
+            guard let inverse = relationship.inverseName, destination.relationship(named: inverse)?.isToMany == false else {
+                throw ObjectGraphError.unsupported("lazy fetching of \(master.entityName).\(key) needs a to-one inverse")
+            }
+            lazyInverseKey = inverse
+            lazy = FetchedResultsController(fetchRequest: FetchRequest(entityName: destination.name), context: context)
+        }
         masterObservation = master.observe { [weak self] changes in
             guard let self, changes.selectionChanged || changes.reloaded else { return }
             self.refetch()
@@ -159,11 +172,15 @@ public final class ArrayController {
     }
 
     private var combinedPredicate: ObjectPredicate? {
-        switch (fetchPredicate, filterPredicate) {
-        case (nil, nil): return nil
-        case (let f?, nil): return f
-        case (nil, let g?): return g
-        case (let f?, let g?): return .and([f, g])
+        var parts = [fetchPredicate, filterPredicate].compactMap { $0 }
+        if let inverse = lazyInverseKey {
+            guard let owner else { return .false }
+            parts.insert(.comparison(inverse, .equalTo, owner), at: 0)
+        }
+        switch parts.count {
+        case 0: return nil
+        case 1: return parts[0]
+        default: return .and(parts)
         }
     }
 
