@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "TestSupport"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "TestSupport"]),
-        .testTarget(name: "MigrationTests", dependencies: ["Migration", "TestSupport"]),
+        .testTarget(name: "MigrationTests", dependencies: ["Migration", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "TerminalBindingsTests", dependencies: ["TerminalBindings", "TestSupport"]),
         .testTarget(name: "ToDoAppTests", dependencies: ["ToDoApp", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),

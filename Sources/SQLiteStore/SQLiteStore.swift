@@ -42,6 +42,9 @@ public final class SQLiteStore: PersistentStore {
             try SQLiteStore(model: model, url: url, configurationName: configuration, options: options)
         }
         PersistentStoreCoordinator.registerMetadataReader(.sqlite) { url in try readMetadata(at: url) }
+        PersistentStoreCoordinator.registerInPlaceMigrator(.sqlite) { url, source, destination, renames in
+            try migrateInPlace(at: url, from: source, to: destination, renames: renames)
+        }
     }
 
     /// The metadata of the store at `url`, read without a model. A store written by Apple's

@@ -8,6 +8,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("terminal", runTerminalBenchmarks),
     ("sqlite", SQLiteBenchmarks.run),
     ("todo", ToDoBenchmarks.run),
+    ("migration", MigrationBenchmarks.run),
 ]
 
 if CommandLine.arguments.dropFirst().first?.hasPrefix("todo-") == true {

@@ -55,8 +55,9 @@ struct MigrateCommand: ParsableCommand {
             let reports = try migrator.migrateStore(at: url, type: storeType)
             progress.finish()
             let objects = reports.last?.objectCount ?? 0
-            print(String(format: "Migrated %d objects in %.1f s. The original is at %@.backup.",
-                         objects, Date().timeIntervalSince(started), url.path))
+            let how = reports.allSatisfy(\.inPlace) ? " in place" : ""
+            print(String(format: "Migrated %d objects%@ in %.1f s. The original is at %@.backup.",
+                         objects, how, Date().timeIntervalSince(started), url.path))
         } catch let error as ModelError {
             throw CommandFailure(error)
         } catch let error as MigrationError {

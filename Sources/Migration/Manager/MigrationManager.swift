@@ -214,6 +214,13 @@ public struct MigrationReport: Sendable, Equatable {
     }
 
     public var entities: [EntityCount] = []
+    /// Whether the store was changed where it lies rather than copied.
+    public var inPlace = false
+
+    public init(entities: [EntityCount] = [], inPlace: Bool = false) {
+        self.entities = entities
+        self.inPlace = inPlace
+    }
 
     /// How many objects were migrated.
     public var objectCount: Int { entities.reduce(0) { $0 + $1.objects } }

@@ -95,6 +95,7 @@ public struct StoreMigrator {
     public func migrateStore(at url: URL, type: StoreType) throws -> [MigrationReport] {
         let steps = try plan(forStoreAt: url, type: type)
         guard !steps.isEmpty else { return [] }
+        if let reports = try migrateInPlace(at: url, type: type, steps: steps) { return reports }
         let folder = url.deletingLastPathComponent()
         var temporaries: [URL] = []
         defer { for t in temporaries { Self.removeStoreFiles(t) } }
@@ -120,6 +121,79 @@ public struct StoreMigrator {
             throw error
         }
         return reports
+    }
+
+    /// The fast path: every step inferred, and the store type able to change its file where
+    /// it lies (SQLite: `ALTER TABLE` in a transaction). The original is copied to the backup
+    /// first and copied back if a step fails. `nil` when the path does not apply.
+    private func migrateInPlace(at url: URL, type: StoreType, steps: [Step]) throws -> [MigrationReport]? {
+        guard let migrator = PersistentStoreCoordinator.inPlaceMigrator(for: type), steps.allSatisfy(\.inferred) else { return nil }
+        let backup = backupURL?(url) ?? url.appendingPathExtension("backup")
+        Self.removeStoreFiles(backup)
+        try Self.copyStoreFiles(from: url, to: backup)
+        var reports: [MigrationReport] = []
+        do {
+            for (n, step) in steps.enumerated() {
+                progress?(Double(n) / Double(steps.count), "\(step.from) → \(step.to): changing the store in place")
+                let source = versions.version(named: step.from)!, destination = versions.version(named: step.to)!
+                guard try migrator(url, source, destination, Self.renames(in: step.mapping)) else {
+                    try Self.restore(url, from: backup)
+                    return nil
+                }
+                reports.append(try Self.count(url, type: type, model: destination, mapping: step.mapping))
+            }
+        } catch {
+            try? Self.restore(url, from: backup)
+            throw error
+        }
+        progress?(1, "done")
+        return reports
+    }
+
+    /// New name → old name, per destination entity, for what a mapping renames.
+    static func renames(in mapping: MappingModel) -> [String: [String: String]] {
+        var renames: [String: [String: String]] = [:]
+        for m in mapping.entityMappings {
+            guard let entity = m.destinationEntityName else { continue }
+            for pm in m.attributeMappings {
+                if case .member(.variable("source"), let old)? = pm.valueExpression, old != pm.name { renames[entity, default: [:]][pm.name] = old }
+            }
+            for pm in m.relationshipMappings {
+                if case .customFunction(_, _, let arguments)? = pm.valueExpression, arguments.count == 2,
+                   case .member(.variable("source"), let old) = arguments[1], old != pm.name {
+                    renames[entity, default: [:]][pm.name] = old
+                }
+            }
+        }
+        return renames
+    }
+
+    /// A report of an in-place step: the objects of each mapped entity, counted in the store.
+    static func count(_ url: URL, type: StoreType, model: ManagedObjectModel, mapping: MappingModel) throws -> MigrationReport {
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let store = try coordinator.addStore(type: type, at: url)
+        defer { store.close() }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var report = MigrationReport(inPlace: true)
+        for m in mapping.entityMappings where m.kind == .transform || m.kind == .copy {
+            guard let destination = m.destinationEntityName else { continue }
+            var request = FetchRequest(entityName: destination)
+            request.includesSubentities = false
+            report.entities.append(.init(mapping: m.name, source: m.sourceEntityName ?? "", destination: destination,
+                                         objects: try context.count(for: request)))
+        }
+        return report
+    }
+
+    static func copyStoreFiles(from: URL, to: URL) throws {
+        for (a, b) in zip(storeFiles(from), storeFiles(to)) where FileManager.default.fileExists(atPath: a.path) {
+            try FileManager.default.copyItem(at: a, to: b)
+        }
+    }
+
+    static func restore(_ url: URL, from backup: URL) throws {
+        removeStoreFiles(url)
+        try copyStoreFiles(from: backup, to: url)
     }
 
     /// A store's file and its SQLite sidecars.
