@@ -75,11 +75,17 @@ enum ToDoBenchmarks {
     static func firstFrame() throws {
         let before = residentMemory()
         let started = DispatchTime.now().uptimeNanoseconds
-        let store = try ToDoStore.open(at: storeURL, type: .sqlite)
+        var store: ToDoStore!
+        let opening = try measure { store = try ToDoStore.open(at: storeURL, type: .sqlite) }
         let driver = MemoryDriver(size: Size(width: 120, height: 40))
-        let todo = try ToDoApplication(store: store, driver: driver)
-        let lines = todo.app.runScript("")
+        var todo: ToDoApplication!
+        let building = try measure { todo = try ToDoApplication(store: store, driver: driver) }
+        var lines: [String] = []
+        let drawing = measure { lines = todo.app.runScript("") }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+        if ProcessInfo.processInfo.environment["TERMDATA_BENCH_DETAIL"] != nil {
+            print(String(format: "  open store %.1f ms, build windows %.1f ms, load and draw %.1f ms", opening * 1000, building * 1000, drawing * 1000))
+        }
         let jump = try measure { todo.app.runScript("G") }
         let after = residentMemory()
         guard lines.contains(where: { $0.contains("Item ") }) else { throw ObjectGraphError.unsupported("the first frame shows no items") }

@@ -217,6 +217,15 @@ extension ToDoApplication {
             _ = categoryTable.commitEditing()
             app.close(categoryPanel)
         } else {
+            if !categoryItems.isContentPrepared {
+                // The panel's item list is read the first time the panel is shown.
+                do {
+                    try categoryItems.fetch()
+                    (categoryItemsTable.dataSource as? ArrayControllerTableSource)?.bind(categoryItemsTable)
+                } catch {
+                    app.showMessage("Could not read the category's items: \(error)", isError: true)
+                }
+            }
             app.show(categoryPanel)
         }
         return .redraw

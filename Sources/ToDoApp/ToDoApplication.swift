@@ -83,7 +83,8 @@ public final class ToDoApplication {
             formBinding.field(ToDoKeys.category, label: "Category", choices: choices),
         ])
         mainWindow = Window(title: "ToDo")
-        categoryItems = try ArrayController(contentOf: categories, relationship: ToDoKeys.todos, usesLazyFetching: lazy)
+        categoryItems = try ArrayController(contentOf: categories, relationship: ToDoKeys.todos, usesLazyFetching: lazy,
+                                            automaticallyPreparesContent: false)
         categoryItems.sortDescriptors = [ObjectSortDescriptor(key: ToDoKeys.dueDate)]
         categoryTable = TableView(columns: [TableColumn(ToDoKeys.name, title: "Category", width: 20, editor: .text)],
                                   dataSource: ArrayControllerTableSource(controller: categories))
@@ -122,7 +123,6 @@ public final class ToDoApplication {
         do {
             try items.fetch()
             (categoryTable.dataSource as? ArrayControllerTableSource)?.bind(categoryTable)
-            (categoryItemsTable.dataSource as? ArrayControllerTableSource)?.bind(categoryItemsTable)
             itemsSource.bind(table)
             observations.append(items.observe { [weak self] _ in self?.updateStatus() })
             observations.append(categories.observe { [weak self] _ in self?.refreshCategoryChoices() })

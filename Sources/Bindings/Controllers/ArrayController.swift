@@ -108,7 +108,10 @@ public final class ArrayController {
     /// - Parameter usesLazyFetching: read the owner's objects from the store a window at a
     ///   time (through the relationship's to-one inverse) instead of loading the whole
     ///   relationship; for relationships that may hold many objects.
-    public init(contentOf master: ArrayController, relationship key: String, usesLazyFetching: Bool = false) throws {
+    ///   - automaticallyPreparesContent: read the content now; when false, `fetch()` reads it
+    ///     (a detail list that is not shown yet costs nothing).
+    public init(contentOf master: ArrayController, relationship key: String, usesLazyFetching: Bool = false,
+                automaticallyPreparesContent: Bool = true) throws {
         guard let entity = master.context.model.entity(named: master.entityName),
               let relationship = entity.relationship(named: key), relationship.isToMany,
               let destination = master.context.model.entity(named: relationship.destinationEntityName) else {
@@ -126,11 +129,14 @@ public final class ArrayController {
             lazy = FetchedResultsController(fetchRequest: FetchRequest(entityName: destination.name), context: context)
         }
         masterObservation = master.observe { [weak self] changes in
-            guard let self, changes.selectionChanged || changes.reloaded else { return }
+            guard let self, self.isPrepared, changes.selectionChanged || changes.reloaded else { return }
             self.refetch()
         }
-        try fetch()
+        if automaticallyPreparesContent { try fetch() }
     }
+
+    /// Whether the content has been read (by `fetch()`, or at creation).
+    public var isContentPrepared: Bool { isPrepared }
 
     // MARK: Content
 
