@@ -63,9 +63,22 @@ struct AtomicStoreTests {
             let text = String(decoding: data, as: UTF8.self)
             #expect(text.contains("<store format=\"termdata-xml-store\" version=\"1\""))
         } else {
-            let plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-            #expect(plist?["format"] as? String == "termdata-binary-store")
-            #expect((plist?["version"] as? NSNumber)?.intValue == 1)
+            #expect(Array(data.prefix(4)) == Array("TDBS".utf8))
+            #expect(data[4] == 2 && data[5] == 0, "format version 2, little-endian")
+        }
+    }
+
+    @Test("a binary store cut short is refused, saying where", arguments: [5, 40, 200])
+    func truncatedBinary(length: Int) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("s")
+        try populate(try TestStack(model: try ModelFixtures.companyModel(), type: .binary, url: url).context)
+        try Data(try Data(contentsOf: url).prefix(length)).write(to: url)
+        #expect {
+            try TestStack(model: try ModelFixtures.companyModel(), type: .binary, url: url)
+        } throws: { error in
+            "\(error)".contains(url.path) && ("\(error)".contains("ends early") || "\(error)".contains("damaged"))
         }
     }
 

@@ -55,17 +55,11 @@ extension XMLStore {
 extension BinaryStore {
     /// The metadata of a binary store file, read without a model.
     public static func readMetadata(at url: URL) throws -> StoreMetadata {
-        let empty = try ManagedObjectModel(entities: [])
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be read: \(error.localizedDescription)")
         }
-        guard var root = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
-            throw ObjectGraphError.storeFormat(file: url.path, reason: "not a property list")
-        }
-        root["objects"] = []
-        let stripped = try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
-        return try BinaryStore.decode(stripped, model: empty, file: url.path).metadata
+        return try BinaryStoreCoding.decodeMetadata(data, file: url.path)
     }
 }
 

@@ -2,8 +2,8 @@ import Foundation
 import ObjectModel
 import Predicates
 
-/// How attribute values are written in the XML and binary store files, and read back
-/// with the model's attribute type deciding what they become.
+/// How attribute values are written in the XML store's files, and read back with the
+/// model's attribute type deciding what they become.
 enum StoredValueCoding {
     // MARK: Text (XML store)
 
@@ -40,50 +40,6 @@ enum StoredValueCoding {
         default: raw = nil
         }
         return raw.flatMap { type.coerce($0) }
-    }
-
-    // MARK: Property list (binary store)
-
-    static func plist(of value: ObjectValue) -> Any? {
-        switch value {
-        case .null: return nil
-        case .bool(let b): return b
-        case .int(let i): return i
-        case .double(let d): return d
-        case .decimal(let d): return "\(d)"
-        case .string(let s): return s
-        case .date(let d): return d
-        case .data(let d): return d
-        case .uuid(let u): return u.uuidString
-        case .url(let u): return u.absoluteString
-        case .array, .set, .dictionary, .object: return nil
-        }
-    }
-
-    static func value(fromPlist plist: Any, type: AttributeType) -> ObjectValue? {
-        switch type {
-        case .integer16, .integer32, .integer64:
-            if let n = plist as? NSNumber { return type.coerce(.int(n.intValue)) }
-        case .double, .float:
-            if let n = plist as? NSNumber { return .double(n.doubleValue) }
-        case .decimal:
-            if let s = plist as? String, let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")) { return .decimal(d) }
-        case .boolean:
-            if let n = plist as? NSNumber { return .bool(n.boolValue) }
-        case .string:
-            if let s = plist as? String { return .string(s) }
-        case .date:
-            if let d = plist as? Date { return .date(d) }
-        case .binary, .transformable, .undefined, .objectID:
-            if let d = plist as? Data { return .data(d) }
-            if let s = plist as? String { return .string(s) }
-            if let n = plist as? NSNumber { return .double(n.doubleValue) }
-        case .uuid:
-            if let s = plist as? String, let u = UUID(uuidString: s) { return .uuid(u) }
-        case .uri:
-            if let s = plist as? String, let u = URL(string: s) { return .url(u) }
-        }
-        return nil
     }
 
     // MARK: References
