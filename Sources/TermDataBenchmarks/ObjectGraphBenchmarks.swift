@@ -32,7 +32,7 @@ enum ObjectGraphBenchmarks {
             let reader = ManagedObjectContext(coordinator: coordinator)
             var fetched: [ManagedObject] = []
             let fetch = try measure { fetched = try reader.fetch(FetchRequest(entityName: "ToDo")) }
-            let touch = try measure { for o in fetched { _ = o.string("name") } }
+            let touch = measure { for o in fetched { _ = o.string("name") } }
             let filtered = try measure {
                 var request = FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "name BEGINSWITH 'item 9'"),
                                            sortDescriptors: [ObjectSortDescriptor(key: "dueDate", ascending: false)])

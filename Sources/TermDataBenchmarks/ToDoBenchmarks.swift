@@ -86,7 +86,7 @@ enum ToDoBenchmarks {
         if ProcessInfo.processInfo.environment["TERMDATA_BENCH_DETAIL"] != nil {
             print(String(format: "  open store %.1f ms, build windows %.1f ms, load and draw %.1f ms", opening * 1000, building * 1000, drawing * 1000))
         }
-        let jump = try measure { todo.app.runScript("G") }
+        let jump = measure { todo.app.runScript("G") }
         let after = residentMemory()
         guard lines.contains(where: { $0.contains("Item ") }) else { throw ObjectGraphError.unsupported("the first frame shows no items") }
         print(String(format: "ToDo, %d items: open to first frame %.1f ms; G (last row) %.1f ms; memory %.1f MB resident (%.1f MB at start, peak %.1f MB)",

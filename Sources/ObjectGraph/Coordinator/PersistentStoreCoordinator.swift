@@ -150,7 +150,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                       toMany: row.toMany.mapValues { $0.compactMap { temporary[$0] } })
         }
         _ = try target.save(StoreChanges(inserted: inserted))
-        try locked {
+        locked {
             _stores.removeAll { $0 === store }
             store.close()
             _stores.append(target)

@@ -2,7 +2,10 @@ import Foundation
 import Predicates
 
 /// One reason an object cannot be saved.
-public struct ValidationFailure: CustomStringConvertible {
+///
+/// It refers to the object, which belongs to its context's thread like every managed
+/// object; the failure may travel inside an error, but read the object on that thread.
+public struct ValidationFailure: CustomStringConvertible, @unchecked Sendable {
     /// Core Data's error codes for the kinds of failure.
     public enum Code: Int, Sendable {
         case generic = 1550

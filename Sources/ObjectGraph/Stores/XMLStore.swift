@@ -36,35 +36,35 @@ public final class XMLStore: AtomicStore {
 
     public override func encode(_ contents: AtomicStoreContents) throws -> Data {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<store format=\"\(Self.formatName)\" version=\"\(Self.formatVersion)\" uuid=\"\(escape(contents.metadata.uuid))\""
+        out += "<store format=\"\(Self.formatName)\" version=\"\(Self.formatVersion)\" uuid=\"\(XMLText.escaped(contents.metadata.uuid))\""
         out += " nextPrimaryKey=\"\(contents.nextPrimaryKey)\">\n"
         out += "  <metadata>\n"
         for entity in contents.metadata.versionHashes.keys.sorted() {
-            out += "    <versionHash entity=\"\(escape(entity))\">\(contents.metadata.versionHashes[entity]!.base64EncodedString())</versionHash>\n"
+            out += "    <versionHash entity=\"\(XMLText.escaped(entity))\">\(contents.metadata.versionHashes[entity]!.base64EncodedString())</versionHash>\n"
         }
         for identifier in contents.metadata.versionIdentifiers {
-            out += "    <versionIdentifier>\(escape(identifier))</versionIdentifier>\n"
+            out += "    <versionIdentifier>\(XMLText.escaped(identifier))</versionIdentifier>\n"
         }
         for key in contents.metadata.userInfo.keys.sorted() {
-            out += "    <userInfo key=\"\(escape(key))\">\(escape(contents.metadata.userInfo[key]!))</userInfo>\n"
+            out += "    <userInfo key=\"\(XMLText.escaped(key))\">\(XMLText.escaped(contents.metadata.userInfo[key]!))</userInfo>\n"
         }
         out += "  </metadata>\n"
         for row in contents.rows {
-            out += "  <object entity=\"\(escape(row.objectID.entityName))\" pk=\"\(row.objectID.primaryKey ?? 0)\" version=\"\(row.version)\">\n"
+            out += "  <object entity=\"\(XMLText.escaped(row.objectID.entityName))\" pk=\"\(row.objectID.primaryKey ?? 0)\" version=\"\(row.version)\">\n"
             for name in row.attributes.keys.sorted() {
                 guard let (kind, text) = StoredValueCoding.text(of: row.attributes[name]!) else { continue }
                 if kind == "string" && !Self.isXMLSafe(text) {
-                    out += "    <attribute name=\"\(escape(name))\" type=\"string\" encoding=\"base64\">\(Data(text.utf8).base64EncodedString())</attribute>\n"
+                    out += "    <attribute name=\"\(XMLText.escaped(name))\" type=\"string\" encoding=\"base64\">\(Data(text.utf8).base64EncodedString())</attribute>\n"
                 } else {
-                    out += "    <attribute name=\"\(escape(name))\" type=\"\(kind)\">\(escape(text))</attribute>\n"
+                    out += "    <attribute name=\"\(XMLText.escaped(name))\" type=\"\(kind)\">\(XMLText.escaped(text))</attribute>\n"
                 }
             }
             for name in row.toOne.keys.sorted() {
-                out += "    <relationship name=\"\(escape(name))\" to=\"\(escape(StoredValueCoding.reference(row.toOne[name]!)))\"/>\n"
+                out += "    <relationship name=\"\(XMLText.escaped(name))\" to=\"\(XMLText.escaped(StoredValueCoding.reference(row.toOne[name]!)))\"/>\n"
             }
             for name in row.toMany.keys.sorted() {
                 let targets = row.toMany[name]!.map(StoredValueCoding.reference).joined(separator: " ")
-                out += "    <relationship name=\"\(escape(name))\" toMany=\"YES\" to=\"\(escape(targets))\"/>\n"
+                out += "    <relationship name=\"\(XMLText.escaped(name))\" toMany=\"YES\" to=\"\(XMLText.escaped(targets))\"/>\n"
             }
             out += "  </object>\n"
         }
@@ -77,23 +77,6 @@ public final class XMLStore: AtomicStore {
         s.unicodeScalars.allSatisfy { c in
             c == "\t" || c == "\n" || (c.value >= 0x20 && c.value != 0xFFFE && c.value != 0xFFFF)
         } && !s.contains("\r")
-    }
-
-    private func escape(_ s: String) -> String {
-        var r = ""
-        r.reserveCapacity(s.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": r += "&amp;"
-            case "<": r += "&lt;"
-            case ">": r += "&gt;"
-            case "\"": r += "&quot;"
-            case "\n": r += "&#10;"
-            case "\t": r += "&#9;"
-            default: r.unicodeScalars.append(c)
-            }
-        }
-        return r
     }
 }
 

@@ -153,21 +153,6 @@ struct XcodeModelWriter {
     }
 
     private func render(_ attributes: [(String, String?)]) -> String {
-        attributes.compactMap { key, value in value.map { " \(key)=\"\(Self.escape($0))\"" } }.joined()
-    }
-
-    static func escape(_ s: String) -> String {
-        var r = ""
-        for c in s {
-            switch c {
-            case "&": r += "&amp;"
-            case "<": r += "&lt;"
-            case ">": r += "&gt;"
-            case "\"": r += "&quot;"
-            case "\n": r += "&#10;"
-            default: r.append(c)
-            }
-        }
-        return r
+        attributes.compactMap { key, value in value.map { " \(key)=\"\(XMLText.escaped($0))\"" } }.joined()
     }
 }
