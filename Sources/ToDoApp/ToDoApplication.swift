@@ -120,6 +120,8 @@ public final class ToDoApplication {
     }
 
     func loadItems() {
+        // The window is on screen before the items are read.
+        app.redraw()
         do {
             try items.fetch()
             (categoryTable.dataSource as? ArrayControllerTableSource)?.bind(categoryTable)

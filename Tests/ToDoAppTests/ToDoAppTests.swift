@@ -52,6 +52,16 @@ struct ToDoAppTests {
         #expect(text.contains("Item: Welcome!"), "the detail form shows the selected item")
     }
 
+    @Test("the window is drawn before the items are loaded")
+    func drawsBeforeLoading() throws {
+        let store = try ToDoStore.open(at: url, type: .xml)
+        let driver = MemoryDriver(size: Size(width: 100, height: 30))
+        let todo = try ToDoApplication(store: store, driver: driver)
+        todo.app.runScript("")
+        #expect(driver.drawCount >= 2, "a frame before the load, one after")
+        #expect(screen(driver.screenLines).contains("Welcome!"))
+    }
+
     @Test("--empty starts with nothing, and the detail form says nothing is selected")
     func empty() throws {
         let (_, driver) = try launch(seeded: false)
