@@ -144,15 +144,17 @@ public final class ArrayController {
     /// object (relationship mode).
     public func fetch() throws {
         if let lazy {
-            var request = FetchRequest(entityName: entityName, predicate: combinedPredicate, sortDescriptors: sortDescriptors)
-            request.includesPendingChanges = true
-            try lazy.update(predicate: request.predicate, sortDescriptors: request.sortDescriptors)
-            if lazyObservation == nil {
+            let observing = lazyObservation != nil
+            try lazy.update(predicate: combinedPredicate, sortDescriptors: sortDescriptors)
+            isPrepared = true
+            if !observing {
+                // Later updates reach `lazyChanged`; this first one is followed here.
                 lazyObservation = lazy.observe { [weak self] changes in self?.lazyChanged(changes) }
+                restoreSelection(selectedObjects, oldFirst: selectionIndexes.first, changes: ArrangedChanges(reloaded: true))
             }
-        } else {
-            content = try loadContent()
+            return
         }
+        content = try loadContent()
         isPrepared = true
         followContext()
         rearrange(reload: true)
