@@ -63,6 +63,20 @@ struct FetchingTests {
         #expect(try sqlite.fetchDictionaries(request) == Array(expected.dropFirst()))
     }
 
+    @Test("groups without a sort come in the order of their first row, as in memory")
+    func groupOrder() throws {
+        let (memory, sqlite) = try stacks()
+        var request = FetchRequest(entityName: "Employee", resultType: .dictionaries)
+        request.propertiesToFetch = [.key("department.name"), try expression("people", "count:(name)", .integer64)]
+        request.propertiesToGroupBy = [.key("department.name")]
+        let expected: [[String: ObjectValue]] = [
+            ["department.name": "Engineering", "people": 2], ["department.name": "Sales", "people": 2],
+            ["department.name": .null, "people": 1],
+        ]
+        #expect(try memory.fetchDictionaries(request) == expected)
+        #expect(try sqlite.fetchDictionaries(request) == expected)
+    }
+
     @Test("dictionaries of attributes and to-one IDs; distinct results drop duplicates")
     func dictionaries() throws {
         let (memory, sqlite) = try stacks()
