@@ -63,6 +63,20 @@ struct FetchingTests {
         #expect(try sqlite.fetchDictionaries(request) == Array(expected.dropFirst()))
     }
 
+    @Test("groups without a sort come in the order of their first row, as in memory")
+    func groupOrder() throws {
+        let (memory, sqlite) = try stacks()
+        var request = FetchRequest(entityName: "Employee", resultType: .dictionaries)
+        request.propertiesToFetch = [.key("department.name"), try expression("people", "count:(name)", .integer64)]
+        request.propertiesToGroupBy = [.key("department.name")]
+        let expected: [[String: ObjectValue]] = [
+            ["department.name": "Engineering", "people": 2], ["department.name": "Sales", "people": 2],
+            ["department.name": .null, "people": 1],
+        ]
+        #expect(try memory.fetchDictionaries(request) == expected)
+        #expect(try sqlite.fetchDictionaries(request) == expected)
+    }
+
     @Test("dictionaries of attributes and to-one IDs; distinct results drop duplicates")
     func dictionaries() throws {
         let (memory, sqlite) = try stacks()
@@ -174,5 +188,52 @@ struct FetchingTests {
         onlyPeople.includesSubentities = false
         #expect(try reader.count(for: onlyPeople) == 0)
         #expect(try reader.count(for: FetchRequest(entityName: "Employee")) == 2)
+    }
+}
+
+@Suite("Row requests a fetch makes")
+struct RowRequestTests {
+    func counting() throws -> (CountingStore, ManagedObjectContext) {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        for c in 0..<3 {
+            let category = try stack.context.insertObject(forEntityName: "Category")
+            category["name"] = .string("c\(c)")
+            for i in 0..<4 {
+                let item = try stack.context.insertObject(forEntityName: "ToDo")
+                item["name"] = .string("c\(c) item \(i)")
+                item["category"] = .object(category)
+            }
+        }
+        try stack.context.save()
+        stack.store.close()
+        let model = stack.model
+        let coordinator = PersistentStoreCoordinator(model: model)
+        let store = CountingStore(try SQLiteStore(model: model, url: stack.url))
+        try coordinator.addStore(store)
+        return (store, ManagedObjectContext(coordinator: coordinator))
+    }
+
+    @Test("prefetching loads each level of the key path with one batch request")
+    func prefetching() throws {
+        let (store, context) = try counting()
+        let request = FetchRequest(entityName: "Category", relationshipKeyPathsForPrefetching: ["todos"])
+        let categories = try context.fetch(request)
+        #expect(categories.count == 3)
+        #expect(store.batchRequests == [3, 12])
+        #expect(store.singleRowRequests == 0)
+        #expect(categories.flatMap { $0.objects("todos") }.filter(\.isFault).isEmpty)
+    }
+
+    @Test("a batch size loads each batch with one request when its first fault fires")
+    func batches() throws {
+        let (store, context) = try counting()
+        let items = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")], fetchBatchSize: 5))
+        #expect(store.batchRequests.isEmpty)
+        _ = items[6].string("name")
+        _ = items[7].string("name")
+        #expect(store.batchRequests == [5])
+        _ = items[11].string("name")
+        #expect(store.batchRequests == [5, 2])
+        #expect(store.singleRowRequests == 0)
     }
 }

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import ObjectGraph
 import ObjectModel
+import Predicates
 @testable import SQLiteStore
 import TestSupport
 
@@ -102,5 +103,19 @@ struct SchemaTests {
         #expect(throws: ObjectGraphError.storeFormat(file: url.path, reason: "not a Core Data store (no Z_METADATA table)")) {
             try coordinator.addStore(type: .sqlite, at: url)
         }
+    }
+}
+
+@Suite("Every corpus model as a SQLite store")
+struct CorpusModelStoreTests {
+    @Test("creates a store, reopens it, and fetches every entity", arguments: ModelFixtures.corpusModels)
+    func create(_ url: URL) throws {
+        let model = try XcodeModelFile.read(url).current
+        let stack = try SQLiteTestStack(model: model)
+        let again = try stack.reopened()
+        for entity in model.entities {
+            #expect(try again.context.count(for: FetchRequest(entityName: entity.name)) == 0)
+        }
+        #expect(try again.rawRows("SELECT COUNT(*) FROM Z_PRIMARYKEY")[0][0] as Int == model.entities.count)
     }
 }

@@ -124,25 +124,50 @@ extension ManagedObjectContext {
             }
         }
         for path in request.relationshipKeyPathsForPrefetching {
-            for o in objects { try prefetch(path, from: o) }
+            try prefetch(path, from: objects)
         }
         return objects
     }
 
-    private func prefetch(_ path: String, from object: ManagedObject) throws {
-        var level: [ManagedObject] = [object]
+    /// Loads the objects along a key path from all results, a level at a time: the faults
+    /// of each level load with one `rows(for:)` request per store.
+    private func prefetch(_ path: String, from objects: [ManagedObject]) throws {
+        var level = objects
         for key in path.split(separator: ".").map(String.init) {
+            try fulfillFaults(level)
             var next: [ManagedObject] = []
+            var seen = Set<ObjectIdentifier>()
             for o in level {
-                try o.fireFault()
+                let destinations: [ObjectValue]
                 switch try o.value(forKey: key) {
-                case .object(let d as ManagedObject): next.append(d)
-                case .set(let members), .array(let members): next += members.compactMap { $0.objectReference as? ManagedObject }
-                default: break
+                case .object(let d as ManagedObject): destinations = [.object(d)]
+                case .set(let members), .array(let members): destinations = members
+                default: destinations = []
+                }
+                for case let d as ManagedObject in destinations.map(\.objectReference) where seen.insert(ObjectIdentifier(d)).inserted {
+                    next.append(d)
                 }
             }
-            for o in next { try o.fireFault() }
             level = next
         }
+        try fulfillFaults(level)
+    }
+
+    /// Fires many faults with one store request per store.
+    private func fulfillFaults(_ objects: [ManagedObject]) throws {
+        var byStore: [String: [ManagedObjectID]] = [:]
+        for o in objects where o.isFault {
+            if let store = o.objectID.storeIdentifier { byStore[store, default: []].append(o.objectID) }
+        }
+        for (identifier, ids) in byStore {
+            guard let store = coordinator.store(withIdentifier: identifier) else { continue }
+            let rows = try coordinator.locked { try store.rows(for: ids) }
+            for row in rows {
+                guard let o = registry[row.objectID]?.object, o.isFault else { continue }
+                apply(row, to: o)
+                o.awakeFromFetch()
+            }
+        }
+        for o in objects where o.isFault { try o.fireFault() }
     }
 }

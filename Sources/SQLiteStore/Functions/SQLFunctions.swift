@@ -25,7 +25,7 @@ enum SQLFunctions {
         }
     }
 
-    /// The collation name for a sort comparison; `nil` for `compare:` (SQLite's own order).
+    /// The collation name for a sort comparison other than `compare:` (which sorts in SQLite's own order).
     static func collationName(_ comparison: SortComparison) -> String {
         "td_" + comparison.rawValue.dropLast()
     }

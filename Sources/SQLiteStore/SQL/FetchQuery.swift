@@ -121,6 +121,10 @@ struct FetchQuery {
         if !(aggregating && groupBy.isEmpty) {
             order = try compiler.orderBy(fetch.sortDescriptors)
         }
+        if !groupBy.isEmpty {
+            // Groups without a sort come in the order of their first row, as in memory.
+            order.append("MIN(t0.Z_PK) ASC")
+        }
         let w = wherePart, l = limitPart
         let distinct = fetch.returnsDistinctResults ? "DISTINCT " : ""
         var sql = "SELECT \(distinct)\(columns.joined(separator: ", ")) FROM \(compiler.fromClause)\(w.sql)"

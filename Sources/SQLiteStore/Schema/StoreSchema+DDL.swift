@@ -12,7 +12,8 @@ extension StoreSchema {
             statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
         }
         for join in joinTables {
-            statements.append("CREATE TABLE \(join.name) ( \(join.firstColumn) INTEGER, \(join.secondColumn) INTEGER, "
+            let order = join.orderColumns.map { "\($0) INTEGER, " }.joined()
+            statements.append("CREATE TABLE \(join.name) ( \(join.firstColumn) INTEGER, \(join.secondColumn) INTEGER, \(order)"
                               + "PRIMARY KEY (\(join.firstColumn), \(join.secondColumn)) )")
         }
         for table in tables {
@@ -65,7 +66,7 @@ extension StoreSchema {
                 problems.append("no join table \(join.name)")
                 continue
             }
-            for c in [join.firstColumn, join.secondColumn] where !existing.contains(c) {
+            for c in [join.firstColumn, join.secondColumn] + join.orderColumns where !existing.contains(c) {
                 problems.append("join table \(join.name) lacks \(c)")
             }
         }

@@ -57,6 +57,8 @@ struct StoreSchema: Sendable {
         var firstColumn: String
         var secondColumn: String
         var index: Index
+        /// `Z_FOK_<n><REL>` columns keeping the order of an ordered side.
+        var orderColumns: [String] = []
     }
 
     /// Everything the store needs about one entity.
@@ -83,6 +85,10 @@ struct StoreSchema: Sendable {
         func toManyStorage(for name: String) -> ToManyStorage? {
             toMany.first { $0.relationship.name == name }?.storage
         }
+
+        /// For ordered to-many relationships: the column holding each member's position
+        /// (on the destination table, or in the join table).
+        var orderColumns: [String: String] = [:]
     }
 
     let model: ManagedObjectModel
@@ -152,6 +158,12 @@ struct StoreSchema: Sendable {
                         foreignKeys.append(Column(name: entityColumn, declaredType: "INTEGER"))
                     }
                     foreignKeys.append(Column(name: column, declaredType: "INTEGER"))
+                    if let inverseName = r.inverseName,
+                       model.entity(named: r.destinationEntityName)?.relationship(named: inverseName)?.isOrdered == true {
+                        let order = unique("Z_FOK_" + r.name.uppercased())
+                        names["\(member.name).\(r.name)#order"] = order
+                        foreignKeys.append(Column(name: order, declaredType: "INTEGER"))
+                    }
                     indexes.append(Index(name: "\(tableName)_\(column)_INDEX", table: tableName, columns: [column]))
                 }
             }
@@ -170,6 +182,11 @@ struct StoreSchema: Sendable {
                 let column = "Z\(numberOf[entity.name]!)" + r.name.uppercased()
                 columnOfProperty[root, default: [:]]["\(entity.name).\(r.name)#noinverse"] = column
                 tablesByRoot[root]!.columns.append(Column(name: column, declaredType: "INTEGER"))
+                if r.isOrdered {
+                    let order = "Z_FOK_\(numberOf[entity.name]!)" + r.name.uppercased()
+                    columnOfProperty[root, default: [:]]["\(entity.name).\(r.name)#noinverse#order"] = order
+                    tablesByRoot[root]!.columns.append(Column(name: order, declaredType: "INTEGER"))
+                }
                 tablesByRoot[root]!.indexes.append(Index(name: "\(tablesByRoot[root]!.name)_\(column)_INDEX",
                                                          table: tablesByRoot[root]!.name, columns: [column]))
             }
@@ -192,6 +209,7 @@ struct StoreSchema: Sendable {
 
         // Join tables for many-to-many relationships, named after the lower-numbered side.
         var joinByRelationship: [String: ToManyStorage] = [:]  // "Entity.rel"
+        var joinOrder: [String: String] = [:]                  // "Entity.rel" -> order column
         for entity in model.entities {
             for r in entity.declaration.relationships where r.isToMany && !r.isTransient {
                 guard let inverseName = r.inverseName, let destination = model.entity(named: r.destinationEntityName),
@@ -208,10 +226,22 @@ struct StoreSchema: Sendable {
                 while joinTables.contains(where: { $0.name == name }) { name += "1" }
                 let first = "Z_\(ownerNumber)\(otherRel.uppercased())"    // the owner's Z_PK
                 let second = "Z_\(otherNumber)\(ownerRel.uppercased())"  // the other side's Z_PK
-                joinTables.append(JoinTable(name: name, firstColumn: first, secondColumn: second,
-                                            index: Index(name: "\(name)_\(second)_INDEX", table: name, columns: [second, first])))
+                let ownerRelationship = selfNames ? r : inverse
+                let otherRelationship = selfNames ? inverse : r
+                var orderColumns: [String] = []
                 let ownerKey = selfNames ? key : "\(inverseOwner).\(inverseName)"
                 let otherKey = selfNames ? "\(inverseOwner).\(inverseName)" : key
+                if ownerRelationship.isOrdered {
+                    orderColumns.append("Z_FOK_" + second.dropFirst(2))
+                    joinOrder[ownerKey] = orderColumns.last!
+                }
+                if otherRelationship.isOrdered {
+                    orderColumns.append("Z_FOK_" + first.dropFirst(2))
+                    joinOrder[otherKey] = orderColumns.last!
+                }
+                joinTables.append(JoinTable(name: name, firstColumn: first, secondColumn: second,
+                                            index: Index(name: "\(name)_\(second)_INDEX", table: name, columns: [second, first]),
+                                            orderColumns: orderColumns))
                 joinByRelationship[ownerKey] = .joinTable(name: name, ownColumn: first, otherColumn: second)
                 joinByRelationship[otherKey] = .joinTable(name: name, ownColumn: second, otherColumn: first)
             }
@@ -227,6 +257,7 @@ struct StoreSchema: Sendable {
             }
             var toOne: [(RelationshipDescription, ForeignKey)] = []
             var toMany: [(RelationshipDescription, ToManyStorage)] = []
+            var orderColumns: [String: String] = [:]
             for r in entity.relationships where !r.isTransient {
                 let declaring = Self.declaringEntity(of: r.name, in: entity, model: model)
                 if !r.isToMany {
@@ -235,21 +266,26 @@ struct StoreSchema: Sendable {
                                                 destinationEntityName: r.destinationEntityName)))
                 } else if let join = joinByRelationship["\(declaring).\(r.name)"] {
                     toMany.append((r, join))
+                    orderColumns[r.name] = joinOrder["\(declaring).\(r.name)"]
                 } else if let destination = model.entity(named: r.destinationEntityName) {
                     let destinationTable = tablesByRoot[destination.rootName]!.name
                     if let inverseName = r.inverseName {
                         let inverseOwner = Self.declaringEntity(of: inverseName, in: destination, model: model)
                         let column = columnOfProperty[destination.rootName]?["\(inverseOwner).\(inverseName)"] ?? ""
                         toMany.append((r, .foreignKey(table: destinationTable, column: column)))
+                        orderColumns[r.name] = columnOfProperty[destination.rootName]?["\(inverseOwner).\(inverseName)#order"]
                     } else {
                         let column = columnOfProperty[destination.rootName]?["\(declaring).\(r.name)#noinverse"] ?? ""
                         toMany.append((r, .foreignKey(table: destinationTable, column: column)))
+                        orderColumns[r.name] = columnOfProperty[destination.rootName]?["\(declaring).\(r.name)#noinverse#order"]
                     }
                 }
             }
-            mappings[entity.name] = EntityMapping(entity: entity, number: numberOf[entity.name]!,
-                                                  table: tablesByRoot[root]!, attributes: attributes,
-                                                  toOne: toOne, toMany: toMany)
+            var mapping = EntityMapping(entity: entity, number: numberOf[entity.name]!,
+                                        table: tablesByRoot[root]!, attributes: attributes,
+                                        toOne: toOne, toMany: toMany)
+            mapping.orderColumns = orderColumns.filter { _, column in !column.isEmpty }
+            mappings[entity.name] = mapping
         }
     }
 

@@ -6,7 +6,7 @@ import Predicates
 
 /// How one entity's rows are read: the columns selected and how each becomes a value of
 /// a `StoredRow`. Built once per entity; the SQL is a cached prepared statement.
-struct RowQuery {
+final class RowQuery {
     let mapping: StoreSchema.EntityMapping
     /// `Z_PK, Z_OPT, <attribute columns>, <foreign keys>` of the entity.
     let columns: String

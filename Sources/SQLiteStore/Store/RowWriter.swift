@@ -8,7 +8,7 @@ import Predicates
 /// Writes rows through one entity's cached INSERT or UPDATE statement, binding each value
 /// straight into the prepared statement (no intermediate argument arrays): the hot path
 /// of a large save.
-struct RowWriter {
+final class RowWriter {
     let mapping: StoreSchema.EntityMapping
     /// `INSERT INTO Z<ROOT> (Z_PK, Z_ENT, Z_OPT, <columns>) VALUES (?, ...)`.
     let insertSQL: String
@@ -20,6 +20,10 @@ struct RowWriter {
     private let attributes: [(name: String, type: AttributeType)]
     /// `(relationship name, whether it has an entity column)` in column order.
     private let toOne: [(name: String, hasEntityColumn: Bool)]
+
+    /// The insert statement of the current save, so rows skip the statement cache lookup.
+    private var insertStatement: Statement?
+    private var insertConnection: SQLiteConnection?
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -42,8 +46,11 @@ struct RowWriter {
     /// Inserts a new row with `Z_OPT = 1`.
     func insert(_ row: StoredRow, primaryKey: Int64, in db: Database, key: (ManagedObjectID) -> Int64?,
                 entityNumber: (ManagedObjectID) -> Int?) throws {
-        let statement = try db.cachedStatement(sql: insertSQL)
-        let s = statement.sqliteStatement
+        if insertStatement == nil || insertConnection != db.sqliteConnection {
+            insertStatement = try db.cachedStatement(sql: insertSQL)
+            insertConnection = db.sqliteConnection
+        }
+        let s = insertStatement!.sqliteStatement
         sqlite3_reset(s)
         sqlite3_bind_int64(s, 1, primaryKey)
         sqlite3_bind_int64(s, 2, Int64(mapping.number))

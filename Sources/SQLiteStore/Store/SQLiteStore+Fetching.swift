@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import ObjectGraph
 import ObjectModel
 import Predicates
@@ -46,21 +47,31 @@ extension SQLiteStore {
         }
     }
 
-    /// Object IDs from `SELECT Z_PK, Z_ENT ...`.
+    /// Object IDs from `SELECT Z_PK, Z_ENT ...`, read column by column from the prepared
+    /// statement (no row objects): the hot path of fetching faults.
     private func fetchIDs(_ fragment: SQLFragment) throws -> [ManagedObjectID] {
         let names = schema.entityNamesByNumberArray
         let storeIdentifier = identifier
         return try database.inDatabase { db in
             let statement = try db.cachedStatement(sql: fragment.sql)
             try statement.setArguments(fragment.statementArguments)
+            let s = statement.sqliteStatement
+            sqlite3_reset(s)
             var ids: [ManagedObjectID] = []
-            let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() {
-                let pk: Int64 = row[0]
-                let number: Int = row[1] ?? 0
+            while true {
+                let code = sqlite3_step(s)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    sqlite3_reset(s)
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                                        sql: fragment.sql)
+                }
+                let number = Int(sqlite3_column_int64(s, 1))
                 let name = number >= 0 && number < names.count ? names[number] : ""
-                ids.append(ManagedObjectID(entityName: name, storeIdentifier: storeIdentifier, reference: .permanent(pk)))
+                ids.append(ManagedObjectID(entityName: name, storeIdentifier: storeIdentifier,
+                                           reference: .permanent(sqlite3_column_int64(s, 0))))
             }
+            sqlite3_reset(s)
             return ids
         }
     }

@@ -49,13 +49,14 @@ extension SQLiteStore {
         guard let pk = objectID.primaryKey, let mapping = schema.mapping(for: objectID.entityName),
               let storage = mapping.toManyStorage(for: relationship.name),
               let destination = schema.mapping(for: relationship.destinationEntityName) else { return [] }
+        let order = mapping.orderColumns[relationship.name]
         let sql: String
         switch storage {
         case .foreignKey(let table, let column):
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY Z_PK"
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY " + (order.map { "\($0), " } ?? "") + "Z_PK"
         case .joinTable(let name, let own, let other):
             sql = "SELECT d.Z_PK, d.Z_ENT FROM \(name) j JOIN \(destination.table.name) d ON d.Z_PK = j.\(other) "
-                + "WHERE j.\(own) = ? ORDER BY d.Z_PK"
+                + "WHERE j.\(own) = ? ORDER BY " + (order.map { "j.\($0), " } ?? "") + "d.Z_PK"
         }
         let statement = try db.cachedStatement(sql: sql)
         var ids: [ManagedObjectID] = []

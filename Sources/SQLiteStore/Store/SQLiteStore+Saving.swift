@@ -110,25 +110,37 @@ extension SQLiteStore {
         return result
     }
 
-    /// Writes the to-many relationships a row carries: join-table rows, and foreign keys
-    /// of relationships that have no inverse (those with one are written by the inverse).
+    /// Writes the to-many relationships a row carries: join-table rows (only those that
+    /// changed, so the other side's order survives), foreign keys of relationships that have
+    /// no inverse (those with one are written by the inverse), and member positions of
+    /// ordered relationships.
     private func writeToMany(_ row: StoredRow, key: (ManagedObjectID) -> Int64?, in db: Database) throws {
         guard !row.toMany.isEmpty, let mapping = schema.mapping(for: row.objectID.entityName), let pk = key(row.objectID) else { return }
         for (relationship, storage) in mapping.toMany {
             guard let members = row.toMany[relationship.name] else { continue }
+            let keys = members.compactMap(key)
+            let order = mapping.orderColumns[relationship.name]
             switch storage {
             case .joinTable(let name, let own, let other):
-                try db.cachedStatement(sql: "DELETE FROM \(name) WHERE \(own) = ?").execute(arguments: [pk])
+                let existing = Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT \(other) FROM \(name) WHERE \(own) = ?"), arguments: [pk]))
+                let wanted = Set(keys)
+                let delete = try db.cachedStatement(sql: "DELETE FROM \(name) WHERE \(own) = ? AND \(other) = ?")
+                for gone in existing.subtracting(wanted) { try delete.execute(arguments: [pk, gone]) }
                 let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(name) (\(own), \(other)) VALUES (?, ?)")
-                for member in members {
-                    if let m = key(member) { try insert.execute(arguments: [pk, m]) }
+                for m in keys where !existing.contains(m) { try insert.execute(arguments: [pk, m]) }
+                if let order {
+                    let position = try db.cachedStatement(sql: "UPDATE \(name) SET \(order) = ? WHERE \(own) = ? AND \(other) = ?")
+                    for (i, m) in keys.enumerated() { try position.execute(arguments: [i + 1, pk, m]) }
                 }
             case .foreignKey(let table, let column):
-                guard relationship.inverseName == nil else { continue }
-                try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?").execute(arguments: [pk])
-                let set = try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?")
-                for member in members {
-                    if let m = key(member) { try set.execute(arguments: [pk, m]) }
+                if relationship.inverseName == nil {
+                    try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?").execute(arguments: [pk])
+                    let set = try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?")
+                    for m in keys { try set.execute(arguments: [pk, m]) }
+                }
+                if let order {
+                    let position = try db.cachedStatement(sql: "UPDATE \(table) SET \(order) = ? WHERE Z_PK = ?")
+                    for (i, m) in keys.enumerated() { try position.execute(arguments: [i + 1, m]) }
                 }
             }
         }
