@@ -29,6 +29,21 @@ struct NotificationAndMergeTests {
         #expect(events.count == 1, "no change, no notification")
     }
 
+    @Test("a change to an inserted object in a later event is announced as an update")
+    func insertedThenChanged() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        let item = try context.insertObject(forEntityName: "ToDo")
+        context.processPendingChanges()
+        var updated: [ManagedObject] = []
+        let observation = context.observe { if case .objectsDidChange(let c) = $0 { updated += c.updated } }
+        defer { observation.cancel() }
+        item["name"] = "Renamed"
+        context.processPendingChanges()
+        #expect(updated == [item])
+        #expect(item.isInserted && !item.isUpdated)
+    }
+
     @Test("will-save and did-save bracket a save; did-save carries the object IDs")
     func saveNotifications() throws {
         let stack = try TestStack(model: try ModelFixtures.toDoModel())

@@ -9,14 +9,18 @@ extension ManagedObjectContext {
     // MARK: Attributes
 
     func recordAttributeChange(_ object: ManagedObject, index: Int, to value: ObjectValue) {
-        guard var values = object.attributeValues else { return }
-        let old = values[index]
-        guard !old.isIdentical(to: value) else { return }
+        guard let old = object.attributeValues?[index], !old.isIdentical(to: value) else { return }
+        // Written in place: a copy of the array would be made on every change.
+        object.attributeValues![index] = value
+        record(.attribute(object, index, from: old, to: value))
+        // An inserted object is saved whole: what changed since it was inserted need not be
+        // tracked, but observers still hear of the change.
+        guard object.status != .inserted else {
+            event.updated.append(object)
+            return
+        }
         let key = object.entity.attributes[index].name
         noteOriginal(object, key, .attribute(old))
-        values[index] = value
-        object.attributeValues = values
-        record(.attribute(object, index, from: old, to: value))
         noteChanged(object, key)
     }
 
