@@ -24,11 +24,17 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible,
     /// The identifier (UUID) of the store the object lives in; `nil` while temporary.
     public let storeIdentifier: String?
     public let reference: Reference
+    /// Computed once: IDs are hashed at every registry lookup.
+    private let hashCode: Int
 
     public init(entityName: String, storeIdentifier: String?, reference: Reference) {
         self.entityName = entityName
         self.storeIdentifier = storeIdentifier
         self.reference = reference
+        var hasher = Hasher()
+        hasher.combine(reference)
+        hasher.combine(entityName)
+        self.hashCode = hasher.finalize()
     }
 
     /// A new temporary ID for an inserted object.
@@ -77,13 +83,12 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible,
     }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs === rhs || (lhs.reference == rhs.reference && lhs.entityName == rhs.entityName
-            && lhs.storeIdentifier == rhs.storeIdentifier)
+        lhs === rhs || (lhs.hashCode == rhs.hashCode && lhs.reference == rhs.reference
+            && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier)
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(reference)
-        hasher.combine(entityName)
+        hasher.combine(hashCode)
     }
 
     public var description: String { uriRepresentation.absoluteString }
