@@ -71,6 +71,22 @@ struct CorpusStoreTests {
         #expect(try again.rawRows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'FeedbackCategory'").first?[0] as Int? == 20)
     }
 
+    @Test("saving to a copy leaves Apple's schema and metadata keys as they were")
+    func schemaUnchanged() throws {
+        let url = try copyOfStore()
+        let before = try SQLiteTestStack.schemaStatements(url)
+        let stack = try SQLiteTestStack(model: try tavantModel(), url: url)
+        let sub = try #require(try stack.context.object(forEntityName: "FeedbackCategory", matchingKey: "name", value: "Others"))
+        sub["name"] = "Other matters"
+        try stack.context.save()
+        stack.store.close()
+        #expect(try SQLiteTestStack.schemaStatements(url) == before)
+        let plist = try #require(try SQLiteTestStack.rawRows(url, "SELECT Z_PLIST FROM Z_METADATA").first?[0] as Data?)
+        let keys = try #require(try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any]).keys
+        #expect(Set(keys).isSuperset(of: ["NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion",
+                                           "NSStoreModelVersionIdentifiers", "NSPersistenceFrameworkVersion"]))
+    }
+
     @Test("a model that does not fit the store is refused, naming the entity")
     func wrongModel() throws {
         let url = try copyOfStore()

@@ -63,6 +63,13 @@ struct InheritanceTests {
         #expect(notes[0].object("owner")?.string("title") == "Boss")
         // Without an inverse, each reader belongs to one note (a foreign key on the destination), as in Core Data.
         #expect(notes.map { $0.objects("readers").count }.reduce(0, +) == 2)
+        var owners = FetchRequest(entityName: "Note", sortDescriptors: [ObjectSortDescriptor(key: "text")], resultType: .dictionaries)
+        owners.propertiesToFetch = [.key("owner")]
+        let ownerIDs = try reader.fetchDictionaries(owners).map { row -> String? in
+            guard case .object(let id as ManagedObjectID)? = row["owner"] else { return nil }
+            return id.entityName
+        }
+        #expect(ownerIDs == ["Employee", "Contractor"])
         let byOwner = try reader.fetch(FetchRequest(entityName: "Note", predicate: try ObjectPredicate(format: "owner.name == 'Cy'")))
         #expect(byOwner.map { $0.string("text") } == ["two"])
     }

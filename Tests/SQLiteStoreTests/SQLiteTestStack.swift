@@ -29,9 +29,16 @@ struct SQLiteTestStack {
     func newContext() -> ManagedObjectContext { ManagedObjectContext(coordinator: coordinator) }
 
     /// Runs raw SQL against the file, outside the store.
-    func rawRows(_ sql: String) throws -> [Row] {
+    func rawRows(_ sql: String) throws -> [Row] { try Self.rawRows(url, sql) }
+
+    static func rawRows(_ url: URL, _ sql: String) throws -> [Row] {
         let queue = try DatabaseQueue(path: url.path)
         return try queue.read { try Row.fetchAll($0, sql: sql) }
+    }
+
+    /// Every CREATE statement of a file, sorted.
+    static func schemaStatements(_ url: URL) throws -> [String] {
+        try rawRows(url, "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").map { $0[0] as String }
     }
 }
 

@@ -16,7 +16,8 @@ struct FetchQuery {
     /// How a column of a dictionary result becomes a value.
     enum Decoder {
         case attribute(AttributeType)
-        case object(entity: String)
+        /// An object ID of `entity`, or of the entity whose `Z_ENT` is in result column `entityColumn`.
+        case object(entity: String, entityColumn: Int?)
     }
 
     let schema: StoreSchema
@@ -108,6 +109,13 @@ struct FetchQuery {
                 compiler.namedExpressions[property.name] = (sql, type)
             }
         }
+        // Object IDs of destinations with sub-entities read their entity from one more column.
+        for i in decoders.indices {
+            if case .object(let entity, nil) = decoders[i], let entityColumn = compiler.entityColumns[columns[i]] {
+                columns.append(entityColumn)
+                decoders[i] = .object(entity: entity, entityColumn: columns.count - 1)
+            }
+        }
         let groupBy = try (fetch.propertiesToGroupBy ?? []).map { try column(for: $0).sql }
         var having = SQLFragment("")
         if let predicate = fetch.havingPredicate {
@@ -170,7 +178,7 @@ struct FetchQuery {
     private func keyColumn(_ path: String) throws -> (sql: String, decoder: Decoder, isAggregate: Bool) {
         switch try compiler.operand(path, from: compiler.root) {
         case .attribute(let sql, let type), .expression(let sql, let type): return (sql, .attribute(type), false)
-        case .object(let sql, let entity): return (sql, .object(entity: entity), false)
+        case .object(let sql, let entity): return (sql, .object(entity: entity, entityColumn: nil), false)
         case .toMany(let r, _, _, _):
             throw SQLiteStoreError.unsupportedInSQL("the to-many relationship '\(r.name)' as a dictionary value")
         }

@@ -37,6 +37,9 @@ final class QueryCompiler {
     private var aliasCount = 0
     /// LEFT JOINs by (alias of the source, relationship name).
     private var joins: [(key: String, alias: String, sql: String)] = []
+    /// For to-one foreign keys whose destination has sub-entities: the SQL of the column
+    /// holding the destination's `Z_ENT`, by the SQL of the key column.
+    private(set) var entityColumns: [String: String] = [:]
     /// Names standing for SQL expressions (HAVING and grouped ORDER BY).
     var namedExpressions: [String: (sql: String, type: AttributeType)] = [:]
 
@@ -73,7 +76,11 @@ final class QueryCompiler {
                 return .attribute("\(scope.alias).\(column)", mapping.entity.attribute(named: key)!.type)
             }
             if let fk = mapping.foreignKey(for: key) {
-                if last { return .object("\(scope.alias).\(fk.column)", entity: fk.destinationEntityName) }
+                if last {
+                    let column = "\(scope.alias).\(fk.column)"
+                    if let e = fk.entityColumn { entityColumns[column] = "\(scope.alias).\(e)" }
+                    return .object(column, entity: fk.destinationEntityName)
+                }
                 scope = try join(fk, from: scope, key: key)
                 continue
             }

@@ -31,8 +31,14 @@ extension SQLiteStore {
                     let value: DatabaseValue = row[i]
                     switch decoders[i] {
                     case .attribute(let type): d[name] = DatabaseValueCoding.objectValue(value, type: type)
-                    case .object(let entity):
-                        if let pk = Int64.fromDatabaseValue(value) { d[name] = .object(objectID(entityName: entity, primaryKey: pk)) } else { d[name] = .null }
+                    case .object(let entity, let entityColumn):
+                        guard let pk = Int64.fromDatabaseValue(value) else { d[name] = .null; continue }
+                        var entityName = entity
+                        if let entityColumn, let number = Int.fromDatabaseValue(row[entityColumn]),
+                           let concrete = schema.entityName(forNumber: number) {
+                            entityName = concrete
+                        }
+                        d[name] = .object(objectID(entityName: entityName, primaryKey: pk))
                     }
                 }
                 return d
