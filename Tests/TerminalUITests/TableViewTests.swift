@@ -250,3 +250,24 @@ struct TableViewTests {
         #expect(screen[3] == "│               No rows                │")
     }
 }
+
+@Suite("Table keys rebound by the owner")
+struct TableExtraCommandTests {
+    final class Rows: TableDataSource {
+        var numberOfRows: Int { 3 }
+        func value(row: Int, column: String) -> CellValue { .text("row \(row)") }
+    }
+
+    @Test("an owner's command takes the key from the table's own, which leaves the list when it has no key left")
+    func rebinding() {
+        let table = TableView(columns: [TableColumn("a", title: "A")], dataSource: Rows())
+        var filtered = 0
+        table.extraCommands = [Command("owner.filter", title: "Filter", keys: [.character("/")]) { filtered += 1; return .handled }]
+        let slash = table.commands.filter { $0.keys.contains(.character("/")) }
+        #expect(slash.map(\.name) == ["owner.filter"])
+        #expect(!table.commands.contains { $0.name == "table.search" }, "search lost its only key")
+        #expect(table.commands.contains { $0.name == "table.searchNext" }, "n still searches on")
+        slash[0].action()
+        #expect(filtered == 1)
+    }
+}

@@ -38,10 +38,11 @@ public final class TableView: View {
         // The owner's commands come first, so a key they bind replaces the built-in one.
         guard !state.isEditing, !extraCommands.isEmpty else { return tableCommands }
         let taken = Set(extraCommands.flatMap(\.keys))
-        return extraCommands + tableCommands.map { command in
+        return extraCommands + tableCommands.compactMap { command in
             var kept = command
             kept.keys.removeAll { taken.contains($0) }
-            return kept
+            // A command whose every key was taken is replaced, not listed without keys.
+            return kept.keys.isEmpty && !command.keys.isEmpty ? nil : kept
         }
     }
 
