@@ -145,3 +145,20 @@ struct OverlayTests {
         #expect(harness.table.state.selectedRow == 3)
     }
 }
+
+@Suite("Dialog text")
+struct DialogTextTests {
+    @Test("a message line keeps its indentation, so a caret stays under its column")
+    func caret() {
+        let driver = MemoryDriver(size: Size(width: 60, height: 12))
+        let app = Application(driver: driver)
+        app.show(Window(title: "Main"))
+        app.alert(title: "Filter", message: "error: expected a value after LIKE at 1:10\nname LIKE\n         ^")
+        let lines = app.runScript("")
+        let nameLine = lines.first { $0.contains("name LIKE") }!
+        let caretLine = lines.first { $0.contains("^") }!
+        let name = nameLine.range(of: "name LIKE")!.lowerBound
+        let column = nameLine.distance(from: nameLine.startIndex, to: name) + 9
+        #expect(caretLine.distance(from: caretLine.startIndex, to: caretLine.firstIndex(of: "^")!) == column)
+    }
+}

@@ -31,10 +31,12 @@ public final class Dialog: Window {
     private func wrappedLines(width: Int) -> [String] {
         var lines: [String] = []
         for paragraph in message.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = ""
+            // A line's indentation is kept (a caret under an error's column must stay there).
+            let indent = String(paragraph.prefix { $0 == " " })
+            var line = indent
             for word in paragraph.split(separator: " ") {
-                let candidate = line.isEmpty ? String(word) : line + " " + word
-                if candidate.displayWidth > width, !line.isEmpty {
+                let candidate = line == indent ? line + word : line + " " + word
+                if candidate.displayWidth > width, line != indent {
                     lines.append(line)
                     line = String(word)
                 } else {
