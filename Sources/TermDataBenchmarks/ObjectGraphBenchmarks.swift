@@ -3,14 +3,13 @@ import ObjectModel
 import ObjectGraph
 import Migration
 import Predicates
+import ToDoApp
 
 /// Inserting, saving, fetching and migrating with the atomic stores.
 enum ObjectGraphBenchmarks {
     static func run() throws {
         let count = Int(ProcessInfo.processInfo.environment["TERMDATA_BENCH_OBJECTS"] ?? "") ?? 100_000
-        let modelURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Resources/ToDo.xcdatamodeld")
-        let versions = try XcodeModelFile.read(modelURL)
+        let versions = try ToDoStore.bundledVersions()
         let v1 = versions.version(named: "ToDo")!
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("termdata-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -110,7 +110,7 @@ public final class ArrayControllerTableSource: TableDataSource {
             }
             previous?(row)
         }
-        observation = controller.observe { [weak self, weak table] changes in
+        observation = controller.observe { [weak self, weak table] _ in
             guard let self, let table else { return }
             if let selected = self.controller.selectionIndexes.first, selected != table.state.selectedRow {
                 table.select(row: selected)
@@ -118,7 +118,6 @@ public final class ArrayControllerTableSource: TableDataSource {
                 table.select(row: self.numberOfRows - 1)
             }
             table.window?.application?.setNeedsDisplay()
-            _ = changes
         }
         if let selected = controller.selectionIndexes.first { table.select(row: selected) }
     }

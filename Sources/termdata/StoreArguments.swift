@@ -39,11 +39,7 @@ struct StoreArguments: ParsableArguments {
             throw CommandFailure("--model is required for a store other than the ToDo store")
         }
         guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("no model at \(url.path)") }
-        do {
-            return try XcodeModelFile.read(url)
-        } catch {
-            throw CommandFailure(error)
-        }
+        return try ModelCommand.load(url)
     }
 
     /// Opens the store; when `creating`, makes it (and its folder) if missing.

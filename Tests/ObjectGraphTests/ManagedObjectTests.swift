@@ -97,7 +97,6 @@ struct ManagedObjectTests {
             get { string("name") ?? "" }
             set { self["name"] = .string(newValue) }
         }
-        nonisolated(unsafe) static var inserted = 0
         override func awakeFromInsert() {
             self["salary"] = 10
         }

@@ -20,6 +20,20 @@ public enum Fixtures {
         corpus.appendingPathComponent(path)
     }
 
+    /// A built executable of the package: beside the test bundle, or in `.build/debug`.
+    public static func builtExecutable(named name: String) -> URL? {
+        var candidates: [URL] = []
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent(name))
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(directory.appendingPathComponent(name))
+            directory.deleteLastPathComponent()
+        }
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/\(name)"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
     /// A new, empty temporary folder, removed by the caller when done.
     public static func temporaryDirectory(_ label: String = "termdata") throws -> URL {
         let url = FileManager.default.temporaryDirectory

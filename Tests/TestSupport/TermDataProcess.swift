@@ -11,12 +11,7 @@ public enum TermDataProcess {
 
     /// The `termdata` binary beside the test bundle.
     public static var executable: URL {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("termdata"),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("termdata"),
-            Fixtures.packageRoot.appendingPathComponent(".build/debug/termdata"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
+        Fixtures.builtExecutable(named: "termdata") ?? Fixtures.packageRoot.appendingPathComponent(".build/debug/termdata")
     }
 
     /// Runs `termdata` with arguments; `environment` entries are added to this process's.

@@ -11,21 +11,8 @@ public final class TmuxSession {
     /// The built `termdata-gallery` beside the test bundle, or in the package's `.build/debug`.
     public static var galleryBinary: URL? { binary(named: "termdata-gallery") }
 
-    /// A built executable of the package, beside the test bundle or in `.build/debug`.
-    public static func binary(named name: String) -> URL? {
-        var candidates: [URL] = []
-        let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
-        candidates.append(bundleDirectory.appendingPathComponent(name))
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent(name))
-        let argument = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        var directory = argument.deletingLastPathComponent()
-        for _ in 0..<4 {
-            candidates.append(directory.appendingPathComponent(name))
-            directory.deleteLastPathComponent()
-        }
-        candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/\(name)"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
+    /// A built executable of the package.
+    public static func binary(named name: String) -> URL? { Fixtures.builtExecutable(named: name) }
 
     public init(width: Int, height: Int) throws {
         directory = try Fixtures.temporaryDirectory("termdata-tmux")

@@ -254,7 +254,8 @@ struct ToDoAppTests {
 
     @Test("a small terminal says so instead of failing")
     func tinyTerminal() throws {
-        let (_, driver) = try launch(width: 12, height: 3)
-        #expect(!screen(driver.screenLines).isEmpty)
+        let (_, driver) = try launch(width: 19, height: 3)
+        #expect(screen(driver.screenLines).contains("Terminal too small"))
+        #expect(!screen(driver.screenLines).contains("Welcome!"))
     }
 }

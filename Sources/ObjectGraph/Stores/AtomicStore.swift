@@ -175,11 +175,6 @@ open class AtomicStore: PersistentStore {
     }
 
     public func close() {}
-
-    /// Every row, entity by entity: for copying the store elsewhere.
-    public var allRows: [StoredRow] {
-        idsByEntity.keys.sorted().flatMap { idsByEntity[$0]!.compactMap { rows[$0] } }
-    }
 }
 
 /// Everything an atomic store's file holds.
