@@ -54,7 +54,7 @@ enum ToDoBenchmarks {
             StoredRow(objectID: .temporary(entityName: "Category"), attributes: ["name": .string(name)])
         }
         let made = try store.save(StoreChanges(inserted: categoryRows))
-        categories = categoryRows.map { made.permanentIDs[$0.objectID]! }
+        categories = made.insertedIDs
         let batch = 100_000
         var start = 0
         while start < items {

@@ -16,7 +16,7 @@ extension ManagedObjectContext {
         // An inserted object is saved whole: what changed since it was inserted need not be
         // tracked, but observers still hear of the change.
         guard object.status != .inserted else {
-            event.updated.append(object)
+            noteUpdatedInEvent(object)
             return
         }
         let key = object.entity.attributes[index].name
@@ -172,7 +172,7 @@ extension ManagedObjectContext {
             object.originals[key] = nil
         }
         guard object.status == .clean else {
-            if object.status == .inserted { event.updated.append(object) }
+            if object.status == .inserted { noteUpdatedInEvent(object) }
             return
         }
         if object.changedKeys.isEmpty {

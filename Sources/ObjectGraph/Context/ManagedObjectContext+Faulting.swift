@@ -26,7 +26,7 @@ extension ManagedObjectContext {
         let rows = try coordinator.locked { try store.rows(for: ids.filter { $0.storeIdentifier == store.identifier }) }
         var found = false
         for row in rows {
-            guard let o = registry[row.objectID]?.object, o.isFault else { continue }
+            guard let o = registry[row.objectID]?.takeUnretainedValue(), o.isFault else { continue }
             apply(row, to: o)
             o.awakeFromFetch()
             if o === object { found = true }
@@ -43,7 +43,16 @@ extension ManagedObjectContext {
     /// Puts a stored row's values into an object and takes them as its committed values.
     func apply(_ row: StoredRow, to object: ManagedObject) {
         let entity = object.entity
-        let attributes = entity.attributes.map { a in a.isTransient ? a.defaultValue : (row.attributes[a.name] ?? .null) }
+        var attributes: [ObjectValue]
+        if let values = row.values(inOrderOf: entity) {
+            attributes = values
+            for (i, traits) in entity.attributeTraits.enumerated() where traits.isTransient {
+                attributes[i] = entity.defaultAttributeValues[i]
+            }
+        } else {
+            let named = row.attributes
+            attributes = entity.attributes.map { a in a.isTransient ? a.defaultValue : (named[a.name] ?? .null) }
+        }
         object.attributeValues = attributes
         var toOne: [Int: ManagedObjectID] = [:]
         for (i, r) in entity.relationships.enumerated() {

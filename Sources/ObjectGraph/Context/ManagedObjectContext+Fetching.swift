@@ -114,6 +114,7 @@ extension ManagedObjectContext {
     /// Objects for fetched IDs: faults, or loaded ones when the request asks.
     private func materialise(_ ids: [ManagedObjectID], rows: [ManagedObjectID: StoredRow],
                              request: FetchRequest) throws -> [ManagedObject] {
+        registry.reserveCapacity(registry.count + ids.count)
         let objects = ids.map { object(with: $0) }
         if request.fetchBatchSize > 0, request.returnsObjectsAsFaults {
             FaultBatches.shared.register(objects.filter(\.isFault).map(\.objectID), size: request.fetchBatchSize, in: self)
@@ -163,7 +164,7 @@ extension ManagedObjectContext {
             guard let store = coordinator.store(withIdentifier: identifier) else { continue }
             let rows = try coordinator.locked { try store.rows(for: ids) }
             for row in rows {
-                guard let o = registry[row.objectID]?.object, o.isFault else { continue }
+                guard let o = registry[row.objectID]?.takeUnretainedValue(), o.isFault else { continue }
                 apply(row, to: o)
                 o.awakeFromFetch()
             }

@@ -22,17 +22,20 @@ extension ManagedObjectContext {
         updated = []
         deleted = []
         discarded = []
-        event.inserted = []
-        event.updated = []
-        event.deleted = []
+        let kept = event
+        startEvent()
+        event.refreshed = kept.refreshed
+        event.invalidated = kept.invalidated
+        event.merged = kept.merged
+        event.invalidatedAll = kept.invalidatedAll
         processPendingChanges()
     }
 
     /// Forgets every object: all of them leave the context, with their changes.
     public func reset() {
         undoManager?.removeAllActions()
-        for box in registry.values {
-            guard let object = box.object else { continue }
+        for entry in registry.values {
+            let object = entry.takeUnretainedValue()
             object.status = .invalid
             object.managedObjectContext = nil
         }
@@ -46,7 +49,7 @@ extension ManagedObjectContext {
         deleted = []
         discarded = []
         pendingDeletes = []
-        event = EventChanges()
+        startEvent()
         event.invalidatedAll = true
         processPendingChanges()
     }
@@ -92,7 +95,7 @@ extension ManagedObjectContext {
 
     /// Refreshes every registered object, keeping unsaved changes.
     public func refreshAllObjects() {
-        for box in registry.values { if let object = box.object { refresh(object, mergeChanges: true) } }
+        for object in registry.values.map({ $0.takeUnretainedValue() }) { refresh(object, mergeChanges: true) }
         processPendingChanges()
     }
 

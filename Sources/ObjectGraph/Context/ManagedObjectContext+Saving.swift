@@ -23,6 +23,9 @@ extension ManagedObjectContext {
         // Changes grouped by store; mutated in place so that no list is copied per object.
         var stores: [String: any PersistentStore] = [:]
         var byStore: [String: StoreChanges] = [:]
+        // The inserted objects of each store, in the order of its rows.
+        var insertedByStore: [String: [ManagedObject]] = [:]
+        var lastStore: (entity: String, id: String)?
         func entry(_ store: any PersistentStore) -> String {
             if stores[store.identifier] == nil {
                 stores[store.identifier] = store
@@ -31,8 +34,15 @@ extension ManagedObjectContext {
             return store.identifier
         }
         for object in inserted {
-            let id = entry(try storeForInsertion(object))
+            let id: String
+            if object.assignedStoreIdentifier == nil, let last = lastStore, last.entity == object.entity.name {
+                id = last.id
+            } else {
+                id = entry(try storeForInsertion(object))
+                lastStore = object.assignedStoreIdentifier == nil ? (object.entity.name, id) : nil
+            }
             byStore[id]!.inserted.append(try storedRow(of: object))
+            insertedByStore[id, default: []].append(object)
         }
         for object in updated where object.hasPersistentChanges {
             let id = entry(try coordinator.store(for: object.objectID))
@@ -43,13 +53,16 @@ extension ManagedObjectContext {
             byStore[id]!.deleted.append((object.objectID, object.snapshot?.version ?? 1))
         }
 
-        var results: [StoreSaveResult] = []
+        var permanentIDs: [(objects: [ManagedObject], ids: [ManagedObjectID])] = []
+        var versions: [ManagedObjectID: Int64] = [:]
         try coordinator.locked {
             for id in byStore.keys.sorted() {
-                results.append(try saveResolvingConflicts(byStore[id]!, in: stores[id]!))
+                let result = try saveResolvingConflicts(byStore[id]!, in: stores[id]!)
+                permanentIDs.append((insertedByStore[id] ?? [], result.insertedIDs))
+                versions.merge(result.versions) { a, _ in a }
             }
         }
-        finishSave(results)
+        finishSave(permanentIDs: permanentIDs, versions: versions)
     }
 
     private func storeForInsertion(_ object: ManagedObject) throws -> any PersistentStore {
@@ -64,11 +77,8 @@ extension ManagedObjectContext {
     /// to-many members when they were loaded or changed.
     func storedRow(of object: ManagedObject) throws -> StoredRow {
         let entity = object.entity
-        var row = StoredRow(objectID: object.objectID, version: object.snapshot?.version ?? 0)
-        let values = object.attributeValues ?? []
-        for (i, a) in entity.attributes.enumerated() where !a.isTransient && i < values.count && !values[i].isNull {
-            row.attributes[a.name] = values[i]
-        }
+        var row = StoredRow(objectID: object.objectID, version: object.snapshot?.version ?? 0, entity: entity,
+                            values: object.attributeValues ?? entity.attributes.map { _ in .null })
         for (i, r) in entity.relationships.enumerated() where !r.isTransient {
             switch object.relationshipValues[i] {
             case .toOne(let d):
@@ -152,23 +162,26 @@ extension ManagedObjectContext {
     }
 
     /// After the stores accepted the save: permanent IDs, committed values, clean state.
-    private func finishSave(_ results: [StoreSaveResult]) {
-        var permanent: [ManagedObjectID: ManagedObjectID] = [:]
-        var versions: [ManagedObjectID: Int64] = [:]
-        for r in results {
-            permanent.merge(r.permanentIDs) { a, _ in a }
-            versions.merge(r.versions) { a, _ in a }
-        }
+    private func finishSave(permanentIDs: [(objects: [ManagedObject], ids: [ManagedObjectID])],
+                            versions: [ManagedObjectID: Int64]) {
         let insertedObjects = Array(inserted)
+        for (objects, ids) in permanentIDs {
+            precondition(objects.count == ids.count, "a store returned \(ids.count) IDs for \(objects.count) inserted objects")
+            for (object, id) in zip(objects, ids) {
+                unregister(object)
+                object.objectID = id
+                register(object)
+            }
+        }
+        for object in insertedObjects {
+            object.status = .clean
+            object.changedKeys = []
+            object.originals = [:]
+            commitSnapshot(of: object, version: 1)
+        }
         let updatedObjects = Array(updated)
         let deletedObjects = Array(deleted)
-        for object in insertedObjects {
-            unregister(object)
-            if let id = permanent[object.objectID] { object.objectID = id }
-            object.status = .clean
-            register(object)
-        }
-        for object in insertedObjects + updatedObjects {
+        for object in updatedObjects {
             object.changedKeys = []
             object.originals = [:]
             commitSnapshot(of: object, version: versions[object.objectID] ?? object.snapshot?.version ?? 1)

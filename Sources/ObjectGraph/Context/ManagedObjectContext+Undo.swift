@@ -49,7 +49,7 @@ extension ManagedObjectContext {
         case (.deleted, let back):
             pendingDeletes.removeAll { $0 === object }
             setStatus(object, back, wasInserted: false)
-            if back == .inserted { event.inserted.append(object) } else { event.updated.append(object) }
+            if back == .inserted { noteInsertedInEvent(object) } else { event.updated.append(object) }
         case (_, .deleted):
             setStatus(object, .deleted, wasInserted: from == .inserted)
             event.deleted.append(object)
@@ -58,7 +58,7 @@ extension ManagedObjectContext {
             event.deleted.append(object)
         case (.invalid, .inserted):
             setStatus(object, .inserted, wasInserted: false)
-            event.inserted.append(object)
+            noteInsertedInEvent(object)
         default:
             setStatus(object, to, wasInserted: false)
         }

@@ -26,17 +26,22 @@ public final class ManagedObjectContext {
     /// Whether delete rules run at `processPendingChanges` (else at save).
     public var propagatesDeletesAtEndOfEvent = true
 
-    var registry: [ManagedObjectID: WeakObject] = [:]
-    private var registryCleanupThreshold = 1024
+    /// Every object the context has in memory, by ID. Entries do not keep objects alive:
+    /// an object leaves the registry in its `deinit`, so every entry is a live object.
+    var registry: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
     var inserted: OrderedSet<ManagedObject> = []
     var updated: OrderedSet<ManagedObject> = []
     var deleted: OrderedSet<ManagedObject> = []
     /// Objects inserted and deleted again before a save: they never reach a store.
     var discarded: OrderedSet<ManagedObject> = []
     var pendingDeletes: [ManagedObject] = []
-    var event = EventChanges()
+    var event = EventChanges(number: 0)
+    private var eventCount = 0
     var observers: [UUID: (ContextNotification) -> Void] = [:]
     var isApplyingUndo = false
+    /// The entity and class last looked up by name: fetches and inserts of one entity in a
+    /// row skip two dictionary lookups per object.
+    private var lastKind: (name: String, entity: Entity, type: ManagedObject.Type, classes: Int)?
 
     public init(coordinator: PersistentStoreCoordinator) {
         self.coordinator = coordinator
@@ -54,7 +59,7 @@ public final class ManagedObjectContext {
     /// Saved objects deleted since the last save.
     public var deletedObjects: Set<ManagedObject> { Set(deleted) }
     /// Every object the context knows and that is still in memory.
-    public var registeredObjects: Set<ManagedObject> { Set(registry.values.compactMap(\.object)) }
+    public var registeredObjects: Set<ManagedObject> { Set(registry.values.map { $0.takeUnretainedValue() }) }
 
     /// Whether anything was inserted, changed or deleted since the last save.
     public var hasChanges: Bool {
@@ -68,16 +73,17 @@ public final class ManagedObjectContext {
     /// - Throws: `ObjectGraphError.unknownEntity` or `.abstractEntity`.
     @discardableResult
     public func insertObject(forEntityName name: String) throws -> ManagedObject {
-        guard let entity = model.entity(named: name) else { throw ObjectGraphError.unknownEntity(name) }
+        guard let (entity, type) = kind(named: name) else { throw ObjectGraphError.unknownEntity(name) }
         guard !entity.isAbstract else { throw ObjectGraphError.abstractEntity(name) }
-        let type = coordinator.objectClass(forEntityName: name)
-        let object = type.init(entity: entity, objectID: .temporary(entityName: name), context: self)
-        object.attributeValues = entity.attributes.map(\.defaultValue)
-        object.relationshipValues = entity.relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
+        let object = type.init(entity: entity, objectID: .temporary(entityName: entity.name), context: self)
+        object.attributeValues = entity.defaultAttributeValues
+        if !entity.relationships.isEmpty {
+            object.relationshipValues = entity.relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
+        }
         object.status = .inserted
         register(object)
         inserted.append(object)
-        event.inserted.append(object)
+        noteInsertedInEvent(object)
         record(.status(object, from: .invalid, to: .inserted))
         object.awakeFromInsert()
         return object
@@ -106,18 +112,28 @@ public final class ManagedObjectContext {
 
     /// The object for an ID: the registered one, or a fault that loads on first access.
     public func object(with id: ManagedObjectID) -> ManagedObject {
-        if let object = registry[id]?.object { return object }
-        guard let entity = model.entity(named: id.entityName) else {
+        if let object = registry[id]?.takeUnretainedValue() { return object }
+        guard let (entity, type) = kind(named: id.entityName) else {
             preconditionFailure("object ID \(id) names entity '\(id.entityName)', which the model lacks")
         }
-        let object = coordinator.objectClass(forEntityName: id.entityName).init(entity: entity, objectID: id, context: self)
+        let object = type.init(entity: entity, objectID: id, context: self)
         register(object)
         return object
     }
 
+    /// The entity of a name and the class its objects are made of.
+    private func kind(named name: String) -> (Entity, ManagedObject.Type)? {
+        let classes = coordinator.classRegistrations
+        if let last = lastKind, last.name == name, last.classes == classes { return (last.entity, last.type) }
+        guard let entity = model.entity(named: name) else { return nil }
+        let type = coordinator.objectClass(forEntityName: name)
+        lastKind = (name, entity, type, classes)
+        return (entity, type)
+    }
+
     /// The object for an ID if the context has it in memory; never touches a store.
     public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
-        registry[id]?.object
+        registry[id]?.takeUnretainedValue()
     }
 
     /// The object for an ID with its values loaded.
@@ -130,15 +146,14 @@ public final class ManagedObjectContext {
     }
 
     func register(_ object: ManagedObject) {
-        registry[object.objectID] = WeakObject(object)
-        if registry.count > registryCleanupThreshold {
-            registry = registry.filter { $0.value.object != nil }
-            registryCleanupThreshold = max(1024, registry.count * 2)
-        }
+        registry[object.objectID] = Unmanaged.passUnretained(object)
     }
 
     func unregister(_ object: ManagedObject) {
-        if registry[object.objectID]?.object === object { registry[object.objectID] = nil }
+        let id = object.objectID
+        if let entry = registry[id], entry.toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
+            registry[id] = nil
+        }
     }
 
     // MARK: Deleting
@@ -194,8 +209,26 @@ public final class ManagedObjectContext {
             refreshed: Array(event.refreshed),
             invalidated: Array(event.invalidated),
             invalidatedAll: event.invalidatedAll)
-        event = EventChanges()
+        startEvent()
         post(.objectsDidChange(changes))
+    }
+
+    /// Begins a new event with empty change sets.
+    func startEvent() {
+        eventCount += 1
+        event = EventChanges(number: eventCount)
+    }
+
+    /// Adds an object to the event's insertions; its changes in the same event need no
+    /// separate notice, which the object's mark lets change tracking see without a lookup.
+    func noteInsertedInEvent(_ object: ManagedObject) {
+        event.inserted.append(object)
+        object.insertedInEvent = event.number
+    }
+
+    /// Adds an object to the event's updates, unless the event inserted it.
+    func noteUpdatedInEvent(_ object: ManagedObject) {
+        if object.insertedInEvent != event.number { event.updated.append(object) }
     }
 
     /// Runs the delete rules of every object deleted since they last ran.
@@ -229,14 +262,10 @@ public final class ManagedObjectContext {
     }
 }
 
-/// A weak reference, so that the registry does not keep unchanged objects alive.
-struct WeakObject {
-    weak var object: ManagedObject?
-    init(_ object: ManagedObject) { self.object = object }
-}
-
 /// Objects changed during the current event.
 struct EventChanges {
+    /// Which event of its context this is; objects inserted in it carry the number.
+    var number: Int
     var inserted: OrderedSet<ManagedObject> = []
     var updated: OrderedSet<ManagedObject> = []
     var deleted: OrderedSet<ManagedObject> = []

@@ -183,8 +183,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Makes contexts create instances of `type` for an entity (and, unless they have their
     /// own, its sub-entities).
     public func register(_ type: ManagedObject.Type, forEntityName name: String) {
-        locked { classes[name] = type }
+        locked {
+            classes[name] = type
+            classRegistrations += 1
+        }
     }
+
+    /// How many classes were registered: contexts that cache an entity's class check it.
+    private(set) var classRegistrations = 0
 
     func objectClass(forEntityName name: String) -> ManagedObject.Type {
         locked {

@@ -31,15 +31,21 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible,
         self.entityName = entityName
         self.storeIdentifier = storeIdentifier
         self.reference = reference
-        var hasher = Hasher()
-        hasher.combine(reference)
-        hasher.combine(entityName)
-        self.hashCode = hasher.finalize()
+        // Keys repeat across entities (each root numbers its own rows), so the name's length
+        // is mixed in; equal IDs still compare their names in full.
+        let mix = UInt64(truncatingIfNeeded: entityName.utf8.count) &* 0x9E37_79B9_7F4A_7C15
+        switch reference {
+        case .permanent(let key):
+            self.hashCode = Int(truncatingIfNeeded: UInt64(bitPattern: key) ^ mix)
+        case .temporary(let uuid):
+            let (high, low) = withUnsafeBytes(of: uuid.uuid) { ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
+            self.hashCode = Int(truncatingIfNeeded: high ^ low ^ mix)
+        }
     }
 
     /// A new temporary ID for an inserted object.
     public static func temporary(entityName: String) -> ManagedObjectID {
-        ManagedObjectID(entityName: entityName, storeIdentifier: nil, reference: .temporary(UUID()))
+        ManagedObjectID(entityName: entityName, storeIdentifier: nil, reference: .temporary(TemporaryIDs.next()))
     }
 
     /// Whether the ID was given on insertion and not yet replaced by a saved one.
@@ -91,6 +97,21 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible,
         hasher.combine(hashCode)
     }
 
+    /// The hash a dictionary or set uses: the cached code mixed with the table's seed, so a
+    /// lookup in the context's registry costs a multiplication rather than a full hash.
+    public func _rawHashValue(seed: Int) -> Int {
+        Self.mix(hashCode, seed)
+    }
+
+    /// Mixes a well-spread code with a seed (a multiply and a fold, after splitmix64).
+    static func mix(_ code: Int, _ seed: Int) -> Int {
+        var x = UInt64(bitPattern: Int64(code ^ seed)) &* 0x9E37_79B9_7F4A_7C15
+        x ^= x >> 31
+        x &*= 0xBF58_476D_1CE4_E5B9
+        x ^= x >> 29
+        return Int(truncatingIfNeeded: x)
+    }
+
     public var description: String { uriRepresentation.absoluteString }
 
     // MARK: KeyValueObject
@@ -104,5 +125,30 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible,
         case "URIRepresentation", "uriRepresentation": return .url(uriRepresentation)
         default: throw KeyValueError.unknownKey(key, typeName: keyValueTypeName)
         }
+    }
+}
+
+/// Temporary IDs: a random prefix drawn once per process and a counter, so that each
+/// insert costs no system call (`UUID()` reads the system's random source every time).
+/// They are unique within the process, which is as long as a temporary ID lives.
+enum TemporaryIDs {
+    private static let prefix: UInt64 = UInt64.random(in: .min ... .max)
+    nonisolated(unsafe) private static var counter: UInt64 = 0
+    private static let lock = NSLock()
+
+    static func next() -> UUID {
+        lock.lock()
+        counter &+= 1
+        let n = counter
+        lock.unlock()
+        var bytes = uuid_t(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            raw.storeBytes(of: prefix.bigEndian, as: UInt64.self)
+            raw.storeBytes(of: n.bigEndian, toByteOffset: 8, as: UInt64.self)
+            // Version 4, variant 1, so the value reads as an ordinary random UUID.
+            raw[6] = (raw[6] & 0x0F) | 0x40
+            raw[8] = (raw[8] & 0x3F) | 0x80
+        }
+        return UUID(uuid: bytes)
     }
 }

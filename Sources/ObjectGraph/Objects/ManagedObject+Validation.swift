@@ -44,8 +44,12 @@ extension ManagedObject {
 
     func propertyFailures(onlyChanged: Bool) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
-        for (i, a) in entity.attributes.enumerated() {
-            failures += attributeFailures(a, attributeValues?[i] ?? .null)
+        let traits = entity.attributeTraits
+        for i in traits.indices {
+            let value = attributeValues?[i] ?? .null
+            // Most attributes have no rule beyond being required: checked without copying them.
+            if value.isNull ? traits[i].isOptional : !traits[i].hasValueRules { continue }
+            failures += attributeFailures(entity.attributes[i], value)
         }
         for (i, r) in entity.relationships.enumerated() {
             if onlyChanged && !changedKeys.contains(r.name) { continue }
@@ -91,8 +95,7 @@ extension ManagedObject {
             if let max = a.maximum?.intValue, length > max {
                 failures.append(failure(.stringTooLong, a.name, value, "is \(length) long, longer than the maximum \(max)"))
             }
-            if let pattern = a.regularExpression, case .string(let s) = value,
-               let regex = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$") {
+            if let pattern = a.regularExpression, case .string(let s) = value, let regex = RegexCache.shared.regex(pattern) {
                 let range = NSRange(s.startIndex..., in: s)
                 if regex.firstMatch(in: s, range: range) == nil {
                     failures.append(failure(.stringPatternMatching, a.name, value, "does not match /\(pattern)/"))
@@ -125,5 +128,22 @@ extension ManagedObject {
 
     private func failure(_ code: ValidationFailure.Code, _ key: String, _ value: ObjectValue, _ reason: String) -> ValidationFailure {
         ValidationFailure(code: code, object: self, key: key, value: value, reason: reason)
+    }
+}
+
+/// Compiled attribute patterns, so that validating many objects compiles each pattern once.
+final class RegexCache: @unchecked Sendable {
+    static let shared = RegexCache()
+    private let lock = NSLock()
+    private var compiled: [String: NSRegularExpression?] = [:]
+
+    /// The whole-string expression for a pattern; `nil` when it does not compile.
+    func regex(_ pattern: String) -> NSRegularExpression? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = compiled[pattern] { return known }
+        let regex = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$")
+        compiled[pattern] = regex
+        return regex
     }
 }

@@ -53,10 +53,9 @@ extension ManagedObject {
         }
         let value = value.objectValue
         if let i = entity.attributeIndex(of: key) {
-            let attribute = entity.attributes[i]
-            guard let coerced = attribute.type.coerce(value) else {
-                throw ObjectGraphError.typeMismatch(entity: entity.name, key: key, expected: attribute.type.xcodeName,
-                                                    value: value)
+            let type = entity.attributeTraits[i].type
+            guard let coerced = type.coerce(value) else {
+                throw ObjectGraphError.typeMismatch(entity: entity.name, key: key, expected: type.xcodeName, value: value)
             }
             try fireFault()
             context.recordAttributeChange(self, index: i, to: coerced)

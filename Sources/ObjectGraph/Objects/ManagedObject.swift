@@ -39,6 +39,8 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     var status: Status = .clean
     /// The store an inserted object will be saved to, when chosen before the save.
     var assignedStoreIdentifier: String?
+    /// The number of the context's event that inserted the object; -1 when none.
+    var insertedInEvent = -1
 
     enum Status { case clean, inserted, deleted, invalid }
 
@@ -48,6 +50,10 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
         self.objectID = objectID
         self.managedObjectContext = context
         self.relationshipValues = entity.relationships.map { $0.isToMany ? .toManyFault(.init()) : .toOne(nil) }
+    }
+
+    deinit {
+        managedObjectContext?.unregister(self)
     }
 
     /// Called once when the object is first inserted; override to set initial values.
@@ -101,6 +107,12 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    /// The hash sets of objects use: the object's address mixed with the table's seed
+    /// (the change sets hash every object that changes).
+    public func _rawHashValue(seed: Int) -> Int {
+        ManagedObjectID.mix(Int(bitPattern: ObjectIdentifier(self)), seed)
+    }
+
     /// An object equals its object ID in predicates (`SELF == %@`).
     public var identity: AnyHashable { AnyHashable(objectID) }
 
@@ -142,3 +154,4 @@ struct Snapshot {
     var toOne: [Int: ManagedObjectID]
     var version: Int64
 }
+

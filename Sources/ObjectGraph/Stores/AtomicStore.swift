@@ -125,13 +125,13 @@ open class AtomicStore: PersistentStore {
         var newIndex = idsByEntity
         var next = nextPrimaryKey
         var result = StoreSaveResult()
-        for row in changes.inserted {
-            let permanent = ManagedObjectID(entityName: row.objectID.entityName, storeIdentifier: identifier,
-                                            reference: .permanent(next))
+        result.insertedIDs = changes.inserted.map { row in
             next += 1
-            result.permanentIDs[row.objectID] = permanent
+            return ManagedObjectID(entityName: row.objectID.entityName, storeIdentifier: identifier,
+                                   reference: .permanent(next - 1))
         }
-        func map(_ id: ManagedObjectID) -> ManagedObjectID { result.permanentIDs[id] ?? id }
+        let permanentIDs = result.permanentIDs(for: changes)
+        func map(_ id: ManagedObjectID) -> ManagedObjectID { permanentIDs[id] ?? id }
         func mapped(_ row: StoredRow, version: Int64) -> StoredRow {
             StoredRow(objectID: map(row.objectID), version: version, attributes: row.attributes,
                       toOne: row.toOne.mapValues(map), toMany: row.toMany.mapValues { $0.map(map) })
@@ -140,7 +140,6 @@ open class AtomicStore: PersistentStore {
             let stored = mapped(row, version: 1)
             newRows[stored.objectID] = stored
             newIndex[stored.objectID.entityName, default: []].append(stored.objectID)
-            result.versions[stored.objectID] = 1
         }
         for row in changes.updated {
             let version = (rows[row.objectID]?.version ?? row.version) + 1

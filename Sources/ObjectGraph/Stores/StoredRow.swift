@@ -1,27 +1,78 @@
 import Foundation
+import ObjectModel
 import Predicates
 
 /// An object as a store keeps it: stored attribute values and relationship destinations
 /// by name, with the row's version for optimistic locking.
+///
+/// A row made by a context or read by the SQLite store holds its values in the order of
+/// its entity's attributes (`init(objectID:version:entity:values:)`), so the hot paths
+/// of saving and faulting move values without building a dictionary per object;
+/// `attributes` gives them by name either way.
 public struct StoredRow: Sendable, Equatable {
     public var objectID: ManagedObjectID
     /// 1 when first saved, one more at each saved update.
     public var version: Int64
-    /// Stored (non-transient) attribute values; a missing key is nil.
-    public var attributes: [String: ObjectValue]
     /// To-one destinations; a missing key is nil.
     public var toOne: [String: ManagedObjectID]
     /// To-many destinations; atomic stores fill every to-many relationship, an
     /// incremental store may leave this empty and answer `relatedObjectIDs` instead.
     public var toMany: [String: [ManagedObjectID]]
+    private var storage: Storage
+
+    private enum Storage: Sendable {
+        case named([String: ObjectValue])
+        /// Every attribute of the entity, in order; transient ones are not part of the row.
+        case positional(Entity, [ObjectValue])
+    }
 
     public init(objectID: ManagedObjectID, version: Int64 = 1, attributes: [String: ObjectValue] = [:],
                 toOne: [String: ManagedObjectID] = [:], toMany: [String: [ManagedObjectID]] = [:]) {
         self.objectID = objectID
         self.version = version
-        self.attributes = attributes
+        self.storage = .named(attributes)
         self.toOne = toOne
         self.toMany = toMany
+    }
+
+    /// A row with a value for each of `entity.attributes`, in order (`.null` for none).
+    public init(objectID: ManagedObjectID, version: Int64 = 1, entity: Entity, values: [ObjectValue],
+                toOne: [String: ManagedObjectID] = [:], toMany: [String: [ManagedObjectID]] = [:]) {
+        precondition(values.count == entity.attributes.count, "a row of \(entity.name) needs \(entity.attributes.count) values")
+        self.objectID = objectID
+        self.version = version
+        self.storage = .positional(entity, values)
+        self.toOne = toOne
+        self.toMany = toMany
+    }
+
+    /// Stored (non-transient) attribute values; a missing key is nil.
+    public var attributes: [String: ObjectValue] {
+        get {
+            switch storage {
+            case .named(let values):
+                return values
+            case .positional(let entity, let values):
+                var named: [String: ObjectValue] = [:]
+                for (i, a) in entity.attributes.enumerated() where !a.isTransient && !values[i].isNull {
+                    named[a.name] = values[i]
+                }
+                return named
+            }
+        }
+        set { storage = .named(newValue) }
+    }
+
+    /// The values in the order of `entity.attributes`, when the row holds them that way for
+    /// this very entity; `nil` otherwise (read `attributes`).
+    public func values(inOrderOf entity: Entity) -> [ObjectValue]? {
+        if case .positional(let own, let values) = storage, own === entity { return values }
+        return nil
+    }
+
+    public static func == (lhs: StoredRow, rhs: StoredRow) -> Bool {
+        lhs.objectID == rhs.objectID && lhs.version == rhs.version && lhs.toOne == rhs.toOne
+            && lhs.toMany == rhs.toMany && lhs.attributes == rhs.attributes
     }
 }
 
@@ -49,14 +100,22 @@ public struct StoreChanges: Sendable {
 
 /// What a store reports back from a successful save.
 public struct StoreSaveResult: Sendable {
-    /// Permanent IDs for the inserted objects' temporary ones.
-    public var permanentIDs: [ManagedObjectID: ManagedObjectID]
-    /// New versions of inserted and updated objects, by permanent ID.
+    /// The permanent ID of each inserted row, in the order of `StoreChanges.inserted`.
+    public var insertedIDs: [ManagedObjectID]
+    /// New versions of updated objects, by ID; an inserted row's version is 1.
     public var versions: [ManagedObjectID: Int64]
 
-    public init(permanentIDs: [ManagedObjectID: ManagedObjectID] = [:], versions: [ManagedObjectID: Int64] = [:]) {
-        self.permanentIDs = permanentIDs
+    public init(insertedIDs: [ManagedObjectID] = [], versions: [ManagedObjectID: Int64] = [:]) {
+        self.insertedIDs = insertedIDs
         self.versions = versions
+    }
+
+    /// Permanent IDs by the temporary IDs of `changes`, the save this result answers.
+    public func permanentIDs(for changes: StoreChanges) -> [ManagedObjectID: ManagedObjectID] {
+        var ids: [ManagedObjectID: ManagedObjectID] = [:]
+        ids.reserveCapacity(insertedIDs.count)
+        for (row, id) in zip(changes.inserted, insertedIDs) { ids[row.objectID] = id }
+        return ids
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Predicates
 
 /// An entity as it stands in a model: its declaration plus everything inheritance gives
 /// it, with lookups by name.
@@ -25,6 +26,11 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
     public let kindNames: [String]
     /// A number unique in the model: the position of the entity in name order, from 1.
     public let number: Int
+    /// Every attribute's default value, in `attributes` order: a new object's values.
+    public let defaultAttributeValues: [ObjectValue]
+    /// What saving and validating ask of every attribute, in `attributes` order, so that the
+    /// per-object paths read flags rather than copy descriptions.
+    public let attributeTraits: [AttributeTraits]
 
     private let attributeIndex: [String: Int]
     private let relationshipIndex: [String: Int]
@@ -47,6 +53,11 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
         self.subentityNames = subentityNames
         self.kindNames = kindNames
         self.number = number
+        self.defaultAttributeValues = attributes.map(\.defaultValue)
+        self.attributeTraits = attributes.map {
+            AttributeTraits(type: $0.type, isOptional: $0.isOptional, isTransient: $0.isTransient,
+                            hasValueRules: $0.minimum != nil || $0.maximum != nil || $0.regularExpression != nil)
+        }
         var ai: [String: Int] = [:]
         for (i, a) in attributes.enumerated() { ai[a.name] = i }
         attributeIndex = ai
@@ -103,4 +114,13 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(declaration) }
 
     public var description: String { "Entity(\(name))" }
+}
+
+/// An attribute's type and flags, without its name, default or rules.
+public struct AttributeTraits: Sendable, Hashable {
+    public let type: AttributeType
+    public let isOptional: Bool
+    public let isTransient: Bool
+    /// Whether the attribute has bounds or a pattern a value must meet.
+    public let hasValueRules: Bool
 }

@@ -28,17 +28,20 @@ final class RowQuery {
         "SELECT \(columns) FROM \(mapping.table.name) WHERE Z_PK IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
     }
 
-    /// The stored row a database row holds.
+    /// The stored row a database row holds, its values in the order of the entity's attributes.
     func storedRow(_ row: Row, store: SQLiteStore) -> StoredRow {
         let pk: Int64 = row[0]
-        var stored = StoredRow(objectID: store.objectID(entityName: mapping.entity.name, primaryKey: pk),
-                               version: row[1] ?? 0)
+        let entity = mapping.entity
+        var values = entity.attributes.map { _ in ObjectValue.null }
         var i = 2
         for (attribute, _) in mapping.attributes {
-            let value = DatabaseValueCoding.objectValue(row[i] as DatabaseValue, type: attribute.type)
-            if !value.isNull { stored.attributes[attribute.name] = value }
+            if let position = entity.attributeIndex(of: attribute.name) {
+                values[position] = DatabaseValueCoding.objectValue(row[i] as DatabaseValue, type: attribute.type)
+            }
             i += 1
         }
+        var stored = StoredRow(objectID: store.objectID(entityName: entity.name, primaryKey: pk),
+                               version: row[1] ?? 0, entity: entity, values: values)
         for (relationship, key) in mapping.toOne {
             if let destination = row[i] as Int64? {
                 var entityName = key.destinationEntityName

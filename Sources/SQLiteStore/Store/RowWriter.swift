@@ -20,6 +20,9 @@ final class RowWriter {
     private let attributes: [(name: String, type: AttributeType)]
     /// `(relationship name, whether it has an entity column)` in column order.
     private let toOne: [(name: String, hasEntityColumn: Bool)]
+    /// Each column's attribute as an index into `mapping.entity.attributes`, for rows that
+    /// hold their values in that order.
+    private let attributePositions: [Int]
 
     /// The insert statement of the current save, so rows skip the statement cache lookup.
     private var insertStatement: Statement?
@@ -40,6 +43,7 @@ final class RowWriter {
         overwriteSQL = "UPDATE \(mapping.table.name) SET \(sets) WHERE Z_PK = ?"
         updateSQL = overwriteSQL + " AND Z_OPT = ?"
         attributes = mapping.attributes.map { ($0.attribute.name, $0.attribute.type) }
+        attributePositions = mapping.attributes.map { mapping.entity.attributeIndex(of: $0.attribute.name)! }
         toOne = mapping.toOne.map { ($0.relationship.name, $0.key.entityColumn != nil) }
     }
 
@@ -76,9 +80,17 @@ final class RowWriter {
 
     private func bindValues(_ row: StoredRow, _ s: OpaquePointer, _ index: inout Int32,
                             key: (ManagedObjectID) -> Int64?, entityNumber: (ManagedObjectID) -> Int?) {
-        for (name, _) in attributes {
-            Self.bind(row.attributes[name] ?? .null, s, index)
-            index += 1
+        if let values = row.values(inOrderOf: mapping.entity) {
+            for position in attributePositions {
+                Self.bind(values[position], s, index)
+                index += 1
+            }
+        } else {
+            let named = row.attributes
+            for (name, _) in attributes {
+                Self.bind(named[name] ?? .null, s, index)
+                index += 1
+            }
         }
         for (name, hasEntityColumn) in toOne {
             let destination = row.toOne[name]

@@ -52,15 +52,21 @@ extension SQLiteStore {
             try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
                 .execute(arguments: [start + count - 1, number])
         }
-        result.permanentIDs.reserveCapacity(changes.inserted.count)
-        result.versions.reserveCapacity(changes.inserted.count + changes.updated.count)
+        result.versions.reserveCapacity(changes.updated.count)
+        result.insertedIDs.reserveCapacity(changes.inserted.count)
+        var lastRoot: (entity: String, root: String)?
         for row in changes.inserted {
-            let root = roots[row.objectID.entityName]!
+            let entity = row.objectID.entityName
+            let root = lastRoot?.entity == entity ? lastRoot!.root : roots[entity]!
+            lastRoot = (entity, root)
             let key = nextKey[root]!
             nextKey[root] = key + 1
-            result.permanentIDs[row.objectID] = objectID(entityName: row.objectID.entityName, primaryKey: key)
+            result.insertedIDs.append(objectID(entityName: entity, primaryKey: key))
         }
-        let permanent = result.permanentIDs
+        // Rows refer to one another by temporary ID; only relationships need the map.
+        let referenced = changes.inserted.contains { !$0.toOne.isEmpty || !$0.toMany.isEmpty }
+            || changes.updated.contains { !$0.toOne.isEmpty || !$0.toMany.isEmpty }
+        let permanent = referenced ? result.permanentIDs(for: changes) : [:]
         func key(_ id: ManagedObjectID) -> Int64? { (permanent[id] ?? id).primaryKey }
 
         // Updates and deletes first check the version the context read.
@@ -100,10 +106,12 @@ extension SQLiteStore {
         }
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
 
-        for row in changes.inserted {
-            let id = permanent[row.objectID]!
-            try rowWriters[row.objectID.entityName]!.insert(row, primaryKey: id.primaryKey!, in: db, key: key, entityNumber: entityNumber)
-            result.versions[id] = 1
+        var lastWriter: (entity: String, writer: RowWriter)?
+        for (row, id) in zip(changes.inserted, result.insertedIDs) {
+            let entity = row.objectID.entityName
+            let writer = lastWriter?.entity == entity ? lastWriter!.writer : rowWriters[entity]!
+            lastWriter = (entity, writer)
+            try writer.insert(row, primaryKey: id.primaryKey!, in: db, key: key, entityNumber: entityNumber)
         }
         for row in changes.inserted where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
         for row in changes.updated where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
