@@ -42,19 +42,25 @@ enum SQLiteBenchmarks {
         // 1. Insert and save.
         let storeURL = dir.appendingPathComponent("Store.sqlite")
         let rawURL = dir.appendingPathComponent("Raw.sqlite")
+        var phases: [(String, Double)] = []
         let storeInsert = try time {
             let coordinator = PersistentStoreCoordinator(model: model)
             try coordinator.addStore(type: .sqlite, at: storeURL)
             let context = ManagedObjectContext(coordinator: coordinator)
-            for i in 0..<inserts {
-                let item = try context.insertObject(forEntityName: "Item")
-                item["name"] = .string("item \(i)")
-                item["value"] = .int(i)
-                item["score"] = .double(Double(i % 1000) / 1000)
-                item["created"] = .date(Date(timeIntervalSinceReferenceDate: Double(i)))
-            }
-            try context.save()
-            context.reset()
+            phases.append(("insert and set values", try time {
+                for i in 0..<inserts {
+                    let item = try context.insertObject(forEntityName: "Item")
+                    item["name"] = .string("item \(i)")
+                    item["value"] = .int(i)
+                    item["score"] = .double(Double(i % 1000) / 1000)
+                    item["created"] = .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+                }
+            }))
+            phases.append(("save", try time { try context.save() }))
+            phases.append(("reset and release", try time { context.reset() }))
+        }
+        if env["TERMDATA_BENCH_DETAIL"] != nil {
+            for (phase, seconds) in phases { print("  \(phase): \(String(format: "%.4f", seconds)) s") }
         }
         try copySchema(from: storeURL, to: rawURL)
         let rawInsert = try time { try RawSQLite(rawURL).insertItems(inserts, firstKey: 1) }

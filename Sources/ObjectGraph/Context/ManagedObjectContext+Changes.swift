@@ -180,7 +180,7 @@ extension ManagedObjectContext {
         } else {
             updated.append(object)
         }
-        event.updated.append(object)
+        noteUpdatedInEvent(object)
     }
 
     func record(_ change: UndoStack.Change) {

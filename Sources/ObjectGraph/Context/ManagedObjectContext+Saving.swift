@@ -20,45 +20,41 @@ extension ManagedObjectContext {
         processPendingChanges()
         try validateForSave()
 
-        // Changes grouped by store; mutated in place so that no list is copied per object.
-        var stores: [String: any PersistentStore] = [:]
-        var byStore: [String: StoreChanges] = [:]
-        // The inserted objects of each store, in the order of its rows.
-        var insertedByStore: [String: [ManagedObject]] = [:]
-        var lastStore: (entity: String, id: String)?
-        func entry(_ store: any PersistentStore) -> String {
-            if stores[store.identifier] == nil {
-                stores[store.identifier] = store
-                byStore[store.identifier] = StoreChanges(overwritesConflicts: mergePolicy == .overwrite)
-            }
-            return store.identifier
+        // Changes grouped by store (a context rarely has more than a few), mutated in place
+        // so that no list is copied per object.
+        var batches: [SaveBatch] = []
+        func batch(for store: any PersistentStore) -> Int {
+            if let i = batches.firstIndex(where: { $0.store.identifier == store.identifier }) { return i }
+            batches.append(SaveBatch(store: store, changes: StoreChanges(overwritesConflicts: mergePolicy == .overwrite)))
+            return batches.count - 1
         }
+        var last: (entity: Entity, batch: Int)?
         for object in inserted {
-            let id: String
-            if object.assignedStoreIdentifier == nil, let last = lastStore, last.entity == object.entity.name {
-                id = last.id
+            let i: Int
+            if object.assignedStoreIdentifier == nil, let last, last.entity === object.entity {
+                i = last.batch
             } else {
-                id = entry(try storeForInsertion(object))
-                lastStore = object.assignedStoreIdentifier == nil ? (object.entity.name, id) : nil
+                i = batch(for: try storeForInsertion(object))
+                last = object.assignedStoreIdentifier == nil ? (object.entity, i) : nil
             }
-            byStore[id]!.inserted.append(try storedRow(of: object))
-            insertedByStore[id, default: []].append(object)
+            batches[i].changes.inserted.append(try storedRow(of: object))
+            batches[i].insertedObjects.append(object)
         }
         for object in updated where object.hasPersistentChanges {
-            let id = entry(try coordinator.store(for: object.objectID))
-            byStore[id]!.updated.append(try storedRow(of: object))
+            let i = batch(for: try coordinator.store(for: object.objectID))
+            batches[i].changes.updated.append(try storedRow(of: object))
         }
         for object in deleted {
-            let id = entry(try coordinator.store(for: object.objectID))
-            byStore[id]!.deleted.append((object.objectID, object.snapshot?.version ?? 1))
+            let i = batch(for: try coordinator.store(for: object.objectID))
+            batches[i].changes.deleted.append((object.objectID, object.snapshot?.version ?? 1))
         }
 
         var permanentIDs: [(objects: [ManagedObject], ids: [ManagedObjectID])] = []
         var versions: [ManagedObjectID: Int64] = [:]
         try coordinator.locked {
-            for id in byStore.keys.sorted() {
-                let result = try saveResolvingConflicts(byStore[id]!, in: stores[id]!)
-                permanentIDs.append((insertedByStore[id] ?? [], result.insertedIDs))
+            for batch in batches.sorted(by: { $0.store.identifier < $1.store.identifier }) {
+                let result = try saveResolvingConflicts(batch.changes, in: batch.store)
+                permanentIDs.append((batch.insertedObjects, result.insertedIDs))
                 versions.merge(result.versions) { a, _ in a }
             }
         }
@@ -267,6 +263,14 @@ extension ManagedObjectContext {
                           value: values.count == 1 ? values[0] : .array(values),
                           reason: "must be unique, but \(other) has the same value")
     }
+}
+
+/// What one store is asked to write in a save, with the objects behind its inserted rows.
+private struct SaveBatch {
+    let store: any PersistentStore
+    var changes: StoreChanges
+    /// The inserted objects, in the order of `changes.inserted`.
+    var insertedObjects: [ManagedObject] = []
 }
 
 extension ManagedObject {

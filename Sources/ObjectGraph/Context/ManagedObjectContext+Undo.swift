@@ -49,7 +49,7 @@ extension ManagedObjectContext {
         case (.deleted, let back):
             pendingDeletes.removeAll { $0 === object }
             setStatus(object, back, wasInserted: false)
-            if back == .inserted { noteInsertedInEvent(object) } else { event.updated.append(object) }
+            if back == .inserted { noteInsertedInEvent(object) } else { noteUpdatedInEvent(object) }
         case (_, .deleted):
             setStatus(object, .deleted, wasInserted: from == .inserted)
             event.deleted.append(object)

@@ -26,22 +26,25 @@ public final class ManagedObjectContext {
     /// Whether delete rules run at `processPendingChanges` (else at save).
     public var propagatesDeletesAtEndOfEvent = true
 
+    // The registry and change sets are touched for every object; like the objects' own state
+    // they skip the run-time exclusivity checks (see `ManagedObject`).
+
     /// Every object the context has in memory, by ID. Entries do not keep objects alive:
     /// an object leaves the registry in its `deinit`, so every entry is a live object.
-    var registry: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
-    var inserted: OrderedSet<ManagedObject> = []
-    var updated: OrderedSet<ManagedObject> = []
-    var deleted: OrderedSet<ManagedObject> = []
+    @exclusivity(unchecked) var registry: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+    @exclusivity(unchecked) var inserted: OrderedSet<ManagedObject> = []
+    @exclusivity(unchecked) var updated: OrderedSet<ManagedObject> = []
+    @exclusivity(unchecked) var deleted: OrderedSet<ManagedObject> = []
     /// Objects inserted and deleted again before a save: they never reach a store.
-    var discarded: OrderedSet<ManagedObject> = []
-    var pendingDeletes: [ManagedObject] = []
-    var event = EventChanges(number: 0)
-    private var eventCount = 0
+    @exclusivity(unchecked) var discarded: OrderedSet<ManagedObject> = []
+    @exclusivity(unchecked) var pendingDeletes: [ManagedObject] = []
+    @exclusivity(unchecked) var event = EventChanges(number: 0)
+    @exclusivity(unchecked) private var eventCount = 0
     var observers: [UUID: (ContextNotification) -> Void] = [:]
-    var isApplyingUndo = false
+    @exclusivity(unchecked) var isApplyingUndo = false
     /// The entity and class last looked up by name: fetches and inserts of one entity in a
     /// row skip two dictionary lookups per object.
-    private var lastKind: (name: String, entity: Entity, type: ManagedObject.Type, classes: Int)?
+    @exclusivity(unchecked) private var lastKind: (name: String, entity: Entity, type: ManagedObject.Type, classes: Int)?
 
     public init(coordinator: PersistentStoreCoordinator) {
         self.coordinator = coordinator
@@ -202,9 +205,10 @@ public final class ManagedObjectContext {
         if let undo = undoManager, undo.groupsByEvent { undo.closeEventGroup() }
         guard !event.isEmpty else { return }
         let changes = ObjectChanges(
-            inserted: Array(event.inserted.filter { $0.status == .inserted }) + Array(event.merged),
-            updated: Array(event.updated.filter { $0.status == .clean || $0.status == .inserted }
-                .filter { !event.inserted.contains($0) }),
+            inserted: event.inserted.filter { $0.status == .inserted } + Array(event.merged),
+            updated: event.updated.filter {
+                ($0.status == .clean || $0.status == .inserted) && $0.insertedInEvent != event.number
+            },
             deleted: Array(event.deleted),
             refreshed: Array(event.refreshed),
             invalidated: Array(event.invalidated),
@@ -222,13 +226,16 @@ public final class ManagedObjectContext {
     /// Adds an object to the event's insertions; its changes in the same event need no
     /// separate notice, which the object's mark lets change tracking see without a lookup.
     func noteInsertedInEvent(_ object: ManagedObject) {
+        guard object.insertedInEvent != event.number else { return }
         event.inserted.append(object)
         object.insertedInEvent = event.number
     }
 
-    /// Adds an object to the event's updates, unless the event inserted it.
+    /// Adds an object to the event's updates, unless the event inserted it or has it already.
     func noteUpdatedInEvent(_ object: ManagedObject) {
-        if object.insertedInEvent != event.number { event.updated.append(object) }
+        guard object.insertedInEvent != event.number, object.updatedInEvent != event.number else { return }
+        event.updated.append(object)
+        object.updatedInEvent = event.number
     }
 
     /// Runs the delete rules of every object deleted since they last ran.
@@ -264,10 +271,11 @@ public final class ManagedObjectContext {
 
 /// Objects changed during the current event.
 struct EventChanges {
-    /// Which event of its context this is; objects inserted in it carry the number.
+    /// Which event of its context this is; objects inserted or updated in it carry the
+    /// number, which keeps these two lists free of duplicates without hashing.
     var number: Int
-    var inserted: OrderedSet<ManagedObject> = []
-    var updated: OrderedSet<ManagedObject> = []
+    var inserted: [ManagedObject] = []
+    var updated: [ManagedObject] = []
     var deleted: OrderedSet<ManagedObject> = []
     var refreshed: OrderedSet<ManagedObject> = []
     var invalidated: OrderedSet<ManagedObject> = []

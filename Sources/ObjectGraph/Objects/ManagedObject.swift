@@ -21,26 +21,33 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     /// The object's entity, with inherited properties.
     public let entity: Entity
     /// The object's identity; temporary until its first save.
-    public internal(set) var objectID: ManagedObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object belongs to; `nil` once the object was deleted and saved,
     /// or its context reset.
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
+    // The state below is read and written on every change, fetch and save. An object and
+    // its context belong to one thread and no access spans a call that could reach the same
+    // property again, so the run-time exclusivity checks (about 70 instructions each, many
+    // per object) are left out.
+
     /// Attribute values by `entity.attributes` index; `nil` while the object is a fault.
-    var attributeValues: [ObjectValue]?
+    @exclusivity(unchecked) var attributeValues: [ObjectValue]?
     /// Relationship values by `entity.relationships` index.
-    var relationshipValues: [RelationshipValue]
+    @exclusivity(unchecked) var relationshipValues: [RelationshipValue]
     /// Values as last read from or written to the store.
-    var snapshot: Snapshot?
+    @exclusivity(unchecked) var snapshot: Snapshot?
     /// Keys changed since the last save.
-    var changedKeys: Set<String> = []
+    @exclusivity(unchecked) var changedKeys: Set<String> = []
     /// The value each changed key had at the last save, to tell whether it still differs.
-    var originals: [String: OriginalValue] = [:]
-    var status: Status = .clean
+    @exclusivity(unchecked) var originals: [String: OriginalValue] = [:]
+    @exclusivity(unchecked) var status: Status = .clean
     /// The store an inserted object will be saved to, when chosen before the save.
-    var assignedStoreIdentifier: String?
+    @exclusivity(unchecked) var assignedStoreIdentifier: String?
     /// The number of the context's event that inserted the object; -1 when none.
-    var insertedInEvent = -1
+    @exclusivity(unchecked) var insertedInEvent = -1
+    /// The number of the context's last event that listed the object as updated; -1 when none.
+    @exclusivity(unchecked) var updatedInEvent = -1
 
     enum Status { case clean, inserted, deleted, invalid }
 
