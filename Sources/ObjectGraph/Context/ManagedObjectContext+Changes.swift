@@ -12,7 +12,7 @@ extension ManagedObjectContext {
         guard let old = object.attributeValues?[index], !old.isIdentical(to: value) else { return }
         // Written in place: a copy of the array would be made on every change.
         object.attributeValues![index] = value
-        record(.attribute(object, index, from: old, to: value))
+        if undoManager != nil { record(.attribute(object, index, from: old, to: value)) }
         // An inserted object is saved whole: what changed since it was inserted need not be
         // tracked, but observers still hear of the change.
         guard object.status != .inserted else {

@@ -32,8 +32,8 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
     /// per-object paths read flags rather than copy descriptions.
     public let attributeTraits: [AttributeTraits]
 
-    private let attributeIndex: [String: Int]
-    private let relationshipIndex: [String: Int]
+    private let attributeIndex: NameIndex
+    private let relationshipIndex: NameIndex
 
     init(
         declaration: EntityDescription,
@@ -58,12 +58,8 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
             AttributeTraits(type: $0.type, isOptional: $0.isOptional, isTransient: $0.isTransient,
                             hasValueRules: $0.minimum != nil || $0.maximum != nil || $0.regularExpression != nil)
         }
-        var ai: [String: Int] = [:]
-        for (i, a) in attributes.enumerated() { ai[a.name] = i }
-        attributeIndex = ai
-        var ri: [String: Int] = [:]
-        for (i, r) in relationships.enumerated() { ri[r.name] = i }
-        relationshipIndex = ri
+        attributeIndex = NameIndex(attributes.map(\.name))
+        relationshipIndex = NameIndex(relationships.map(\.name))
     }
 
     public var name: String { declaration.name }
@@ -74,12 +70,12 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
 
     /// An attribute, own or inherited.
     public func attribute(named name: String) -> AttributeDescription? {
-        attributeIndex[name].map { attributes[$0] }
+        attributeIndex.index(of: name).map { attributes[$0] }
     }
 
     /// A relationship, own or inherited.
     public func relationship(named name: String) -> RelationshipDescription? {
-        relationshipIndex[name].map { relationships[$0] }
+        relationshipIndex.index(of: name).map { relationships[$0] }
     }
 
     /// A fetched property, own or inherited.
@@ -88,14 +84,14 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The position of an attribute in `attributes`.
-    public func attributeIndex(of name: String) -> Int? { attributeIndex[name] }
+    public func attributeIndex(of name: String) -> Int? { attributeIndex.index(of: name) }
 
     /// The position of a relationship in `relationships`.
-    public func relationshipIndex(of name: String) -> Int? { relationshipIndex[name] }
+    public func relationshipIndex(of name: String) -> Int? { relationshipIndex.index(of: name) }
 
     /// Whether the entity has a property of this name.
     public func hasProperty(_ name: String) -> Bool {
-        attributeIndex[name] != nil || relationshipIndex[name] != nil || fetchedProperty(named: name) != nil
+        attributeIndex.index(of: name) != nil || relationshipIndex.index(of: name) != nil || fetchedProperty(named: name) != nil
     }
 
     /// Whether the entity is `name` or descends from it.
@@ -123,4 +119,46 @@ public struct AttributeTraits: Sendable, Hashable {
     public let isTransient: Bool
     /// Whether the attribute has bounds or a pattern a value must meet.
     public let hasValueRules: Bool
+}
+
+/// The positions of property names, found with a cheap hash of their bytes: every value
+/// read or written by key looks its name up, and names are short, where the standard
+/// dictionary's seeded hash costs several hundred instructions per lookup.
+struct NameIndex: Sendable {
+    private let names: [String]
+    /// Open addressing: a position in `names`, or -1 for an empty slot.
+    private let slots: [Int]
+    private let mask: Int
+
+    init(_ names: [String]) {
+        self.names = names
+        var size = 4
+        while size < names.count * 2 { size *= 2 }
+        var slots = Array(repeating: -1, count: size)
+        for (position, name) in names.enumerated() {
+            var slot = Self.hash(name) & (size - 1)
+            // A repeated name keeps its last position, as a dictionary built in order would.
+            while slots[slot] >= 0 && names[slots[slot]] != name { slot = (slot + 1) & (size - 1) }
+            slots[slot] = position
+        }
+        self.slots = slots
+        self.mask = size - 1
+    }
+
+    func index(of name: String) -> Int? {
+        var slot = Self.hash(name) & mask
+        while true {
+            let position = slots[slot]
+            if position < 0 { return nil }
+            if names[position] == name { return position }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// FNV-1a over the UTF-8 bytes, folded.
+    private static func hash(_ name: String) -> Int {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in name.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
+    }
 }
