@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+import Predicates
+import ObjectModel
+import ObjectGraph
+import TestSupport
+
+/// The context's registry holds objects without keeping them alive; objects leave it when
+/// they go away. These tests release objects in every state the context knows.
+@Suite("Object registry and identity")
+struct RegistryTests {
+    private func savedItems(_ count: Int, in stack: TestStack) throws {
+        for i in 0..<count {
+            let item = try stack.context.insertObject(forEntityName: "ToDo")
+            item["name"] = .string("item \(i)")
+        }
+        try stack.context.save()
+    }
+
+    @Test("objects nobody holds leave the context; a held one comes back as the same instance")
+    func releasedObjectsLeave() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        try savedItems(100, in: stack)
+        #expect(context.registeredObjects.isEmpty, "saved objects nobody holds are released")
+
+        var fetched = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
+        #expect(fetched.count == 100)
+        #expect(context.registeredObjects.count == 100)
+        let kept = fetched[42]
+        fetched = []
+        #expect(context.registeredObjects == [kept])
+        #expect(context.object(with: kept.objectID) === kept)
+        let again = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
+        #expect(again[42] === kept)
+        #expect(Set(again.map(\.objectID)).count == 100)
+    }
+
+    @Test("an object with unsaved changes stays in the context when nobody else holds it")
+    func changedObjectsStay() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        try savedItems(3, in: stack)
+        let id: ManagedObjectID
+        do {
+            let item = try #require(try stack.context.fetch(FetchRequest(entityName: "ToDo")).first)
+            item["name"] = "changed"
+            id = item.objectID
+        }
+        let item = try #require(stack.context.registeredObject(for: id))
+        #expect(item.string("name") == "changed")
+        #expect(stack.context.updatedObjects == [item])
+    }
+
+    @Test("a saved object is registered under its permanent ID, no longer under its temporary one")
+    func permanentIDRegistration() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let item = try stack.context.insertObject(forEntityName: "ToDo")
+        let temporary = item.objectID
+        #expect(stack.context.registeredObject(for: temporary) === item)
+        try stack.context.save()
+        #expect(stack.context.registeredObject(for: temporary) == nil)
+        #expect(stack.context.registeredObject(for: item.objectID) === item)
+        #expect(stack.context.object(with: item.objectID) === item)
+    }
+
+    @Test("objects released after a reset, a deletion or their context's end leave no trace")
+    func releasedAfterTheContext() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        try savedItems(10, in: stack)
+        var held = try stack.context.fetch(FetchRequest(entityName: "ToDo"))
+        stack.context.reset()
+        held = []
+        #expect(stack.context.registeredObjects.isEmpty)
+
+        held = try stack.context.fetch(FetchRequest(entityName: "ToDo"))
+        stack.context.delete(held[0])
+        try stack.context.save()
+        #expect(!held[0].isValid)
+        held = []
+        #expect(stack.context.registeredObjects.isEmpty)
+
+        var survivor: ManagedObject?
+        do {
+            let other = stack.newContext()
+            survivor = try other.fetch(FetchRequest(entityName: "ToDo")).first
+        }
+        #expect(survivor?.managedObjectContext == nil, "the context has gone")
+        survivor = nil
+        // The first context still works: nothing it registered was disturbed.
+        let fresh = try stack.context.fetch(FetchRequest(entityName: "ToDo"))
+        #expect(fresh.count == 9)
+        #expect(fresh.allSatisfy { stack.context.object(with: $0.objectID) === $0 })
+    }
+
+    @Test("temporary IDs are unique, read as random UUIDs, and their URIs parse back")
+    func temporaryIDs() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let ids = try (0..<10_000).map { _ in try stack.context.insertObject(forEntityName: "ToDo").objectID }
+        #expect(Set(ids).count == 10_000)
+        #expect(Set(ids.map(\.uriRepresentation)).count == 10_000)
+        for id in [ids[0], ids[5_000], ids[9_999]] {
+            #expect(ManagedObjectID.parse(uri: id.uriRepresentation) == id)
+            guard case .temporary(let uuid) = id.reference else {
+                Issue.record("\(id) is not temporary")
+                continue
+            }
+            #expect(uuid.uuid.6 >> 4 == 4, "version 4")
+            #expect(uuid.uuid.8 >> 6 == 2, "RFC 4122 variant")
+        }
+    }
+
+    @Test("an object inserted and changed in one event is announced once, as inserted; one changed twice, once")
+    func eventListsHaveNoDuplicates() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        let saved = try context.insertObject(forEntityName: "ToDo")
+        try context.save()
+        var events: [ObjectChanges] = []
+        let observation = context.observe { if case .objectsDidChange(let c) = $0 { events.append(c) } }
+        defer { observation.cancel() }
+        let new = try context.insertObject(forEntityName: "ToDo")
+        new["name"] = "one"
+        new["name"] = "two"
+        saved["name"] = "first"
+        saved["name"] = "second"
+        context.processPendingChanges()
+        #expect(events.count == 1)
+        #expect(events.first?.inserted == [new])
+        #expect(events.first?.updated == [saved])
+        saved["name"] = "third"
+        context.processPendingChanges()
+        #expect(events.count == 2)
+        #expect(events.last?.inserted == [])
+        #expect(events.last?.updated == [saved], "a new event lists the object again")
+    }
+}
+
+@Suite("Stored rows")
+struct StoredRowTests {
+    @Test("a row in attribute order reads by name without transient or missing values, and equals the same row by name")
+    func positionalRows() throws {
+        let model = try ModelFixtures.companyModel()
+        let employee = try #require(model.entity(named: "Employee"))
+        let id = ManagedObjectID(entityName: "Employee", storeIdentifier: "S", reference: .permanent(7))
+        var values = employee.attributes.map { _ in ObjectValue.null }
+        var expected: [String: ObjectValue] = [:]
+        for (i, a) in employee.attributes.enumerated() {
+            if a.isTransient {
+                values[i] = .string("not stored")
+            } else if a.type == .string, expected.isEmpty {
+                values[i] = .string("Ada")
+                expected[a.name] = .string("Ada")
+            }
+        }
+        #expect(employee.attributes.contains { $0.isTransient }, "the fixture has a transient attribute")
+        let row = StoredRow(objectID: id, version: 3, entity: employee, values: values)
+        #expect(row.attributes == expected)
+        #expect(row == StoredRow(objectID: id, version: 3, attributes: expected))
+        #expect(row != StoredRow(objectID: id, version: 4, attributes: expected))
+        #expect(row.values(inOrderOf: employee) == values)
+        let department = try #require(model.entity(named: "Department"))
+        #expect(row.values(inOrderOf: department) == nil)
+        var renamed = row
+        renamed.attributes["name"] = .string("Grace")
+        #expect(renamed.attributes["name"] == .string("Grace"))
+        #expect(renamed.values(inOrderOf: employee) == nil, "a row changed by name is kept by name")
+    }
+
+    @Test("every property of every corpus model is found at its position, and unknown names are not")
+    func propertyPositions() throws {
+        for url in ModelFixtures.corpusModels + [ModelFixtures.toDo] {
+            let model = try XcodeModelFile.read(url).current
+            for entity in model.entities {
+                for (i, a) in entity.attributes.enumerated() { #expect(entity.attributeIndex(of: a.name) == i) }
+                for (i, r) in entity.relationships.enumerated() { #expect(entity.relationshipIndex(of: r.name) == i) }
+                #expect(entity.attributeIndex(of: "no such property") == nil)
+                #expect(entity.relationshipIndex(of: "") == nil)
+            }
+        }
+    }
+}
