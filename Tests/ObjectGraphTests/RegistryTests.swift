@@ -92,6 +92,46 @@ struct RegistryTests {
         #expect(fresh.allSatisfy { stack.context.object(with: $0.objectID) === $0 })
     }
 
+    @Test("objects released after a rollback, an undone insert or a merged deletion leave no trace")
+    func releasedAfterRollbackUndoAndMerge() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        try savedItems(3, in: stack)
+
+        var inserted: ManagedObject? = try context.insertObject(forEntityName: "ToDo")
+        context.rollback()
+        #expect(inserted?.isValid == false)
+        inserted = nil
+
+        context.undoManager = UndoStack()
+        var undone: ManagedObject? = try context.insertObject(forEntityName: "ToDo")
+        context.processPendingChanges()
+        context.undo()
+        #expect(undone?.isInserted == false)
+        undone = nil
+        context.redo()
+        #expect(context.insertedObjects.count == 1, "redo brings the insert back")
+        context.undoManager = nil
+        context.rollback()
+
+        var merged: [ManagedObject] = try context.fetch(FetchRequest(entityName: "ToDo"))
+        let other = stack.newContext()
+        let doomed = try #require(try other.fetch(FetchRequest(entityName: "ToDo")).first)
+        other.delete(doomed)
+        var save: ContextDidSave?
+        let observation = other.observe { if case .didSave(let s) = $0 { save = s } }
+        try other.save()
+        observation.cancel()
+        context.mergeChanges(fromContextDidSave: try #require(save))
+        #expect(merged.filter(\.isValid).count == 2)
+        merged = []
+
+        #expect(context.registeredObjects.isEmpty)
+        let fresh = try context.fetch(FetchRequest(entityName: "ToDo"))
+        #expect(fresh.count == 2)
+        #expect(fresh.allSatisfy { context.object(with: $0.objectID) === $0 && $0.string("name") != nil })
+    }
+
     @Test("temporary IDs are unique, read as random UUIDs, and their URIs parse back")
     func temporaryIDs() throws {
         let stack = try TestStack(model: try ModelFixtures.toDoModel())
