@@ -115,4 +115,14 @@ struct ManagedObjectTests {
         let fetched = try reader.fetch(FetchRequest(entityName: "Employee"), as: Employee.self)
         #expect(fetched.map(\.name) == ["Grace"])
     }
+
+    @Test("a class registered after objects of its entity were made is used from then on")
+    func lateRegistration() throws {
+        let stack = try TestStack(model: try ModelFixtures.companyModel())
+        let plain = try stack.context.insertObject(forEntityName: "Employee")
+        #expect(!(plain is Employee))
+        stack.coordinator.register(Employee.self, forEntityName: "Employee")
+        let typed = try stack.context.insertObject(forEntityName: "Employee")
+        #expect(typed is Employee)
+    }
 }

@@ -74,7 +74,7 @@ extension ManagedObjectContext {
     func storedRow(of object: ManagedObject) throws -> StoredRow {
         let entity = object.entity
         var row = StoredRow(objectID: object.objectID, version: object.snapshot?.version ?? 0, entity: entity,
-                            values: object.attributeValues ?? entity.attributes.map { _ in .null })
+                            values: object.attributeValues ?? Array(repeating: .null, count: entity.attributes.count))
         for (i, r) in entity.relationships.enumerated() where !r.isTransient {
             switch object.relationshipValues[i] {
             case .toOne(let d):

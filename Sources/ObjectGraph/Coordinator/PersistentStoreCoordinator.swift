@@ -185,12 +185,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func register(_ type: ManagedObject.Type, forEntityName name: String) {
         locked {
             classes[name] = type
-            classRegistrations += 1
+            registrationCount += 1
         }
     }
 
     /// How many classes were registered: contexts that cache an entity's class check it.
-    private(set) var classRegistrations = 0
+    var classRegistrations: Int { locked { registrationCount } }
+    private var registrationCount = 0
 
     func objectClass(forEntityName name: String) -> ManagedObject.Type {
         locked {

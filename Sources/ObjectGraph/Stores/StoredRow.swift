@@ -54,8 +54,8 @@ public struct StoredRow: Sendable, Equatable {
                 return values
             case .positional(let entity, let values):
                 var named: [String: ObjectValue] = [:]
-                for (i, a) in entity.attributes.enumerated() where !a.isTransient && !values[i].isNull {
-                    named[a.name] = values[i]
+                for (i, traits) in entity.attributeTraits.enumerated() where !traits.isTransient && !values[i].isNull {
+                    named[entity.attributes[i].name] = values[i]
                 }
                 return named
             }

@@ -74,6 +74,11 @@ struct StoreSchema: Sendable {
         /// To-many relationships with their storage.
         var toMany: [(relationship: RelationshipDescription, storage: ToManyStorage)]
 
+        /// Each attribute column's position in `entity.attributes`, in column order.
+        var attributePositions: [Int] {
+            attributes.map { entity.attributeIndex(of: $0.attribute.name)! }
+        }
+
         func column(forAttribute name: String) -> String? {
             attributes.first { $0.attribute.name == name }?.column
         }

@@ -11,9 +11,12 @@ final class RowQuery {
     /// `Z_PK, Z_OPT, <attribute columns>, <foreign keys>` of the entity.
     let columns: String
     let selectOne: String
+    /// Each attribute column's position in the entity's attributes.
+    private let attributePositions: [Int]
 
     init(mapping: StoreSchema.EntityMapping) {
         self.mapping = mapping
+        attributePositions = mapping.attributePositions
         var names = ["Z_PK", "Z_OPT"] + mapping.attributes.map(\.column)
         for (_, key) in mapping.toOne {
             names.append(key.column)
@@ -32,12 +35,10 @@ final class RowQuery {
     func storedRow(_ row: Row, store: SQLiteStore) -> StoredRow {
         let pk: Int64 = row[0]
         let entity = mapping.entity
-        var values = entity.attributes.map { _ in ObjectValue.null }
+        var values = Array(repeating: ObjectValue.null, count: entity.attributes.count)
         var i = 2
-        for (attribute, _) in mapping.attributes {
-            if let position = entity.attributeIndex(of: attribute.name) {
-                values[position] = DatabaseValueCoding.objectValue(row[i] as DatabaseValue, type: attribute.type)
-            }
+        for (position, (attribute, _)) in zip(attributePositions, mapping.attributes) {
+            values[position] = DatabaseValueCoding.objectValue(row[i] as DatabaseValue, type: attribute.type)
             i += 1
         }
         var stored = StoredRow(objectID: store.objectID(entityName: entity.name, primaryKey: pk),

@@ -43,7 +43,7 @@ final class RowWriter {
         overwriteSQL = "UPDATE \(mapping.table.name) SET \(sets) WHERE Z_PK = ?"
         updateSQL = overwriteSQL + " AND Z_OPT = ?"
         attributes = mapping.attributes.map { ($0.attribute.name, $0.attribute.type) }
-        attributePositions = mapping.attributes.map { mapping.entity.attributeIndex(of: $0.attribute.name)! }
+        attributePositions = mapping.attributePositions
         toOne = mapping.toOne.map { ($0.relationship.name, $0.key.entityColumn != nil) }
     }
 
