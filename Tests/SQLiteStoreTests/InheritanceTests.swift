@@ -39,6 +39,39 @@ struct InheritanceTests {
         #expect(schema.mapping(for: "Note")?.foreignKey(for: "owner")?.entityColumn == "Z\(person.number)_OWNER")
     }
 
+    @Test("objects of several entities inserted in turn get their own keys and rows, and keys go on after a reopen")
+    func interleavedInserts() throws {
+        let stack = try SQLiteTestStack(model: try model())
+        let c = stack.context
+        // Employee and Contractor share the Person table and its key counter; Note has its own.
+        let kinds = ["Employee", "Employee", "Contractor", "Note", "Employee", "Note", "Note", "Contractor"]
+        var expected: [(ManagedObject, String, String)] = []
+        for (i, kind) in kinds.enumerated() {
+            let o = try c.insertObject(forEntityName: kind)
+            switch kind {
+            case "Note": o["text"] = .string("note \(i)")
+            case "Contractor": o["name"] = .string("contractor \(i)"); o["title"] = .int(i)
+            default: o["name"] = .string("employee \(i)"); o["title"] = .string("title \(i)")
+            }
+            expected.append((o, kind, kind == "Note" ? "note \(i)" : "\(kind.lowercased()) \(i)"))
+        }
+        try c.save()
+        let personKeys = expected.filter { $0.1 != "Note" }.map { $0.0.objectID.primaryKey! }
+        let noteKeys = expected.filter { $0.1 == "Note" }.map { $0.0.objectID.primaryKey! }
+        #expect(personKeys == [1, 2, 3, 4, 5], "keys follow insertion order within the shared root table")
+        #expect(noteKeys == [1, 2, 3])
+
+        let other = try stack.reopened()
+        for (object, kind, text) in expected {
+            let copy = try other.context.existingObject(with: object.objectID)
+            #expect(copy.entity.name == kind)
+            #expect(copy.string(kind == "Note" ? "text" : "name") == text)
+        }
+        let more = try other.context.insertObject(forEntityName: "Contractor")
+        try other.context.save()
+        #expect(more.objectID.primaryKey == 6)
+    }
+
     @Test("a to-one to an abstract entity reads back each destination's own entity")
     func polymorphicToOne() throws {
         let stack = try SQLiteTestStack(model: try model())

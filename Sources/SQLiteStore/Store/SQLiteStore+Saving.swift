@@ -34,12 +34,14 @@ extension SQLiteStore {
         var result = StoreSaveResult()
         var conflicts: [MergeConflict] = []
 
-        // Primary keys, from the root entity's counter.
+        // Primary keys, from the root entity's counter. Inserted rows come in runs of one
+        // entity, so names are looked up once per run rather than once per row.
+        let runs = Self.entityRuns(changes.inserted)
         var countsByRoot: [String: Int64] = [:]
         let roots = rootNames
-        for row in changes.inserted {
-            guard let root = roots[row.objectID.entityName] else { throw ObjectGraphError.unknownEntity(row.objectID.entityName) }
-            countsByRoot[root, default: 0] += 1
+        for run in runs {
+            guard let root = roots[run.entity] else { throw ObjectGraphError.unknownEntity(run.entity) }
+            countsByRoot[root, default: 0] += Int64(run.rows.count)
         }
         var nextKey: [String: Int64] = [:]
         for (root, count) in countsByRoot {
@@ -54,14 +56,14 @@ extension SQLiteStore {
         }
         result.versions.reserveCapacity(changes.updated.count)
         result.insertedIDs.reserveCapacity(changes.inserted.count)
-        var lastRoot: (entity: String, root: String)?
-        for row in changes.inserted {
-            let entity = row.objectID.entityName
-            let root = lastRoot?.entity == entity ? lastRoot!.root : roots[entity]!
-            lastRoot = (entity, root)
-            let key = nextKey[root]!
-            nextKey[root] = key + 1
-            result.insertedIDs.append(objectID(entityName: entity, primaryKey: key))
+        for run in runs {
+            let root = roots[run.entity]!
+            var key = nextKey[root]!
+            for _ in run.rows {
+                result.insertedIDs.append(objectID(entityName: run.entity, primaryKey: key))
+                key += 1
+            }
+            nextKey[root] = key
         }
         // Rows refer to one another by temporary ID; only relationships need the map.
         let referenced = changes.inserted.contains { !$0.toOne.isEmpty || !$0.toMany.isEmpty }
@@ -106,16 +108,28 @@ extension SQLiteStore {
         }
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
 
-        var lastWriter: (entity: String, writer: RowWriter)?
-        for (row, id) in zip(changes.inserted, result.insertedIDs) {
-            let entity = row.objectID.entityName
-            let writer = lastWriter?.entity == entity ? lastWriter!.writer : rowWriters[entity]!
-            lastWriter = (entity, writer)
-            try writer.insert(row, primaryKey: id.primaryKey!, in: db, key: key, entityNumber: entityNumber)
+        for run in runs {
+            let writer = rowWriters[run.entity]!
+            for i in run.rows {
+                try writer.insert(changes.inserted[i], primaryKey: result.insertedIDs[i].primaryKey!, in: db,
+                                  key: key, entityNumber: entityNumber)
+            }
         }
         for row in changes.inserted where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
         for row in changes.updated where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
         return result
+    }
+
+    /// The positions of consecutive rows of one entity.
+    static func entityRuns(_ rows: [StoredRow]) -> [(entity: String, rows: Range<Int>)] {
+        var runs: [(entity: String, rows: Range<Int>)] = []
+        var start = 0
+        for i in rows.indices where i > start && rows[i].objectID.entityName != rows[start].objectID.entityName {
+            runs.append((rows[start].objectID.entityName, start..<i))
+            start = i
+        }
+        if start < rows.count { runs.append((rows[start].objectID.entityName, start..<rows.count)) }
+        return runs
     }
 
     /// Writes the to-many relationships a row carries: join-table rows (only those that
