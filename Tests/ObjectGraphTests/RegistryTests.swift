@@ -63,6 +63,31 @@ struct RegistryTests {
         #expect(stack.context.object(with: item.objectID) === item)
     }
 
+    @Test("after saves of many and of few inserts among fetched objects, each object is found by its permanent ID only")
+    func permanentIDsAmongOthers() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        try savedItems(20, in: stack)
+        let fetched = try context.fetch(FetchRequest(entityName: "ToDo"))
+        // Many inserts (the registry is rebuilt), then one (the object is re-keyed alone).
+        for count in [200, 1] {
+            let inserted = try (0..<count).map { i -> ManagedObject in
+                let item = try context.insertObject(forEntityName: "ToDo")
+                item["name"] = .string("new \(count) \(i)")
+                return item
+            }
+            let temporary = inserted.map(\.objectID)
+            try context.save()
+            for (item, old) in zip(inserted, temporary) {
+                #expect(!item.objectID.isTemporaryID)
+                #expect(context.registeredObject(for: item.objectID) === item)
+                #expect(context.registeredObject(for: old) == nil)
+            }
+            for item in fetched { #expect(context.registeredObject(for: item.objectID) === item) }
+            #expect(context.registeredObjects.count == fetched.count + inserted.count)
+        }
+    }
+
     @Test("objects released after a reset, a deletion or their context's end leave no trace")
     func releasedAfterTheContext() throws {
         let stack = try TestStack(model: try ModelFixtures.toDoModel())

@@ -16,7 +16,9 @@ extension ManagedObjectContext {
         if !propagatesDeletesAtEndOfEvent { propagateDeletes() }
         guard hasChanges else { return }
         post(.willSave)
-        for object in Array(inserted) + Array(updated) { object.willSave() }
+        // The sets are iterated as they were: a willSave that changes them changes a copy.
+        for object in inserted { object.willSave() }
+        for object in updated { object.willSave() }
         processPendingChanges()
         try validateForSave()
 
@@ -161,13 +163,22 @@ extension ManagedObjectContext {
     private func finishSave(permanentIDs: [(objects: [ManagedObject], ids: [ManagedObjectID])],
                             versions: [ManagedObjectID: Int64]) {
         let insertedObjects = Array(inserted)
+        // Re-keying each object costs two probes and a removal in a table of every registered
+        // object; when the inserts are a large share of it, building it anew costs less.
+        let rebuildsRegistry = insertedObjects.count >= registry.count / 4
         for (objects, ids) in permanentIDs {
             precondition(objects.count == ids.count, "a store returned \(ids.count) IDs for \(objects.count) inserted objects")
             for (object, id) in zip(objects, ids) {
-                unregister(object)
+                if !rebuildsRegistry { unregister(object) }
                 object.objectID = id
-                register(object)
+                if !rebuildsRegistry { register(object) }
             }
+        }
+        if rebuildsRegistry {
+            var rebuilt: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+            rebuilt.reserveCapacity(registry.count)
+            for entry in registry.values { rebuilt[entry.takeUnretainedValue().objectID] = entry }
+            registry = rebuilt
         }
         for object in insertedObjects {
             object.status = .clean
@@ -194,7 +205,8 @@ extension ManagedObjectContext {
         let save = ContextDidSave(inserted: insertedObjects.map(\.objectID),
                                   updated: updatedObjects.map(\.objectID),
                                   deleted: deletedObjects.map(\.objectID))
-        for object in insertedObjects + updatedObjects { object.didSave() }
+        for object in insertedObjects { object.didSave() }
+        for object in updatedObjects { object.didSave() }
         post(.didSave(save))
         coordinator.didSave(save)
     }
@@ -231,8 +243,10 @@ extension ManagedObjectContext {
     /// Objects whose uniqueness-constrained values another object already has.
     private func uniquenessFailures() throws -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
+        let constrained = model.entities.filter { !$0.declaration.uniquenessConstraints.isEmpty }
+        guard !constrained.isEmpty else { return [] }
         let candidates = Array(inserted) + Array(updated)
-        for entity in model.entities where !entity.declaration.uniquenessConstraints.isEmpty {
+        for entity in constrained {
             let objects = candidates.filter { $0.entity.isKind(of: entity.name) }
             guard !objects.isEmpty else { continue }
             for constraint in entity.declaration.uniquenessConstraints {

@@ -20,7 +20,7 @@ public final class ManagedObjectContext {
     /// A name for messages and debugging.
     public var name: String?
     /// Records changes for undo and redo; `nil` (the default) records nothing.
-    public var undoManager: UndoStack?
+    @exclusivity(unchecked) public var undoManager: UndoStack?
     /// How a save resolves conflicts with changes saved by others.
     public var mergePolicy: MergePolicy = .error
     /// Whether delete rules run at `processPendingChanges` (else at save).

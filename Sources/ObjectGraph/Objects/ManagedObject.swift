@@ -24,7 +24,7 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object belongs to; `nil` once the object was deleted and saved,
     /// or its context reset.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     // The state below is read and written on every change, fetch and save. An object and
     // its context belong to one thread and no access spans a call that could reach the same
