@@ -1,6 +1,7 @@
 import Foundation
 import ObjectModel
 import Predicates
+import Synchronization
 
 /// Connects contexts to stores: adds and removes stores, routes each object to the
 /// store that holds it, and serialises access to the stores, so contexts on several
@@ -185,13 +186,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func register(_ type: ManagedObject.Type, forEntityName name: String) {
         locked {
             classes[name] = type
-            registrationCount += 1
+            registrationCount.add(1, ordering: .releasing)
         }
     }
 
-    /// How many classes were registered: contexts that cache an entity's class check it.
-    var classRegistrations: Int { locked { registrationCount } }
-    private var registrationCount = 0
+    /// How many classes were registered: contexts that cache an entity's class check it,
+    /// once for every object they make, so it is read without taking the lock.
+    var classRegistrations: Int { registrationCount.load(ordering: .acquiring) }
+    private let registrationCount = Atomic<Int>(0)
 
     func objectClass(forEntityName name: String) -> ManagedObject.Type {
         locked {

@@ -1,5 +1,6 @@
 import Foundation
 import Predicates
+import Synchronization
 
 /// The identity of a managed object: its entity, its store, and its key there.
 ///
@@ -133,14 +134,10 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible,
 /// They are unique within the process, which is as long as a temporary ID lives.
 enum TemporaryIDs {
     private static let prefix: UInt64 = UInt64.random(in: .min ... .max)
-    nonisolated(unsafe) private static var counter: UInt64 = 0
-    private static let lock = NSLock()
+    private static let counter = Atomic<UInt64>(0)
 
     static func next() -> UUID {
-        lock.lock()
-        counter &+= 1
-        let n = counter
-        lock.unlock()
+        let n = counter.wrappingAdd(1, ordering: .relaxed).newValue
         var bytes = uuid_t(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &bytes) { raw in
             raw.storeBytes(of: prefix.bigEndian, as: UInt64.self)
