@@ -39,11 +39,17 @@ enum SQLiteBenchmarks {
         print("inserts: \(inserts), large table: \(rows) rows")
         print("work".padding(toLength: 44, withPad: " ", startingAt: 0) + "  store (s)   sqlite3 (s)   ratio")
 
-        // 1. Insert and save; each side the best of three runs, each into a new file.
+        // 1. Insert and save. The two sides take turns, each run into a new file, so that a
+        // change in the machine's load falls on both; each side reports its best run.
+        let schemaURL = dir.appendingPathComponent("Schema.sqlite")
+        do {
+            let coordinator = PersistentStoreCoordinator(model: model)
+            coordinator.removeStore(try coordinator.addStore(type: .sqlite, at: schemaURL))
+        }
         var storeURL = dir.appendingPathComponent("Store.sqlite")
         var phases: [(String, Double)] = []
         var run = 0
-        let storeInsert = try best {
+        let (storeInsert, rawInsert) = try interleaved(store: {
             run += 1
             storeURL = dir.appendingPathComponent("Store\(run).sqlite")
             let coordinator = PersistentStoreCoordinator(model: model)
@@ -60,55 +66,69 @@ enum SQLiteBenchmarks {
                 }
             }))
             times.append(("save", try time { try context.save() }))
-            if phases.isEmpty || times.map(\.1).reduce(0, +) < phases.map(\.1).reduce(0, +) { phases = times }
-        }
+            let total = times.map(\.1).reduce(0, +)
+            if phases.isEmpty || total < phases.map(\.1).reduce(0, +) { phases = times }
+            return total
+        }, raw: {
+            let url = dir.appendingPathComponent("RawInsert\(run).sqlite")
+            try copySchema(from: schemaURL, to: url)
+            return try time { try RawSQLite(url).insertItems(inserts, firstKey: 1) }
+        })
         if env["TERMDATA_BENCH_DETAIL"] != nil {
             for (phase, seconds) in phases { print("  \(phase): \(String(format: "%.4f", seconds)) s") }
         }
-        let rawURLs = (1...3).map { dir.appendingPathComponent("RawInsert\($0).sqlite") }
-        for url in rawURLs { try copySchema(from: storeURL, to: url) }
-        run = 0
-        let rawInsert = try best {
-            run += 1
-            try RawSQLite(rawURLs[run - 1]).insertItems(inserts, firstKey: 1)
-        }
         report("insert and save \(inserts) objects", storeInsert, rawInsert)
 
-        // 1b. The store's own part of a save: the rows a context hands it, written in one transaction.
-        let directURL = dir.appendingPathComponent("Direct.sqlite")
+        // 1b. The store's own part of a save: the rows a context hands it (values in the
+        // entity's attribute order), written in one transaction into a new file each run.
+        let item = model.entity(named: "Item")!
         let changes = StoreChanges(inserted: (0..<inserts).map { i in
-            StoredRow(objectID: .temporary(entityName: "Item"),
-                      attributes: ["name": .string("item \(i)"), "value": .int(i), "score": .double(Double(i % 1000) / 1000),
-                                   "created": .date(Date(timeIntervalSinceReferenceDate: Double(i)))])
+            var values = item.defaultAttributeValues
+            values[item.attributeIndex(of: "name")!] = .string("item \(i)")
+            values[item.attributeIndex(of: "value")!] = .int(i)
+            values[item.attributeIndex(of: "score")!] = .double(Double(i % 1000) / 1000)
+            values[item.attributeIndex(of: "created")!] = .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+            return StoredRow(objectID: .temporary(entityName: "Item"), version: 0, entity: item, values: values)
         })
-        let directStore = try SQLiteStore(model: model, url: directURL)
-        let storeSave = try time { _ = try directStore.save(changes) }
-        directStore.close()
-        let rawURL2 = dir.appendingPathComponent("Raw2.sqlite")
-        try copySchema(from: storeURL, to: rawURL2)
-        let rawInsert2 = try time { try RawSQLite(rawURL2).insertItems(inserts, firstKey: 1) }
+        run = 0
+        let (storeSave, rawInsert2) = try interleaved(store: {
+            run += 1
+            let directStore = try SQLiteStore(model: model, url: dir.appendingPathComponent("Direct\(run).sqlite"))
+            defer { directStore.close() }
+            return try time { _ = try directStore.save(changes) }
+        }, raw: {
+            let url = dir.appendingPathComponent("Raw2-\(run).sqlite")
+            try copySchema(from: schemaURL, to: url)
+            return try time { try RawSQLite(url).insertItems(inserts, firstKey: 1) }
+        })
         report("store.save of \(inserts) rows (no context)", storeSave, rawInsert2)
 
         // 2. Fetch them all as faults.
-        let storeFaults = try best {
-            let coordinator = PersistentStoreCoordinator(model: model)
-            try coordinator.addStore(type: .sqlite, at: storeURL)
-            let context = ManagedObjectContext(coordinator: coordinator)
-            let objects = try context.fetch(FetchRequest(entityName: "Item"))
-            precondition(objects.count == inserts, "fetched \(objects.count)")
+        let rawKeys = {
+            try time {
+                let keys = try RawSQLite(storeURL).keys("SELECT Z_PK, Z_ENT FROM ZITEM")
+                precondition(keys.count == inserts)
+            }
         }
-        let rawFaults = try best {
-            let keys = try RawSQLite(storeURL).keys("SELECT Z_PK, Z_ENT FROM ZITEM")
-            precondition(keys.count == inserts)
-        }
+        let (storeFaults, rawFaults) = try interleaved(store: {
+            try time {
+                let coordinator = PersistentStoreCoordinator(model: model)
+                try coordinator.addStore(type: .sqlite, at: storeURL)
+                let context = ManagedObjectContext(coordinator: coordinator)
+                let objects = try context.fetch(FetchRequest(entityName: "Item"))
+                precondition(objects.count == inserts, "fetched \(objects.count)")
+            }
+        }, raw: rawKeys)
         report("fetch \(inserts) objects as faults", storeFaults, rawFaults)
         let idStore = try SQLiteStore(model: model, url: storeURL)
-        let storeIDs = try best {
-            guard case .rows(let ids, _) = try idStore.execute(StoreRequest(fetch: FetchRequest(entityName: "Item"), entityNames: ["Item"])) else { return }
-            precondition(ids.count == inserts)
-        }
+        let (storeIDs, rawIDs) = try interleaved(store: {
+            try time {
+                guard case .rows(let ids, _) = try idStore.execute(StoreRequest(fetch: FetchRequest(entityName: "Item"), entityNames: ["Item"])) else { return }
+                precondition(ids.count == inserts)
+            }
+        }, raw: rawKeys)
         idStore.close()
-        report("store fetch of \(inserts) object IDs (no context)", storeIDs, rawFaults)
+        report("store fetch of \(inserts) object IDs (no context)", storeIDs, rawIDs)
 
         // 3. A million rows: filtered, sorted, limit 50, values read.
         let bigURL = dir.appendingPathComponent("Big.sqlite")
@@ -125,27 +145,29 @@ enum SQLiteBenchmarks {
                                    sortDescriptors: [ObjectSortDescriptor(key: "value", ascending: false)], fetchLimit: 50,
                                    fetchBatchSize: 50)
         var storeNames: [String] = []
-        let storeTop = try best {
-            let context = ManagedObjectContext(coordinator: bigCoordinator)
-            storeNames = try context.fetch(request).map { $0.string("name") ?? "" }
-        }
         var rawNames: [String] = []
-        let rawTop = try best {
-            rawNames = try RawSQLite(bigURL).names(
-                "SELECT Z_PK, ZNAME, ZVALUE, ZSCORE, ZCREATED FROM ZITEM WHERE ZSCORE < 0.25 AND substr(ZNAME, 1, 6) = 'item 9' ORDER BY ZVALUE DESC LIMIT 50")
-        }
+        let (storeTop, rawTop) = try interleaved(store: {
+            try time {
+                let context = ManagedObjectContext(coordinator: bigCoordinator)
+                storeNames = try context.fetch(request).map { $0.string("name") ?? "" }
+            }
+        }, raw: {
+            try time {
+                rawNames = try RawSQLite(bigURL).names(
+                    "SELECT Z_PK, ZNAME, ZVALUE, ZSCORE, ZCREATED FROM ZITEM WHERE ZSCORE < 0.25 AND substr(ZNAME, 1, 6) = 'item 9' ORDER BY ZVALUE DESC LIMIT 50")
+            }
+        })
         precondition(storeNames == rawNames, "different results: \(storeNames.prefix(3)) vs \(rawNames.prefix(3))")
         report("filter, sort, limit 50 of \(rows) rows", storeTop, rawTop)
 
         // 4. Count.
         let countRequest = FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "score < 0.25"))
         var storeCount = 0, rawCount = 0
-        let storeCountTime = try best {
-            storeCount = try ManagedObjectContext(coordinator: bigCoordinator).count(for: countRequest)
-        }
-        let rawCountTime = try best {
-            rawCount = try RawSQLite(bigURL).count("SELECT COUNT(*) FROM ZITEM WHERE ZSCORE < 0.25")
-        }
+        let (storeCountTime, rawCountTime) = try interleaved(store: {
+            try time { storeCount = try ManagedObjectContext(coordinator: bigCoordinator).count(for: countRequest) }
+        }, raw: {
+            try time { rawCount = try RawSQLite(bigURL).count("SELECT COUNT(*) FROM ZITEM WHERE ZSCORE < 0.25") }
+        })
         precondition(storeCount == rawCount, "counts differ: \(storeCount) vs \(rawCount)")
         report("count matching of \(rows) rows", storeCountTime, rawCountTime)
     }
@@ -156,11 +178,15 @@ enum SQLiteBenchmarks {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
-    /// The best of three runs.
-    static func best(_ body: () throws -> Void) throws -> Double {
-        var times: [Double] = []
-        for _ in 0..<3 { times.append(try time(body)) }
-        return times.min()!
+    /// The best of five runs of each side, the sides taking turns. Each closure times its
+    /// own work (so that set-up such as creating a file is left out) and returns seconds.
+    static func interleaved(store: () throws -> Double, raw: () throws -> Double) throws -> (store: Double, raw: Double) {
+        var storeTimes: [Double] = [], rawTimes: [Double] = []
+        for _ in 0..<5 {
+            storeTimes.append(try store())
+            rawTimes.append(try raw())
+        }
+        return (storeTimes.min()!, rawTimes.min()!)
     }
 
     static func report(_ work: String, _ store: Double, _ raw: Double) {
