@@ -9,7 +9,8 @@ import SQLiteStore
 /// rows: inserting and saving objects, fetching them as faults, a filtered and sorted
 /// fetch with a limit on a million rows, and a count.
 ///
-/// `TERMDATA_BENCH_INSERTS` and `TERMDATA_BENCH_ROWS` change the sizes (100,000 and 1,000,000).
+/// `TERMDATA_BENCH_INSERTS` and `TERMDATA_BENCH_ROWS` change the sizes (100,000 and 1,000,000);
+/// `TERMDATA_BENCH_PROFILE_INSERT=1` runs only the context side of the insert line, for a profiler.
 enum SQLiteBenchmarks {
     static let modelXML = """
     <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -49,7 +50,7 @@ enum SQLiteBenchmarks {
         var storeURL = dir.appendingPathComponent("Store.sqlite")
         var phases: [(String, Double)] = []
         var run = 0
-        let (storeInsert, rawInsert) = try interleaved(store: {
+        let contextInsert = {
             run += 1
             storeURL = dir.appendingPathComponent("Store\(run).sqlite")
             let coordinator = PersistentStoreCoordinator(model: model)
@@ -69,7 +70,13 @@ enum SQLiteBenchmarks {
             let total = times.map(\.1).reduce(0, +)
             if phases.isEmpty || total < phases.map(\.1).reduce(0, +) { phases = times }
             return total
-        }, raw: {
+        }
+        if env["TERMDATA_BENCH_PROFILE_INSERT"] != nil {
+            // Only the context side of the insert line, for a profiler.
+            for _ in 0..<5 { _ = try contextInsert() }
+            return
+        }
+        let (storeInsert, rawInsert) = try interleaved(store: contextInsert, raw: {
             let url = dir.appendingPathComponent("RawInsert\(run).sqlite")
             try copySchema(from: schemaURL, to: url)
             return try time { try RawSQLite(url).insertItems(inserts, firstKey: 1) }
