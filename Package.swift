@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "TermData",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "termdata", targets: ["termdata"]),
         .library(name: "TermData", targets: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration"]),

@@ -88,6 +88,31 @@ struct RegistryTests {
         }
     }
 
+    @Test("a saved object takes the registry entry of a fault made earlier for the key it is given")
+    func savedObjectWinsItsKey() throws {
+        for count in [1, 40] {
+            let stack = try TestStack(model: try ModelFixtures.toDoModel())
+            let context = stack.context
+            try savedItems(10, in: stack)   // keys 1 to 10; the next ones are 11, 12, ...
+            let held = try context.fetch(FetchRequest(entityName: "ToDo"))
+            let store = try #require(stack.coordinator.stores.first)
+            // A fault for a key no row has yet (as from a URI of another store's object).
+            let ahead = ManagedObjectID(entityName: "ToDo", storeIdentifier: store.identifier, reference: .permanent(11))
+            let fault = context.object(with: ahead)
+            // One insert among a dozen registered objects is re-keyed alone; forty rebuild the registry.
+            let inserted = try (0..<count).map { i -> ManagedObject in
+                let item = try context.insertObject(forEntityName: "ToDo")
+                item["name"] = .string("new \(i)")
+                return item
+            }
+            try context.save()
+            #expect(inserted[0].objectID == ahead, "the first new row is given key 11")
+            #expect(context.registeredObject(for: ahead) === inserted[0], "with \(count) inserts")
+            #expect(context.registeredObject(for: ahead) !== fault)
+            #expect(held.allSatisfy { context.registeredObject(for: $0.objectID) === $0 })
+        }
+    }
+
     @Test("objects released after a reset, a deletion or their context's end leave no trace")
     func releasedAfterTheContext() throws {
         let stack = try TestStack(model: try ModelFixtures.toDoModel())

@@ -16,9 +16,10 @@ extension ManagedObjectContext {
         if !propagatesDeletesAtEndOfEvent { propagateDeletes() }
         guard hasChanges else { return }
         post(.willSave)
-        // The sets are iterated as they were: a willSave that changes them changes a copy.
-        for object in inserted { object.willSave() }
-        for object in updated { object.willSave() }
+        // The objects changed before any willSave ran; one that changes the sets changes a copy.
+        let (insertedBefore, updatedBefore) = (inserted, updated)
+        for object in insertedBefore { object.willSave() }
+        for object in updatedBefore { object.willSave() }
         processPendingChanges()
         try validateForSave()
 
@@ -165,7 +166,7 @@ extension ManagedObjectContext {
         let insertedObjects = Array(inserted)
         // Re-keying each object costs two probes and a removal in a table of every registered
         // object; when the inserts are a large share of it, building it anew costs less.
-        let rebuildsRegistry = insertedObjects.count >= registry.count / 4
+        let rebuildsRegistry = !insertedObjects.isEmpty && insertedObjects.count >= registry.count / 4
         for (objects, ids) in permanentIDs {
             precondition(objects.count == ids.count, "a store returned \(ids.count) IDs for \(objects.count) inserted objects")
             for (object, id) in zip(objects, ids) {
@@ -175,9 +176,17 @@ extension ManagedObjectContext {
             }
         }
         if rebuildsRegistry {
+            // The others first, then the saved objects: should a store hand out a key that a
+            // registered object already has, the saved object takes the entry, as it does
+            // when re-keyed one by one.
             var rebuilt: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
             rebuilt.reserveCapacity(registry.count)
-            for entry in registry.values { rebuilt[entry.takeUnretainedValue().objectID] = entry }
+            for entry in registry.values where entry.takeUnretainedValue().status != .inserted {
+                rebuilt[entry.takeUnretainedValue().objectID] = entry
+            }
+            for (objects, _) in permanentIDs {
+                for object in objects { rebuilt[object.objectID] = Unmanaged.passUnretained(object) }
+            }
             registry = rebuilt
         }
         for object in insertedObjects {
