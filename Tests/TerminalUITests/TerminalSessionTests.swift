@@ -28,6 +28,14 @@ struct TerminalSessionTests {
         return (exit, try? String(contentsOf: session.file("before"), encoding: .utf8), after, screen)
     }
 
+    /// Sends a signal to the gallery, the one child of the pane's shell.
+    func signalApplication(in session: TmuxSession, _ signal: Int32) throws {
+        let shell = try session.tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try TmuxSession.run(["pgrep", "-P", shell]).output.split(separator: "\n").compactMap { pid_t($0) }
+        #expect(children.count == 1)
+        for child in children { kill(child, signal) }
+    }
+
     @Test("shows the table, menu bar and status bar, follows keys and a resize during an edit, and restores the terminal on q")
     func screenResizeAndQuit() throws {
         let session = try TmuxSession(width: 100, height: 30)
@@ -80,10 +88,7 @@ struct TerminalSessionTests {
         for signal in [SIGTERM, SIGHUP] {
             let session = try TmuxSession(width: 80, height: 24)
             _ = try start(session)
-            let shell = try session.tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-            let children = try TmuxSession.run(["pgrep", "-P", shell]).output.split(separator: "\n").compactMap { pid_t($0) }
-            #expect(children.count == 1)
-            for child in children { kill(child, signal) }
+            try signalApplication(in: session, signal)
             let result = try finish(session)
             #expect(result.exit == "EXIT=0\n")
             #expect(result.before != nil && result.before == result.after)
@@ -96,10 +101,7 @@ struct TerminalSessionTests {
         for (signal, status) in [(SIGSEGV, 139), (SIGILL, 132)] {
             let session = try TmuxSession(width: 80, height: 24)
             _ = try start(session)
-            let shell = try session.tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-            let children = try TmuxSession.run(["pgrep", "-P", shell]).output.split(separator: "\n").compactMap { pid_t($0) }
-            #expect(children.count == 1)
-            for child in children { kill(child, signal) }
+            try signalApplication(in: session, signal)
             let result = try finish(session)
             #expect(result.exit == "EXIT=\(status)\n")
             #expect(result.before != nil && result.before == result.after)

@@ -7,6 +7,13 @@ import Glibc
 /// data goes to a temporary file in the same folder, is flushed to disk, then renamed
 /// over the target.
 enum AtomicFile {
+    /// The whole file; a failure names the file.
+    static func read(_ url: URL) throws -> Data {
+        do { return try Data(contentsOf: url) } catch {
+            throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be read: \(error.localizedDescription)")
+        }
+    }
+
     static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

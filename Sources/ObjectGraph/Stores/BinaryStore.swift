@@ -11,10 +11,7 @@ public final class BinaryStore: AtomicStore {
     }
 
     public override func readContents(at url: URL) throws -> AtomicStoreContents {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be read: \(error.localizedDescription)")
-        }
+        let data = try AtomicFile.read(url)
         return try BinaryStoreCoding.decode(data, model: model, file: url.path)
     }
 

@@ -26,10 +26,7 @@ public final class XMLStore: AtomicStore {
     }
 
     public override func readContents(at url: URL) throws -> AtomicStoreContents {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be read: \(error.localizedDescription)")
-        }
+        let data = try AtomicFile.read(url)
         let reader = XMLStoreReader(model: model, file: url.path)
         return try reader.read(data)
     }
