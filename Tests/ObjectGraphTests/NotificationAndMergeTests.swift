@@ -29,6 +29,31 @@ struct NotificationAndMergeTests {
         #expect(events.count == 1, "no change, no notification")
     }
 
+    @Test("a cancelled observation hears nothing more; cancelling after the context has gone does nothing")
+    func cancelledObservation() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        var heard = 0
+        let observation = stack.context.observe { if case .objectsDidChange = $0 { heard += 1 } }
+        _ = try stack.context.insertObject(forEntityName: "ToDo")
+        stack.context.processPendingChanges()
+        #expect(heard == 1)
+        observation.cancel()
+        _ = try stack.context.insertObject(forEntityName: "ToDo")
+        stack.context.processPendingChanges()
+        #expect(heard == 1)
+
+        var outliving: ContextObservation?
+        weak var gone: ManagedObjectContext?
+        do {
+            let other = stack.newContext()
+            gone = other
+            outliving = other.observe { _ in heard += 1 }
+        }
+        #expect(gone == nil, "the observation does not keep its context alive")
+        outliving?.cancel()
+        #expect(heard == 1)
+    }
+
     @Test("a change to an inserted object in a later event is announced as an update")
     func insertedThenChanged() throws {
         let stack = try TestStack(model: try ModelFixtures.toDoModel())

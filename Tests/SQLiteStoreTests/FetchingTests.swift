@@ -236,4 +236,21 @@ struct RowRequestTests {
         #expect(store.batchRequests == [5, 2])
         #expect(store.singleRowRequests == 0)
     }
+
+    @Test("each context keeps its own batches: loading one context's batch leaves another's to load on its own")
+    func batchesPerContext() throws {
+        let (store, first) = try counting()
+        let second = ManagedObjectContext(coordinator: first.coordinator)
+        let request = FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")], fetchBatchSize: 4)
+        let firstItems = try first.fetch(request)
+        let secondItems = try second.fetch(request)
+        _ = secondItems[1].string("name")
+        #expect(store.batchRequests == [4])
+        #expect(firstItems[0..<4].allSatisfy { $0.isFault }, "the other context's objects are untouched")
+        _ = firstItems[2].string("name")
+        #expect(store.batchRequests == [4, 4])
+        #expect(firstItems[0..<4].allSatisfy { !$0.isFault })
+        #expect(secondItems[4..<8].allSatisfy { $0.isFault })
+        #expect(store.singleRowRequests == 0)
+    }
 }

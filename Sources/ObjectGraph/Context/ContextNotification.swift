@@ -41,15 +41,15 @@ public struct ContextDidSave: Sendable {
 
 /// A registered observer; `cancel()` stops the notifications.
 public final class ContextObservation {
-    private weak var context: ManagedObjectContext?
+    private let link: ContextLink
     private let id: UUID
 
     init(context: ManagedObjectContext, id: UUID) {
-        self.context = context
+        self.link = context.link
         self.id = id
     }
 
-    public func cancel() { context?.observers[id] = nil }
+    public func cancel() { link.context?.observers[id] = nil }
 }
 
 extension ManagedObjectContext {

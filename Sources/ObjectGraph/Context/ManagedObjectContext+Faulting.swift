@@ -7,7 +7,7 @@ extension ManagedObjectContext {
     /// Loads a fault's values from its store.
     func fulfillFault(_ object: ManagedObject) throws {
         let id = object.objectID
-        if let batch = FaultBatches.shared.take(id, of: self) {
+        if let batch = faultBatches.take(id) {
             try fulfillBatch(batch, for: object)
             return
         }

@@ -117,7 +117,7 @@ extension ManagedObjectContext {
         registry.reserveCapacity(registry.count + ids.count)
         let objects = ids.map { object(with: $0) }
         if request.fetchBatchSize > 0, request.returnsObjectsAsFaults {
-            FaultBatches.shared.register(objects.filter(\.isFault).map(\.objectID), size: request.fetchBatchSize, in: self)
+            faultBatches.register(objects.filter(\.isFault).map(\.objectID), size: request.fetchBatchSize)
         }
         if !request.returnsObjectsAsFaults {
             for o in objects where o.isFault {

@@ -40,14 +40,24 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) var pendingDeletes: [ManagedObject] = []
     @exclusivity(unchecked) var event = EventChanges(number: 0)
     @exclusivity(unchecked) private var eventCount = 0
+    /// Faults fetched with a batch size, by the batch they load with.
+    @exclusivity(unchecked) var faultBatches = FaultBatches()
     var observers: [UUID: (ContextNotification) -> Void] = [:]
     @exclusivity(unchecked) var isApplyingUndo = false
     /// The entity and class last looked up by name: fetches and inserts of one entity in a
     /// row skip two dictionary lookups per object.
     @exclusivity(unchecked) private var lastKind: (name: String, entity: Entity, type: ManagedObject.Type, classes: Int)?
 
+    /// How objects and observations reach the context; cleared as the context goes away.
+    let link = ContextLink()
+
     public init(coordinator: PersistentStoreCoordinator) {
         self.coordinator = coordinator
+        link.context = self
+    }
+
+    deinit {
+        link.context = nil
     }
 
     /// The model the context's objects are instances of.

@@ -24,7 +24,11 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object belongs to; `nil` once the object was deleted and saved,
     /// or its context reset.
-    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    public internal(set) var managedObjectContext: ManagedObjectContext? {
+        get { contextLink?.context }
+        set { contextLink = newValue?.link }
+    }
+    @exclusivity(unchecked) private var contextLink: ContextLink?
 
     // The state below is read and written on every change, fetch and save. An object and
     // its context belong to one thread and no access spans a call that could reach the same
@@ -55,7 +59,7 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     public required init(entity: Entity, objectID: ManagedObjectID, context: ManagedObjectContext?) {
         self.entity = entity
         self.objectID = objectID
-        self.managedObjectContext = context
+        self.contextLink = context?.link
         self.relationshipValues = entity.relationships.map { $0.isToMany ? .toManyFault(.init()) : .toOne(nil) }
     }
 

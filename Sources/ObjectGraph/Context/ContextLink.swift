@@ -1,0 +1,13 @@
+/// The way objects, observations and batches reach their context: the context owns one
+/// link, points it at itself, and clears it as it goes away; every holder keeps the link
+/// alive and reads `nil` once the context is gone.
+///
+/// A weak reference would give the same answers, but forming one moves the context's
+/// reference counts into a side table, after which every retain and release of the
+/// context takes a slower path, and a fault fetch forms one per object. The link keeps
+/// the context's counts inline; the unchecked pointer is safe because the context clears
+/// it before anything else in its `deinit`, and a context and its objects belong to one
+/// thread.
+final class ContextLink {
+    unowned(unsafe) var context: ManagedObjectContext?
+}
