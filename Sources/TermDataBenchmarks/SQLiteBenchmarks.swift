@@ -10,7 +10,8 @@ import SQLiteStore
 /// fetch with a limit on a million rows, and a count.
 ///
 /// `TERMDATA_BENCH_INSERTS` and `TERMDATA_BENCH_ROWS` change the sizes (100,000 and 1,000,000);
-/// `TERMDATA_BENCH_PROFILE_INSERT=1` runs only the context side of the insert line, for a profiler.
+/// `TERMDATA_BENCH_PROFILE_INSERT=1` runs only the context side of the insert line, and
+/// `TERMDATA_BENCH_PROFILE_FAULTS=1` only that of the fault line (timing its parts), for a profiler.
 enum SQLiteBenchmarks {
     static let modelXML = """
     <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -70,6 +71,20 @@ enum SQLiteBenchmarks {
             let total = times.map(\.1).reduce(0, +)
             if phases.isEmpty || total < phases.map(\.1).reduce(0, +) { phases = times }
             return total
+        }
+        if env["TERMDATA_BENCH_PROFILE_FAULTS"] != nil {
+            // Only the context side of the fault line, for a profiler.
+            _ = try contextInsert()
+            for _ in 0..<10 {
+                var objects: [ManagedObject] = []
+                let coordinator = PersistentStoreCoordinator(model: model)
+                let open = try time { try coordinator.addStore(type: .sqlite, at: storeURL) }
+                let context = ManagedObjectContext(coordinator: coordinator)
+                let fetch = try time { objects = try context.fetch(FetchRequest(entityName: "Item")) }
+                let release = try time { objects = [] }
+                print(String(format: "open %.4f  fetch %.4f  release %.4f", open, fetch, release))
+            }
+            return
         }
         if env["TERMDATA_BENCH_PROFILE_INSERT"] != nil {
             // Only the context side of the insert line, for a profiler.
