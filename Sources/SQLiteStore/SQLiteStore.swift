@@ -34,6 +34,8 @@ public final class SQLiteStore: PersistentStore {
     var entityNumbers: [String: Int] = [:]
     /// The root entity (the table's owner) by entity name.
     var rootNames: [String: String] = [:]
+    /// Where binary values too large for a row are kept.
+    let externalData: ExternalData
 
     /// Makes `PersistentStoreCoordinator.addStore(type: .sqlite, ...)` and
     /// `migrateStore(_:to:type: .sqlite)` create SQLite stores.
@@ -81,6 +83,7 @@ public final class SQLiteStore: PersistentStore {
         self.url = url
         self.configurationName = configurationName
         self.isReadOnly = options.readOnly
+        self.externalData = ExternalData(storeURL: url)
         let path = url?.path ?? ":memory:"
         let exists = url.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
         if options.readOnly, !exists {

@@ -33,7 +33,7 @@ struct ImportCommand: ParsableCommand {
         } catch {
             for store in context.coordinator.stores { context.coordinator.removeStore(store) }
             if !existed {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+                StoreFiles.remove(forStoreAt: url)
             }
             throw CommandFailure("\(file): nothing imported: \(error)")
         }

@@ -196,14 +196,10 @@ public struct StoreMigrator {
         try copyStoreFiles(from: backup, to: url)
     }
 
-    /// A store's file and its SQLite sidecars.
-    static func storeFiles(_ url: URL) -> [URL] {
-        [url, URL(fileURLWithPath: url.path + "-wal"), URL(fileURLWithPath: url.path + "-shm")]
-    }
+    /// A store's file, its SQLite sidecars and its folder of external binary values.
+    static func storeFiles(_ url: URL) -> [URL] { StoreFiles.all(forStoreAt: url) }
 
-    static func removeStoreFiles(_ url: URL) {
-        for f in storeFiles(url) { try? FileManager.default.removeItem(at: f) }
-    }
+    static func removeStoreFiles(_ url: URL) { StoreFiles.remove(forStoreAt: url) }
 
     static func moveStoreFiles(from: URL, to: URL) throws {
         for (a, b) in zip(storeFiles(from), storeFiles(to)) where FileManager.default.fileExists(atPath: a.path) {

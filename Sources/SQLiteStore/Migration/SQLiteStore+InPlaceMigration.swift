@@ -63,14 +63,20 @@ extension SQLiteStore {
                     if let oldAttribute = oldEntity.attribute(named: oldName), !oldAttribute.isTransient,
                        let oldColumn = oldMapping.column(forAttribute: oldName) {
                         guard oldColumns[oldColumn] == StoreSchema.declaredType(of: a.type) else { return false }
+                        // Values kept externally are tagged; a change either way rewrites them.
+                        guard oldAttribute.allowsExternalBinaryDataStorage == a.allowsExternalBinaryDataStorage else { return false }
                         if oldColumn != column { renamed.append((oldColumn, column)) }
                         kept.insert(oldColumn)
                         if !a.isOptional, oldAttribute.isOptional, a.defaultValue != .null {
+                            guard !a.allowsExternalBinaryDataStorage else { return false }
                             fills.append((column, a.defaultValue, kinds, true))
                         }
                     } else {
                         added.append((column, StoreSchema.declaredType(of: a.type)))
-                        if a.defaultValue != .null { fills.append((column, a.defaultValue, kinds, false)) }
+                        if a.defaultValue != .null {
+                            guard !a.allowsExternalBinaryDataStorage else { return false }
+                            fills.append((column, a.defaultValue, kinds, false))
+                        }
                     }
                 }
                 for r in entity.declaration.relationships where !r.isTransient && !r.isToMany {

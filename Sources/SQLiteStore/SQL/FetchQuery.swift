@@ -16,6 +16,8 @@ struct FetchQuery {
     /// How a column of a dictionary result becomes a value.
     enum Decoder {
         case attribute(AttributeType)
+        /// A binary value that may be kept in an external file; `attribute` names it in errors.
+        case externalData(attribute: String)
         /// An object ID of `entity`, or of the entity whose `Z_ENT` is in result column `entityColumn`.
         case object(entity: String, entityColumn: Int?)
     }
@@ -177,10 +179,28 @@ struct FetchQuery {
 
     private func keyColumn(_ path: String) throws -> (sql: String, decoder: Decoder, isAggregate: Bool) {
         switch try compiler.operand(path, from: compiler.root) {
-        case .attribute(let sql, let type), .expression(let sql, let type): return (sql, .attribute(type), false)
+        case .attribute(let sql, let type), .expression(let sql, let type):
+            if let (entity, attribute) = attribute(at: path), attribute.allowsExternalBinaryDataStorage,
+               type == .binary || type == .transformable {
+                return (sql, .externalData(attribute: "\(entity.name).\(attribute.name)"), false)
+            }
+            return (sql, .attribute(type), false)
         case .object(let sql, let entity): return (sql, .object(entity: entity, entityColumn: nil), false)
         case .toMany(let r, _, _, _):
             throw SQLiteStoreError.unsupportedInSQL("the to-many relationship '\(r.name)' as a dictionary value")
         }
+    }
+
+    /// The attribute a key path ends in, through to-one relationships, with its entity.
+    private func attribute(at path: String) -> (Entity, AttributeDescription)? {
+        var entity = compiler.root.mapping.entity
+        let keys = path.split(separator: ".").map(String.init)
+        for key in keys.dropLast() {
+            guard let relationship = entity.relationship(named: key),
+                  let destination = schema.mapping(for: relationship.destinationEntityName)?.entity else { return nil }
+            entity = destination
+        }
+        guard let last = keys.last, let attribute = entity.attribute(named: last) else { return nil }
+        return (entity, attribute)
     }
 }

@@ -79,6 +79,12 @@ struct StoreSchema: Sendable {
             attributes.map { entity.attributeIndex(of: $0.attribute.name)! }
         }
 
+        /// For each attribute column, whether its values may live in files outside the
+        /// database (binary and transformable attributes that allow external storage).
+        var externalColumns: [Bool] {
+            attributes.map { $0.attribute.allowsExternalBinaryDataStorage && ($0.attribute.type == .binary || $0.attribute.type == .transformable) }
+        }
+
         func column(forAttribute name: String) -> String? {
             attributes.first { $0.attribute.name == name }?.column
         }

@@ -13,10 +13,13 @@ final class RowQuery {
     let selectOne: String
     /// Each attribute column's position in the entity's attributes.
     private let attributePositions: [Int]
+    /// The attribute columns whose values may be in external files, by column number.
+    private let externalColumns: [Int]
 
     init(mapping: StoreSchema.EntityMapping) {
         self.mapping = mapping
         attributePositions = mapping.attributePositions
+        externalColumns = mapping.externalColumns.indices.filter { mapping.externalColumns[$0] }
         var names = ["Z_PK", "Z_OPT"] + mapping.attributes.map(\.column)
         for (_, key) in mapping.toOne {
             names.append(key.column)
@@ -32,7 +35,9 @@ final class RowQuery {
     }
 
     /// The stored row a database row holds, its values in the order of the entity's attributes.
-    func storedRow(_ row: Row, store: SQLiteStore) -> StoredRow {
+    ///
+    /// - Throws: `ObjectGraphError.storeFormat` when a value kept in an external file cannot be read.
+    func storedRow(_ row: Row, store: SQLiteStore) throws -> StoredRow {
         let pk: Int64 = row[0]
         let entity = mapping.entity
         var values = Array(repeating: ObjectValue.null, count: entity.attributes.count)
@@ -40,6 +45,12 @@ final class RowQuery {
         for (position, (attribute, _)) in zip(attributePositions, mapping.attributes) {
             values[position] = DatabaseValueCoding.objectValue(row[i] as DatabaseValue, type: attribute.type)
             i += 1
+        }
+        for column in externalColumns {
+            let position = attributePositions[column]
+            if case .data(let stored) = values[position] {
+                values[position] = .data(try store.externalData.bytes(of: stored, attribute: "\(entity.name).\(entity.attributes[position].name)"))
+            }
         }
         var stored = StoredRow(objectID: store.objectID(entityName: entity.name, primaryKey: pk),
                                version: row[1] ?? 0, entity: entity, values: values)

@@ -24,6 +24,17 @@ final class RowWriter {
     /// hold their values in that order.
     private let attributePositions: [Int]
 
+    /// For each attribute column, whether its values may be kept in external files.
+    private let isExternal: [Bool]
+    /// Whether any attribute column may be (see `ExternalData`).
+    let hasExternalColumns: Bool
+    /// `SELECT <external columns> FROM Z<ROOT> WHERE Z_PK = ?`, to find the files a row refers to.
+    private let externalSelectSQL: String
+
+    /// Turns the bytes of an external-storage column (by attribute column number) into the
+    /// value to store, writing a file when they are large.
+    typealias ExternalEncoder = (_ column: Int, _ bytes: Data) throws -> Data
+
     /// The insert statement of the current save, so rows skip the statement cache lookup.
     private var insertStatement: Statement?
     private var insertConnection: SQLiteConnection?
@@ -45,11 +56,27 @@ final class RowWriter {
         attributes = mapping.attributes.map { ($0.attribute.name, $0.attribute.type) }
         attributePositions = mapping.attributePositions
         toOne = mapping.toOne.map { ($0.relationship.name, $0.key.entityColumn != nil) }
+        isExternal = mapping.externalColumns
+        hasExternalColumns = isExternal.contains(true)
+        let externalNames = zip(mapping.attributes, isExternal).filter(\.1).map(\.0.column)
+        externalSelectSQL = "SELECT \(externalNames.isEmpty ? "NULL" : externalNames.joined(separator: ", ")) FROM \(mapping.table.name) WHERE Z_PK = ?"
+    }
+
+    /// The external files a row refers to now, by attribute column number.
+    func externalFileNames(primaryKey: Int64, in db: Database) throws -> [Int: String] {
+        guard hasExternalColumns, let row = try Row.fetchOne(db.cachedStatement(sql: externalSelectSQL), arguments: [primaryKey]) else { return [:] }
+        var names: [Int: String] = [:]
+        var i = 0
+        for column in isExternal.indices where isExternal[column] {
+            if let stored = row[i] as Data?, let name = ExternalData.fileName(of: stored) { names[column] = name }
+            i += 1
+        }
+        return names
     }
 
     /// Inserts a new row with `Z_OPT = 1`.
     func insert(_ row: StoredRow, primaryKey: Int64, in db: Database, key: (ManagedObjectID) -> Int64?,
-                entityNumber: (ManagedObjectID) -> Int?) throws {
+                entityNumber: (ManagedObjectID) -> Int?, external: ExternalEncoder? = nil) throws {
         if insertStatement == nil || insertConnection != db.sqliteConnection {
             insertStatement = try db.cachedStatement(sql: insertSQL)
             insertConnection = db.sqliteConnection
@@ -60,18 +87,19 @@ final class RowWriter {
         sqlite3_bind_int64(s, 2, Int64(mapping.number))
         sqlite3_bind_int64(s, 3, 1)
         var index: Int32 = 4
-        bindValues(row, s, &index, key: key, entityNumber: entityNumber)
+        try bindValues(row, s, &index, key: key, entityNumber: entityNumber, external: external)
         try step(s, db)
     }
 
     /// Updates a row; returns whether a row was changed (false: a version conflict or a missing row).
     func update(_ row: StoredRow, primaryKey: Int64, checkingVersion: Bool, in db: Database,
-                key: (ManagedObjectID) -> Int64?, entityNumber: (ManagedObjectID) -> Int?) throws -> Bool {
+                key: (ManagedObjectID) -> Int64?, entityNumber: (ManagedObjectID) -> Int?,
+                external: ExternalEncoder? = nil) throws -> Bool {
         let statement = try db.cachedStatement(sql: checkingVersion ? updateSQL : overwriteSQL)
         let s = statement.sqliteStatement
         sqlite3_reset(s)
         var index: Int32 = 1
-        bindValues(row, s, &index, key: key, entityNumber: entityNumber)
+        try bindValues(row, s, &index, key: key, entityNumber: entityNumber, external: external)
         sqlite3_bind_int64(s, index, primaryKey)
         if checkingVersion { sqlite3_bind_int64(s, index + 1, row.version) }
         try step(s, db)
@@ -79,16 +107,22 @@ final class RowWriter {
     }
 
     private func bindValues(_ row: StoredRow, _ s: OpaquePointer, _ index: inout Int32,
-                            key: (ManagedObjectID) -> Int64?, entityNumber: (ManagedObjectID) -> Int?) {
-        if let values = row.values(inOrderOf: mapping.entity) {
+                            key: (ManagedObjectID) -> Int64?, entityNumber: (ManagedObjectID) -> Int?,
+                            external: ExternalEncoder?) throws {
+        if let values = row.values(inOrderOf: mapping.entity), external == nil {
             for position in attributePositions {
                 Self.bind(values[position], s, index)
                 index += 1
             }
+        } else if let values = row.values(inOrderOf: mapping.entity) {
+            for (column, position) in attributePositions.enumerated() {
+                try bindAttribute(values[position], column: column, s, index, external)
+                index += 1
+            }
         } else {
             let named = row.attributes
-            for (name, _) in attributes {
-                Self.bind(named[name] ?? .null, s, index)
+            for (column, (name, _)) in attributes.enumerated() {
+                try bindAttribute(named[name] ?? .null, column: column, s, index, external)
                 index += 1
             }
         }
@@ -109,6 +143,16 @@ final class RowWriter {
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code),
                                 message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+    }
+
+    /// Binds one attribute column's value, through `external` for external-storage columns.
+    private func bindAttribute(_ value: ObjectValue, column: Int, _ s: OpaquePointer, _ i: Int32,
+                               _ external: ExternalEncoder?) throws {
+        if let external, isExternal[column], case .data(let bytes) = value {
+            Self.bindBlob(try external(column, bytes), s, i)
+        } else {
+            Self.bind(value, s, i)
         }
     }
 

@@ -25,12 +25,18 @@ extension SQLiteStore {
             let rows = try database.inDatabase { db in
                 try Row.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments)
             }
-            return .dictionaries(rows.map { row in
+            return .dictionaries(try rows.map { row in
                 var d: [String: ObjectValue] = [:]
                 for (i, name) in names.enumerated() {
                     let value: DatabaseValue = row[i]
                     switch decoders[i] {
                     case .attribute(let type): d[name] = DatabaseValueCoding.objectValue(value, type: type)
+                    case .externalData(let attribute):
+                        guard case .blob(let stored) = value.storage else {
+                            d[name] = DatabaseValueCoding.objectValue(value, type: .binary)
+                            continue
+                        }
+                        d[name] = .data(try externalData.bytes(of: stored, attribute: attribute))
                     case .object(let entity, let entityColumn):
                         guard let pk = Int64.fromDatabaseValue(value) else { d[name] = .null; continue }
                         var entityName = entity

@@ -11,7 +11,7 @@ extension SQLiteStore {
         return try database.inDatabase { db in
             let statement = try db.cachedStatement(sql: query.selectOne)
             guard let row = try Row.fetchOne(statement, arguments: [pk]) else { return nil }
-            return query.storedRow(row, store: self)
+            return try query.storedRow(row, store: self)
         }
     }
 
@@ -30,7 +30,7 @@ extension SQLiteStore {
                     let statement = try db.cachedStatement(sql: query.selectMany(chunk.count))
                     let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
                     while let row = try cursor.next() {
-                        let stored = query.storedRow(row, store: self)
+                        let stored = try query.storedRow(row, store: self)
                         found[stored.objectID] = stored
                     }
                 }

@@ -15,11 +15,18 @@ extension SQLiteStore {
     public func save(_ changes: StoreChanges) throws -> StoreSaveResult {
         guard !isReadOnly else { throw ObjectGraphError.readOnlyStore(url?.path ?? identifier) }
         var result = StoreSaveResult()
+        let files = ExternalDataChanges()
         do {
-            try database.inTransaction(.immediate) { db in
-                result = try write(changes, in: db)
-                return .commit
+            do {
+                try database.inTransaction(.immediate) { db in
+                    result = try write(changes, in: db, files: files)
+                    return .commit
+                }
+            } catch {
+                externalData.remove(files.written)
+                throw error
             }
+            externalData.remove(files.obsolete)
         } catch let error as MergeConflictError {
             throw error
         } catch let error as ObjectGraphError {
@@ -30,7 +37,7 @@ extension SQLiteStore {
         return result
     }
 
-    private func write(_ changes: StoreChanges, in db: Database) throws -> StoreSaveResult {
+    private func write(_ changes: StoreChanges, in db: Database, files: ExternalDataChanges) throws -> StoreSaveResult {
         var result = StoreSaveResult()
         var conflicts: [MergeConflict] = []
 
@@ -77,8 +84,17 @@ extension SQLiteStore {
         for row in changes.updated {
             guard let writer = rowWriters[row.objectID.entityName], let pk = row.objectID.primaryKey else { continue }
             let mapping = writer.mapping
+            // Files the row referred to become obsolete unless the new values keep them.
+            let previous = try writer.externalFileNames(primaryKey: pk, in: db)
+            var kept: Set<String> = []
+            let encoder: RowWriter.ExternalEncoder? = writer.hasExternalColumns ? { column, bytes in
+                let (value, written) = try self.externalData.stored(bytes, previous: previous[column])
+                if let written { files.written.append(written) } else if let name = ExternalData.fileName(of: value) { kept.insert(name) }
+                return value
+            } : nil
             let changed = try writer.update(row, primaryKey: pk, checkingVersion: !changes.overwritesConflicts, in: db,
-                                            key: key, entityNumber: entityNumber)
+                                            key: key, entityNumber: entityNumber, external: encoder)
+            if changed { files.obsolete += previous.values.filter { !kept.contains($0) } }
             if !changed {
                 let persisted = try storedRow(pk: pk, entity: row.objectID.entityName, in: db)
                 conflicts.append(MergeConflict(objectID: row.objectID, oldVersion: row.version,
@@ -92,6 +108,7 @@ extension SQLiteStore {
         }
         for (id, version) in changes.deleted {
             guard let mapping = schema.mapping(for: id.entityName), let pk = id.primaryKey else { continue }
+            let referenced = try rowWriters[id.entityName]?.externalFileNames(primaryKey: pk, in: db) ?? [:]
             let sql = changes.overwritesConflicts
                 ? "DELETE FROM \(mapping.table.name) WHERE Z_PK = ?"
                 : "DELETE FROM \(mapping.table.name) WHERE Z_PK = ? AND Z_OPT = ?"
@@ -100,6 +117,7 @@ extension SQLiteStore {
                 conflicts.append(MergeConflict(objectID: id, oldVersion: version, newVersion: persisted.version, persisted: persisted))
                 continue
             }
+            files.obsolete += referenced.values
             for (_, storage) in mapping.toMany {
                 if case .joinTable(let name, let own, _) = storage {
                     try db.cachedStatement(sql: "DELETE FROM \(name) WHERE \(own) = ?").execute(arguments: [pk])
@@ -110,9 +128,14 @@ extension SQLiteStore {
 
         for run in runs {
             let writer = rowWriters[run.entity]!
+            let encoder: RowWriter.ExternalEncoder? = writer.hasExternalColumns ? { _, bytes in
+                let (value, written) = try self.externalData.stored(bytes, previous: nil)
+                if let written { files.written.append(written) }
+                return value
+            } : nil
             for i in run.rows {
                 try writer.insert(changes.inserted[i], primaryKey: result.insertedIDs[i].primaryKey!, in: db,
-                                  key: key, entityNumber: entityNumber)
+                                  key: key, entityNumber: entityNumber, external: encoder)
             }
         }
         for row in changes.inserted where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
@@ -172,7 +195,7 @@ extension SQLiteStore {
     private func storedRow(pk: Int64, entity: String, in db: Database) throws -> StoredRow? {
         guard let query = rowQueries[entity] else { return nil }
         guard let row = try Row.fetchOne(db.cachedStatement(sql: query.selectOne), arguments: [pk]) else { return nil }
-        var stored = query.storedRow(row, store: self)
+        var stored = try query.storedRow(row, store: self)
         for (relationship, _) in query.mapping.toMany {
             stored.toMany[relationship.name] = try relatedObjectIDs(of: stored.objectID, relationship: relationship, in: db)
         }
