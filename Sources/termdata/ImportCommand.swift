@@ -33,7 +33,9 @@ struct ImportCommand: ParsableCommand {
         } catch {
             for store in context.coordinator.stores { context.coordinator.removeStore(store) }
             if !existed {
-                StoreFiles.remove(forStoreAt: url)
+                for file in StoreFiles.databaseFiles(forStoreAt: url) { try? FileManager.default.removeItem(at: file) }
+                // The failed save removed the files it wrote; the folder may be another store's too.
+                StoreFiles.removeEmptySupportDirectory(forStoreAt: url)
             }
             throw CommandFailure("\(file): nothing imported: \(error)")
         }

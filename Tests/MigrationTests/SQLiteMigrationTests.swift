@@ -120,36 +120,43 @@ struct SQLiteMigrationTests {
         #expect(try stack.context.count(for: FetchRequest(entityName: "ToDo")) == 3)
     }
 
-    @Test("binary values kept in files move with the store through the general path")
-    func externalDataMoves() throws {
-        let photo = """
-            <entity name="Photo" representedClassName="Photo">
-                <attribute name="name" optional="YES" attributeType="String"/>
-                <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
-            </entity>
-            """
-        let one = try XcodeModelFile.read(try ModelFixtures.writeModelFile(ModelFixtures.modelXML(photo), name: "Photos")).current
-        let two = try XcodeModelFile.read(try ModelFixtures.writeModelFile(ModelFixtures.modelXML(photo + """
-            <entity name="Album" representedClassName="Album">
-                <attribute name="title" optional="YES" attributeType="String"/>
-            </entity>
-            """), name: "Photos 2")).current
-        let versions = try ModelVersions(versions: [.init(name: "Photos", model: one), .init(name: "Photos 2", model: two)],
-                                         currentVersionName: "Photos 2")
-        let url = folder.appendingPathComponent("Photos.sqlite")
+    static let photoXML = """
+        <entity name="Photo" representedClassName="Photo">
+            <attribute name="name" optional="YES" attributeType="String"/>
+            <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+        </entity>
+        """
+
+    /// Two versions of a photo model; the second adds `extra` (an in-place step) or an entity
+    /// (a general one).
+    func photoVersions(inPlace: Bool) throws -> ModelVersions {
+        let one = try XcodeModelFile.read(try ModelFixtures.writeModelFile(ModelFixtures.modelXML(Self.photoXML), name: "Photos")).current
+        let added = inPlace
+            ? Self.photoXML.replacingOccurrences(of: "</entity>", with: "    <attribute name=\"extra\" optional=\"YES\" attributeType=\"String\"/>\n</entity>")
+            : Self.photoXML + "\n<entity name=\"Album\" representedClassName=\"Album\"><attribute name=\"title\" optional=\"YES\" attributeType=\"String\"/></entity>"
+        let two = try XcodeModelFile.read(try ModelFixtures.writeModelFile(ModelFixtures.modelXML(added), name: "Photos 2")).current
+        return try ModelVersions(versions: [.init(name: "Photos", model: one), .init(name: "Photos 2", model: two)],
+                                 currentVersionName: "Photos 2")
+    }
+
+    @Test("binary values kept in files stay readable in the migrated store and its backup, named with or without an extension",
+          arguments: [("Photos.sqlite", false), ("Photos", false), ("Photos.sqlite", true), ("Photos", true)])
+    func externalDataMigrates(name: String, inPlace: Bool) throws {
+        let versions = try photoVersions(inPlace: inPlace)
+        let url = folder.appendingPathComponent(name)
         let image = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
         do {
-            let stack = try TestStack(model: one, type: .sqlite, url: url)
+            let stack = try TestStack(model: versions.versions[0].model, type: .sqlite, url: url)
             let item = try stack.context.insertObject(forEntityName: "Photo")
             item["image"] = .data(image)
             try stack.context.save()
         }
         let reports = try StoreMigrator(versions: versions).migrateStore(at: url, type: .sqlite)
-        #expect(reports.first?.inPlace == false)
-        let stack = try TestStack(model: two, type: .sqlite, url: url)
+        #expect(reports.first?.inPlace == inPlace)
+        let stack = try TestStack(model: versions.current, type: .sqlite, url: url)
         #expect(try stack.context.fetch(FetchRequest(entityName: "Photo")).first?["image"] == .data(image))
-        let files = try FileManager.default.contentsOfDirectory(atPath: StoreFiles.externalDataDirectory(forStoreAt: url).path)
-        #expect(files.count == 1)
+        let backup = try TestStack(model: versions.versions[0].model, type: .sqlite, url: url.appendingPathExtension("backup"))
+        #expect(try backup.context.fetch(FetchRequest(entityName: "Photo")).first?["image"] == .data(image))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("migrating") }
         #expect(leftovers.isEmpty, "no temporary store or support folder is left: \(leftovers)")
     }

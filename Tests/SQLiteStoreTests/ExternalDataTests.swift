@@ -16,6 +16,7 @@ struct ExternalDataTests {
             <attribute name="name" optional="YES" attributeType="String"/>
             <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
             <attribute name="thumbnail" optional="YES" attributeType="Binary"/>
+            <attribute name="extra" optional="YES" attributeType="Transformable" allowsExternalBinaryDataStorage="YES"/>
         </entity>
         """)
 
@@ -180,5 +181,56 @@ struct ExternalDataTests {
         #expect(stored == Data([1]) + Self.large(4))
         let reader = ManagedObjectContext(coordinator: coordinator)
         #expect(try reader.fetch(FetchRequest(entityName: "Photo")).first?["image"] == .data(Self.large(4)))
+    }
+
+    @Test("a file name that could leave the folder is refused: the value cannot be read, and deleting its object removes nothing else")
+    func hostileFileName() throws {
+        let stack = try SQLiteTestStack(model: try Self.model())
+        try insertPhoto("good", image: Self.large(5), in: stack.context)
+        try stack.context.save()
+        let files = externalFiles(stack)
+        stack.store.close()
+        let queue = try DatabaseQueue(path: stack.url.path)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZNAME, ZIMAGE) VALUES (10, 1, 1, 'up', ?), (11, 1, 1, 'out', ?)",
+                           arguments: [Data([2]) + Data("..".utf8) + Data([0]), Data([2]) + Data("../../Store.sqlite".utf8) + Data([0])])
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 11 WHERE Z_NAME = 'Photo'")
+        }
+        try queue.close()
+
+        let reopened = try stack.reopened()
+        let context = reopened.context
+        let hostile = try context.fetch(FetchRequest(entityName: "Photo", predicate: try ObjectPredicate(format: "name IN {'up', 'out'}")))
+        #expect(hostile.count == 2)
+        for object in hostile {
+            #expect(throws: ObjectGraphError.self) { _ = try object.value(forKey: "image") }
+            context.delete(object)
+        }
+        try context.save()
+        #expect(externalFiles(stack) == files, "the other object's file is still there")
+        #expect(FileManager.default.fileExists(atPath: stack.url.path))
+        #expect(try context.fetch(FetchRequest(entityName: "Photo")).first?["image"] == .data(Self.large(5)))
+    }
+
+    @Test("values of other kinds in such a column keep their type, and the object can be changed and deleted")
+    func otherKinds() throws {
+        let stack = try SQLiteTestStack(model: try Self.model())
+        let photo = try insertPhoto("n", image: nil, in: stack.context)
+        photo["extra"] = .int(5)
+        let tagged = try insertPhoto("u", image: nil, in: stack.context)
+        let uuid = UUID()
+        tagged["extra"] = .uuid(uuid)
+        try stack.context.save()
+        #expect(try stack.rawRows("SELECT ZEXTRA FROM ZPHOTO WHERE ZNAME = 'n'").first?[0] as Int? == 5)
+        #expect(try stack.rawRows("SELECT ZEXTRA FROM ZPHOTO WHERE ZNAME = 'u'").first?[0] as Data? == Data([1]) + withUnsafeBytes(of: uuid.uuid) { Data($0) })
+
+        let context = try stack.reopened().context
+        let photos = try context.fetch(FetchRequest(entityName: "Photo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
+        #expect(photos.map { $0["extra"] } == [.int(5), .data(withUnsafeBytes(of: uuid.uuid) { Data($0) })])
+        photos[0]["name"] = "renamed"
+        try context.save()
+        photos.forEach(context.delete)
+        try context.save()
+        #expect(try stack.rawRows("SELECT COUNT(*) FROM ZPHOTO").first?[0] as Int? == 0)
     }
 }

@@ -98,11 +98,12 @@ public struct StoreMigrator {
         if let reports = try migrateInPlace(at: url, type: type, steps: steps) { return reports }
         let folder = url.deletingLastPathComponent()
         var temporaries: [URL] = []
-        defer { for t in temporaries { Self.removeStoreFiles(t) } }
+        defer { for t in temporaries { StoreFiles.remove(forStoreAt: t, type: type, sharedWith: url) } }
         var current = url
         var reports: [MigrationReport] = []
         for (n, step) in steps.enumerated() {
-            let next = folder.appendingPathComponent(".\(url.lastPathComponent).migrating-\(n)-\(UUID().uuidString)")
+            // The name ends in an extension so that each step's store has its own support folder.
+            let next = folder.appendingPathComponent(".\(url.lastPathComponent).migrating-\(n)-\(UUID().uuidString).tmp")
             temporaries.append(next)
             let manager = MigrationManager(source: versions.version(named: step.from)!,
                                            destination: versions.version(named: step.to)!, mapping: step.mapping)
@@ -112,12 +113,12 @@ public struct StoreMigrator {
             current = next
         }
         let backup = backupURL?(url) ?? url.appendingPathExtension("backup")
-        Self.removeStoreFiles(backup)
-        try Self.moveStoreFiles(from: url, to: backup)
+        StoreFiles.remove(forStoreAt: backup, type: type, sharedWith: url)
+        try StoreFiles.transfer(from: url, to: backup, type: type, moving: true)
         do {
-            try Self.moveStoreFiles(from: current, to: url)
+            try StoreFiles.transfer(from: current, to: url, type: type, moving: true)
         } catch {
-            try? Self.moveStoreFiles(from: backup, to: url)
+            try? StoreFiles.transfer(from: backup, to: url, type: type, moving: true)
             throw error
         }
         return reports
@@ -129,21 +130,21 @@ public struct StoreMigrator {
     private func migrateInPlace(at url: URL, type: StoreType, steps: [Step]) throws -> [MigrationReport]? {
         guard let migrator = PersistentStoreCoordinator.inPlaceMigrator(for: type), steps.allSatisfy(\.inferred) else { return nil }
         let backup = backupURL?(url) ?? url.appendingPathExtension("backup")
-        Self.removeStoreFiles(backup)
-        try Self.copyStoreFiles(from: url, to: backup)
+        StoreFiles.remove(forStoreAt: backup, type: type, sharedWith: url)
+        try StoreFiles.transfer(from: url, to: backup, type: type, moving: false)
         var reports: [MigrationReport] = []
         do {
             for (n, step) in steps.enumerated() {
                 progress?(Double(n) / Double(steps.count), "\(step.from) → \(step.to): changing the store in place")
                 let source = versions.version(named: step.from)!, destination = versions.version(named: step.to)!
                 guard try migrator(url, source, destination, Self.renames(in: step.mapping)) else {
-                    try Self.restore(url, from: backup)
+                    try Self.restore(url, from: backup, type: type)
                     return nil
                 }
                 reports.append(try Self.count(url, type: type, model: destination, mapping: step.mapping))
             }
         } catch {
-            try? Self.restore(url, from: backup)
+            try? Self.restore(url, from: backup, type: type)
             throw error
         }
         progress?(1, "done")
@@ -185,26 +186,9 @@ public struct StoreMigrator {
         return report
     }
 
-    static func copyStoreFiles(from: URL, to: URL) throws {
-        for (a, b) in zip(storeFiles(from), storeFiles(to)) where FileManager.default.fileExists(atPath: a.path) {
-            try FileManager.default.copyItem(at: a, to: b)
-        }
-    }
-
-    static func restore(_ url: URL, from backup: URL) throws {
-        removeStoreFiles(url)
-        try copyStoreFiles(from: backup, to: url)
-    }
-
-    /// A store's file, its SQLite sidecars and its folder of external binary values.
-    static func storeFiles(_ url: URL) -> [URL] { StoreFiles.all(forStoreAt: url) }
-
-    static func removeStoreFiles(_ url: URL) { StoreFiles.remove(forStoreAt: url) }
-
-    static func moveStoreFiles(from: URL, to: URL) throws {
-        for (a, b) in zip(storeFiles(from), storeFiles(to)) where FileManager.default.fileExists(atPath: a.path) {
-            try FileManager.default.moveItem(at: a, to: b)
-        }
+    static func restore(_ url: URL, from backup: URL, type: StoreType) throws {
+        StoreFiles.remove(forStoreAt: url, type: type, sharedWith: backup)
+        try StoreFiles.transfer(from: backup, to: url, type: type, moving: false)
     }
 
     /// What a mapping changes, entity by entity, in words.

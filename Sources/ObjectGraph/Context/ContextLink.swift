@@ -7,7 +7,7 @@
 /// context takes a slower path, and a fault fetch forms one per object. The link keeps
 /// the context's counts inline; the unchecked pointer is safe because the context clears
 /// it before anything else in its `deinit`, and a context and its objects belong to one
-/// thread.
+/// thread (an object is also released there: its `deinit` leaves the context's registry).
 final class ContextLink {
     unowned(unsafe) var context: ManagedObjectContext?
 }

@@ -4,7 +4,8 @@ import Predicates
 /// One reason an object cannot be saved.
 ///
 /// It refers to the object, which belongs to its context's thread like every managed
-/// object; the failure may travel inside an error, but read the object on that thread.
+/// object; the failure may travel inside an error, but read and release the object on that
+/// thread.
 public struct ValidationFailure: CustomStringConvertible, @unchecked Sendable {
     /// Core Data's error codes for the kinds of failure.
     public enum Code: Int, Sendable {

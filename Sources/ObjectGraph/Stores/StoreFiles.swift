@@ -1,7 +1,11 @@
 import Foundation
 
 /// The files a store occupies besides its own: SQLite's `-wal` and `-shm` files, and the
-/// support folder in which Core Data keeps a store's externally stored binary values.
+/// support folder in which Core Data keeps a SQLite store's externally stored binary values.
+///
+/// Core Data names the support folder after the store file without its extension, so two
+/// stores whose names differ only in their extension (`Notes` and `Notes.backup`) share one.
+/// Moving, copying and removing here leave such a shared folder where it is.
 public enum StoreFiles {
     /// `.<store file name without its extension>_SUPPORT`, beside the store, as Core Data
     /// names it (`Model.sqlite` → `.Model_SUPPORT`).
@@ -15,14 +19,53 @@ public enum StoreFiles {
         supportDirectory(forStoreAt: url).appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
     }
 
-    /// The store file, its SQLite sidecars and its support folder, whether or not they exist.
-    public static func all(forStoreAt url: URL) -> [URL] {
-        [url, URL(fileURLWithPath: url.path + "-wal"), URL(fileURLWithPath: url.path + "-shm"),
-         supportDirectory(forStoreAt: url)]
+    /// The store file and its SQLite sidecars, whether or not they exist.
+    public static func databaseFiles(forStoreAt url: URL) -> [URL] {
+        [url, URL(fileURLWithPath: url.path + "-wal"), URL(fileURLWithPath: url.path + "-shm")]
     }
 
-    /// Removes a store's files; those missing are skipped.
-    public static func remove(forStoreAt url: URL) {
-        for file in all(forStoreAt: url) { try? FileManager.default.removeItem(at: file) }
+    /// Removes a store's files: the store file, its sidecars and, for a SQLite store, its
+    /// support folder unless `sharedWith` (another store) uses the same folder. Missing
+    /// files are skipped.
+    public static func remove(forStoreAt url: URL, type: StoreType, sharedWith other: URL? = nil) {
+        for file in databaseFiles(forStoreAt: url) { try? FileManager.default.removeItem(at: file) }
+        let support = supportDirectory(forStoreAt: url)
+        if type == .sqlite, other.map(supportDirectory(forStoreAt:)) != support {
+            try? FileManager.default.removeItem(at: support)
+        }
+    }
+
+    /// Removes a store's support folder if nothing is left in it.
+    public static func removeEmptySupportDirectory(forStoreAt url: URL) {
+        let support = supportDirectory(forStoreAt: url)
+        let external = externalDataDirectory(forStoreAt: url)
+        let manager = FileManager.default
+        if (try? manager.contentsOfDirectory(atPath: external.path))?.isEmpty == true { try? manager.removeItem(at: external) }
+        if (try? manager.contentsOfDirectory(atPath: support.path))?.isEmpty == true { try? manager.removeItem(at: support) }
+    }
+
+    /// Copies or moves a store's files to another location. For a SQLite store the support
+    /// folder goes too: whole when the destination has none, file by file (keeping the
+    /// destination's own) when it has one, and not at all when both locations share it.
+    public static func transfer(from source: URL, to destination: URL, type: StoreType, moving: Bool) throws {
+        let manager = FileManager.default
+        for (a, b) in zip(databaseFiles(forStoreAt: source), databaseFiles(forStoreAt: destination))
+        where manager.fileExists(atPath: a.path) {
+            if moving { try manager.moveItem(at: a, to: b) } else { try manager.copyItem(at: a, to: b) }
+        }
+        let from = supportDirectory(forStoreAt: source), to = supportDirectory(forStoreAt: destination)
+        guard type == .sqlite, from != to, manager.fileExists(atPath: from.path) else { return }
+        guard manager.fileExists(atPath: to.path) else {
+            if moving { try manager.moveItem(at: from, to: to) } else { try manager.copyItem(at: from, to: to) }
+            return
+        }
+        let fromData = externalDataDirectory(forStoreAt: source), toData = externalDataDirectory(forStoreAt: destination)
+        try manager.createDirectory(at: toData, withIntermediateDirectories: true)
+        for name in (try? manager.contentsOfDirectory(atPath: fromData.path)) ?? [] {
+            let a = fromData.appendingPathComponent(name), b = toData.appendingPathComponent(name)
+            guard !manager.fileExists(atPath: b.path) else { continue }
+            if moving { try manager.moveItem(at: a, to: b) } else { try manager.copyItem(at: a, to: b) }
+        }
+        if moving { try? manager.removeItem(at: from) }
     }
 }

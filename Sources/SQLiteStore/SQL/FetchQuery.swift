@@ -163,6 +163,9 @@ struct FetchQuery {
                     throw SQLiteStoreError.unsupportedInSQL("\(name) of something other than a key path in '\(description.name)'")
                 }
                 let (sql, decoder, _) = try keyColumn(path)
+                if case .externalData(let attribute) = decoder {
+                    throw SQLiteStoreError.unsupportedInSQL("\(name) of \(attribute), a binary value that may be kept outside the database, in '\(description.name)'")
+                }
                 guard case .attribute(let type) = decoder else {
                     throw SQLiteStoreError.unsupportedInSQL("\(name) of a relationship in '\(description.name)'")
                 }

@@ -47,10 +47,10 @@ final class RowQuery {
             i += 1
         }
         for column in externalColumns {
+            // Only blobs are tagged (see `RowWriter`).
+            guard case .blob(let stored) = (row[2 + column] as DatabaseValue).storage else { continue }
             let position = attributePositions[column]
-            if case .data(let stored) = values[position] {
-                values[position] = .data(try store.externalData.bytes(of: stored, attribute: "\(entity.name).\(entity.attributes[position].name)"))
-            }
+            values[position] = .data(try store.externalData.bytes(of: stored, attribute: "\(entity.name).\(entity.attributes[position].name)"))
         }
         var stored = StoredRow(objectID: store.objectID(entityName: entity.name, primaryKey: pk),
                                version: row[1] ?? 0, entity: entity, values: values)

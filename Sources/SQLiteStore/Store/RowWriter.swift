@@ -68,7 +68,9 @@ final class RowWriter {
         var names: [Int: String] = [:]
         var i = 0
         for column in isExternal.indices where isExternal[column] {
-            if let stored = row[i] as Data?, let name = ExternalData.fileName(of: stored) { names[column] = name }
+            if case .blob(let stored) = (row[i] as DatabaseValue).storage, let name = ExternalData.fileName(of: stored) {
+                names[column] = name
+            }
             i += 1
         }
         return names
@@ -149,10 +151,12 @@ final class RowWriter {
     /// Binds one attribute column's value, through `external` for external-storage columns.
     private func bindAttribute(_ value: ObjectValue, column: Int, _ s: OpaquePointer, _ i: Int32,
                                _ external: ExternalEncoder?) throws {
-        if let external, isExternal[column], case .data(let bytes) = value {
-            Self.bindBlob(try external(column, bytes), s, i)
-        } else {
-            Self.bind(value, s, i)
+        guard let external, isExternal[column] else { return Self.bind(value, s, i) }
+        // Every blob in such a column is tagged; values of other kinds keep their own type.
+        switch value {
+        case .data(let bytes): Self.bindBlob(try external(column, bytes), s, i)
+        case .uuid(let u): Self.bindBlob(try external(column, withUnsafeBytes(of: u.uuid) { Data($0) }), s, i)
+        default: Self.bind(value, s, i)
         }
     }
 

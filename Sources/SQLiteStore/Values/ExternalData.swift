@@ -21,11 +21,14 @@ struct ExternalData {
         directory = storeURL.map(StoreFiles.externalDataDirectory(forStoreAt:))
     }
 
-    /// The file a stored value refers to; `nil` when the value holds its bytes.
+    /// The file a stored value refers to; `nil` when the value holds its bytes, or when the
+    /// name could leave the folder (a name is a single component that does not start with a
+    /// dot; Core Data's are UUIDs).
     static func fileName(of stored: Data) -> String? {
         guard stored.first == fileTag else { return nil }
-        let name = stored.dropFirst().prefix { $0 != 0 }
-        return String(decoding: name, as: UTF8.self)
+        let name = String(decoding: stored.dropFirst().prefix { $0 != 0 }, as: UTF8.self)
+        guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"), !name.contains("\\") else { return nil }
+        return name
     }
 
     /// The bytes a stored value stands for. A value without a tag (written before values
@@ -38,8 +41,8 @@ struct ExternalData {
         case Self.inlineTag?:
             return Data(stored.dropFirst())
         case Self.fileTag?:
-            let name = Self.fileName(of: stored) ?? ""
-            guard let directory, !name.isEmpty, !name.contains("/") else {
+            guard let directory, let name = Self.fileName(of: stored) else {
+                let name = String(decoding: stored.dropFirst().prefix { $0 != 0 }.prefix(80), as: UTF8.self)
                 throw ObjectGraphError.storeFormat(file: directory?.path ?? ":memory:",
                                                    reason: "\(attribute) refers to an external file '\(name)' that cannot be read here")
             }
@@ -71,7 +74,15 @@ struct ExternalData {
         }
         let name = UUID().uuidString
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try bytes.write(to: directory.appendingPathComponent(name), options: .atomic)
+        let file = directory.appendingPathComponent(name)
+        // On disk before the row that refers to it is committed.
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw ObjectGraphError.storeFormat(file: file.path, reason: "cannot create the file for a large binary value")
+        }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        try handle.write(contentsOf: bytes)
+        try handle.synchronize()
         return (Self.reference(name), name)
     }
 
@@ -85,7 +96,7 @@ struct ExternalData {
     /// Removes files no row refers to any more; a file that cannot be removed stays.
     func remove(_ names: [String]) {
         guard let directory else { return }
-        for name in names where !name.isEmpty && !name.contains("/") {
+        for name in names {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }
     }
