@@ -34,11 +34,32 @@ public enum Fixtures {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// A new, empty temporary folder, removed by the caller when done.
+    /// A new, empty temporary folder. It lives in a folder of this test process, removed
+    /// when the process exits (and, should a run be killed, by the next run).
     public static func temporaryDirectory(_ label: String = "termdata") throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        let url = testRoot.appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    private static let rootPrefix = "termdata-tests-"
+
+    /// `termdata-tests-<pid>` in the system's temporary folder.
+    private static let testRoot: URL = {
+        let temporary = FileManager.default.temporaryDirectory
+        removeAbandonedRoots(in: temporary)
+        let root = temporary.appendingPathComponent("\(rootPrefix)\(getpid())", isDirectory: true)
+        try? FileManager.default.removeItem(at: root)
+        atexit { try? FileManager.default.removeItem(at: Fixtures.testRoot) }
+        return root
+    }()
+
+    /// Removes the folders of test processes that are no longer running.
+    private static func removeAbandonedRoots(in temporary: URL) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(rootPrefix) {
+            guard let pid = Int32(name.dropFirst(rootPrefix.count)), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
     }
 }
