@@ -3,7 +3,7 @@ import Testing
 import ObjectGraph
 import ObjectModel
 import Predicates
-import SQLiteStore
+@testable import SQLiteStore
 import TestSupport
 
 @Suite("Fetch requests against a SQLite store")
@@ -252,5 +252,45 @@ struct RowRequestTests {
         #expect(firstItems[0..<4].allSatisfy { !$0.isFault })
         #expect(secondItems[4..<8].allSatisfy { $0.isFault })
         #expect(store.singleRowRequests == 0)
+    }
+}
+
+@Suite("Counting with an index range")
+struct IndexRangeCountTests {
+    /// The statements a store runs, as SQLite traces them.
+    final class StatementLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var statements: [String] = []
+        func append(_ sql: String) { lock.lock(); statements.append(sql); lock.unlock() }
+        func take() -> [String] { lock.lock(); defer { statements = []; lock.unlock() }; return statements }
+    }
+
+    @Test("a range matching much of the table is counted by reading the table in order, a narrow one through the index; both exactly")
+    func ranges() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        for i in 0..<4_000 {
+            let item = try stack.context.insertObject(forEntityName: "ToDo")
+            item["name"] = .string("item \(i)")
+            item["dueDate"] = .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+            item["completed"] = .bool(i % 3 == 0)
+        }
+        try stack.context.save()
+        let log = StatementLog()
+        try stack.store.database.inDatabase { db in db.trace { log.append("\($0)") } }
+        defer { try? stack.store.database.inDatabase { db in db.trace(options: []) } }
+        func count(_ format: String, _ seconds: Double) throws -> Int {
+            let predicate = try ObjectPredicate(format: format, argumentArray: [.date(Date(timeIntervalSinceReferenceDate: seconds))])
+            return try stack.newContext().count(for: FetchRequest(entityName: "ToDo", predicate: predicate))
+        }
+        func expected(from start: Int, _ keep: (Int) -> Bool) -> Int { (start..<4_000).filter(keep).count }
+
+        // Both terms need the row; dueDate is indexed.
+        _ = log.take()
+        #expect(try count("completed == NO AND dueDate > %@", 100) == expected(from: 101) { $0 % 3 != 0 })
+        #expect(log.take().contains { $0.contains("NOT INDEXED") }, "two thirds of the table: read in order")
+        #expect(try count("completed == NO AND dueDate > %@", 3_990) == expected(from: 3_991) { $0 % 3 != 0 })
+        #expect(!log.take().contains { $0.contains("NOT INDEXED") }, "ten rows: through the index")
+        #expect(try count("name != 'none' AND dueDate >= %@", 3_000) == 1_000, "exactly as many as the first count may stop at")
+        #expect(try count("completed == YES AND dueDate >= %@", 0) == expected(from: 0) { $0 % 3 == 0 })
     }
 }

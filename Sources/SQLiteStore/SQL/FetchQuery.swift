@@ -83,14 +83,28 @@ struct FetchQuery {
     }
 
     /// `SELECT COUNT(*) ...`, counting within offset and limit.
-    func selectCount() throws -> SQLFragment {
+    /// `SELECT COUNT(*)`; `scanning` reads the root table in order rather than through an index.
+    func selectCount(scanning: Bool = false) throws -> SQLFragment {
         let w = wherePart, l = limitPart
         if l.sql.isEmpty {
-            return SQLFragment("SELECT COUNT(*) FROM \(compiler.fromClause)\(w.sql)", w.arguments)
+            return SQLFragment("SELECT COUNT(*) FROM \(compiler.fromClause(scanningRoot: scanning))\(w.sql)", w.arguments)
         }
         return SQLFragment("SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(compiler.fromClause)\(w.sql)\(l.sql))",
                            w.arguments + l.arguments)
     }
+
+    /// Whether the request has neither a limit nor an offset.
+    var isUnlimited: Bool { limitPart.sql.isEmpty }
+
+    /// The number of matching rows, counting no further than `bound`.
+    func selectCount(upTo bound: Int) -> SQLFragment {
+        let w = wherePart
+        return SQLFragment("SELECT COUNT(*) FROM (SELECT 1 FROM \(compiler.fromClause)\(w.sql) LIMIT ?)",
+                           w.arguments + [bound.databaseValue])
+    }
+
+    /// The root table, for an estimate of its size.
+    var rootTable: String { compiler.root.mapping.table.name }
 
     static let aggregates: [String: String] = ["sum:": "SUM", "count:": "COUNT", "min:": "MIN", "max:": "MAX", "average:": "AVG"]
 

@@ -50,8 +50,11 @@ final class QueryCompiler {
     }
 
     /// `ZTABLE t0` followed by the joins the compiled key paths needed.
-    var fromClause: String {
-        ([root.mapping.table.name + " t0"] + joins.map(\.sql)).joined(separator: " ")
+    var fromClause: String { fromClause(scanningRoot: false) }
+
+    /// The FROM clause; `scanningRoot` reads the root table in order (`NOT INDEXED`).
+    func fromClause(scanningRoot: Bool) -> String {
+        ([root.mapping.table.name + " t0" + (scanningRoot ? " NOT INDEXED" : "")] + joins.map(\.sql)).joined(separator: " ")
     }
 
     private func newAlias() -> String {

@@ -15,11 +15,7 @@ extension SQLiteStore {
         let query = try FetchQuery(schema: schema, request: request)
         switch request.fetch.resultType {
         case .count:
-            let fragment = try query.selectCount()
-            let count = try database.inDatabase { db in
-                try Int.fetchOne(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments) ?? 0
-            }
-            return .count(count)
+            return .count(try database.inDatabase { db in try count(query, in: db) })
         case .dictionaries:
             let (fragment, names, decoders) = try query.selectDictionaries()
             let rows = try database.inDatabase { db in
@@ -57,6 +53,32 @@ extension SQLiteStore {
             }
             return .rows(ids: ids, rows: nil)
         }
+    }
+
+    /// Counts the rows of a fetch, guarding against one plan of SQLite's. Without statistics
+    /// on value ranges, SQLite takes a range on an indexed column to be selective and looks
+    /// each matching row up through the index: for a range that matches much of the table
+    /// that is a random read per row (1.5 s for two thirds of a million rows), where reading
+    /// the table in order takes 80 ms. So when the plan looks rows up through an index, at
+    /// most a thirty-second of the table is counted that way; if that many rows match, the
+    /// table is read in order instead.
+    private func count(_ query: FetchQuery, in db: Database) throws -> Int {
+        let fragment = try query.selectCount()
+        func run(_ fragment: SQLFragment) throws -> Int {
+            try Int.fetchOne(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments) ?? 0
+        }
+        guard query.isUnlimited, try looksUpThroughIndex(fragment, in: db) else { return try run(fragment) }
+        let rows = try Int.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(query.rootTable)") ?? 0
+        let bound = Swift.max(1_000, rows / 32)
+        let partial = try run(query.selectCount(upTo: bound))
+        return partial < bound ? partial : try run(query.selectCount(scanning: true))
+    }
+
+    /// Whether SQLite's plan for a statement reads the root table's rows through a
+    /// non-covering index.
+    private func looksUpThroughIndex(_ fragment: SQLFragment, in db: Database) throws -> Bool {
+        let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + fragment.sql, arguments: fragment.statementArguments)
+        return plan.contains { ($0["detail"] as String?)?.hasPrefix("SEARCH t0 USING INDEX ") == true }
     }
 
     /// Object IDs from `SELECT Z_PK, Z_ENT ...`, read column by column from the prepared
