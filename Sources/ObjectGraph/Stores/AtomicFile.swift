@@ -6,15 +6,15 @@ import Glibc
 /// Writes a file so that readers see the old bytes or the new, never a mixture: the
 /// data goes to a temporary file in the same folder, is flushed to disk, then renamed
 /// over the target.
-enum AtomicFile {
+package enum AtomicFile {
     /// The whole file; a failure names the file.
-    static func read(_ url: URL) throws -> Data {
+    package static func read(_ url: URL) throws -> Data {
         do { return try Data(contentsOf: url) } catch {
             throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be read: \(error.localizedDescription)")
         }
     }
 
-    static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")

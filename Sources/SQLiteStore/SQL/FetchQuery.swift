@@ -96,6 +96,9 @@ struct FetchQuery {
     /// Whether the request has neither a limit nor an offset.
     var isUnlimited: Bool { limitPart.sql.isEmpty }
 
+    /// Whether the statement has a WHERE clause (entity restriction or predicate).
+    var isFiltered: Bool { !wherePart.sql.isEmpty }
+
     /// The number of matching rows, counting no further than `bound`.
     func selectCount(upTo bound: Int) -> SQLFragment {
         let w = wherePart

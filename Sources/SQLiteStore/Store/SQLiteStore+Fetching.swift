@@ -67,7 +67,7 @@ extension SQLiteStore {
         func run(_ fragment: SQLFragment) throws -> Int {
             try Int.fetchOne(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments) ?? 0
         }
-        guard query.isUnlimited, try looksUpThroughIndex(fragment, in: db) else { return try run(fragment) }
+        guard query.isUnlimited, query.isFiltered, try looksUpThroughIndex(fragment, in: db) else { return try run(fragment) }
         let rows = try Int.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(query.rootTable)") ?? 0
         let bound = Swift.max(1_000, rows / 32)
         let partial = try run(query.selectCount(upTo: bound))

@@ -73,16 +73,8 @@ struct ExternalData {
             return (Self.reference(previous), nil)
         }
         let name = UUID().uuidString
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent(name)
-        // On disk before the row that refers to it is committed.
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-            throw ObjectGraphError.storeFormat(file: file.path, reason: "cannot create the file for a large binary value")
-        }
-        let handle = try FileHandle(forWritingTo: file)
-        defer { try? handle.close() }
-        try handle.write(contentsOf: bytes)
-        try handle.synchronize()
+        // Flushed to disk before the row that refers to it is committed.
+        try AtomicFile.write(bytes, to: directory.appendingPathComponent(name))
         return (Self.reference(name), name)
     }
 
