@@ -293,4 +293,50 @@ struct IndexRangeCountTests {
         #expect(try count("name != 'none' AND dueDate >= %@", 3_000) == 1_000, "exactly as many as the first count may stop at")
         #expect(try count("completed == YES AND dueDate >= %@", 0) == expected(from: 0) { $0 % 3 == 0 })
     }
+
+    @Test("a fetch that reads every row of a wide range reads the table in order; a narrow one, or one that stops early in the index's order, uses the index")
+    func fetches() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        for i in 0..<4_000 {
+            let item = try stack.context.insertObject(forEntityName: "ToDo")
+            item["name"] = .string(String(format: "item %04d", 3_999 - i))
+            item["dueDate"] = .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+            item["completed"] = .bool(i % 3 == 0)
+        }
+        try stack.context.save()
+        let log = StatementLog()
+        try stack.store.database.inDatabase { db in db.trace { log.append("\($0)") } }
+        defer { try? stack.store.database.inDatabase { db in db.trace(options: []) } }
+        func request(after seconds: Double, sort key: String, limit: Int = 0) throws -> FetchRequest {
+            let predicate = try ObjectPredicate(format: "completed == NO AND dueDate > %@",
+                                                argumentArray: [.date(Date(timeIntervalSinceReferenceDate: seconds))])
+            return FetchRequest(entityName: "ToDo", predicate: predicate,
+                                sortDescriptors: [ObjectSortDescriptor(key: key, ascending: true)], fetchLimit: limit)
+        }
+        func names(_ request: FetchRequest) throws -> [String] {
+            let context = stack.newContext()
+            return try withExtendedLifetime(context) { try context.fetch(request).map { $0.string("name") ?? "" } }
+        }
+        // Names run opposite to due dates, so sorting by name reverses the due order.
+        func expected(after start: Int, limit: Int = .max) -> [String] {
+            Array((start + 1..<4_000).filter { $0 % 3 != 0 }.map { String(format: "item %04d", 3_999 - $0) }.sorted().prefix(limit))
+        }
+        let scanned = { log.take().contains { $0.contains("NOT INDEXED") } }
+
+        _ = log.take()
+        #expect(try names(request(after: 100, sort: "name")) == expected(after: 100))
+        #expect(scanned(), "two thirds of the table, sorted by another key: read in order")
+        #expect(try names(request(after: 100, sort: "name", limit: 5)) == expected(after: 100, limit: 5))
+        #expect(scanned(), "a limit after a sort still reads every match")
+        #expect(try names(request(after: 3_990, sort: "name")) == expected(after: 3_990))
+        #expect(!scanned(), "six rows: through the index")
+        #expect(try names(request(after: 100, sort: "dueDate", limit: 5)).count == 5)
+        #expect(!scanned(), "in the index's order with a limit: stops after five")
+
+        var dictionaries = try request(after: 100, sort: "name")
+        dictionaries.resultType = .dictionaries
+        dictionaries.propertiesToFetch = [.key("name")]
+        #expect(try stack.newContext().fetchDictionaries(dictionaries).compactMap { $0["name"]?.stringValue } == expected(after: 100))
+        #expect(scanned(), "dictionaries are guarded too")
+    }
 }

@@ -72,18 +72,19 @@ struct FetchQuery {
         }
     }
 
-    /// `SELECT t0.Z_PK, t0.Z_ENT ...`: the matching objects in order.
-    func selectIDs() throws -> SQLFragment {
+    /// `SELECT t0.Z_PK, t0.Z_ENT ...`: the matching objects in order; `scanning` reads the
+    /// root table in order rather than through an index.
+    func selectIDs(scanning: Bool = false) throws -> SQLFragment {
         var order = try compiler.orderBy(request.fetch.sortDescriptors)
         if !order.isEmpty { order.append("t0.Z_PK ASC") }
         let orderPart = order.isEmpty ? "" : " ORDER BY " + order.joined(separator: ", ")
         let w = wherePart, l = limitPart
-        return SQLFragment("SELECT t0.Z_PK, t0.Z_ENT FROM \(compiler.fromClause)\(w.sql)\(orderPart)\(l.sql)",
+        return SQLFragment("SELECT t0.Z_PK, t0.Z_ENT FROM \(compiler.fromClause(scanningRoot: scanning))\(w.sql)\(orderPart)\(l.sql)",
                            w.arguments + l.arguments)
     }
 
-    /// `SELECT COUNT(*) ...`, counting within offset and limit.
-    /// `SELECT COUNT(*)`; `scanning` reads the root table in order rather than through an index.
+    /// `SELECT COUNT(*) ...`, counting within offset and limit; `scanning` reads the root
+    /// table in order rather than through an index.
     func selectCount(scanning: Bool = false) throws -> SQLFragment {
         let w = wherePart, l = limitPart
         if l.sql.isEmpty {
@@ -95,6 +96,9 @@ struct FetchQuery {
 
     /// Whether the request has neither a limit nor an offset.
     var isUnlimited: Bool { limitPart.sql.isEmpty }
+
+    /// Whether the request sorts its results.
+    var isSorted: Bool { !request.fetch.sortDescriptors.isEmpty }
 
     /// Whether the statement has a WHERE clause (entity restriction or predicate).
     var isFiltered: Bool { !wherePart.sql.isEmpty }
@@ -112,7 +116,7 @@ struct FetchQuery {
     static let aggregates: [String: String] = ["sum:": "SUM", "count:": "COUNT", "min:": "MIN", "max:": "MAX", "average:": "AVG"]
 
     /// The statement of a dictionary fetch, with the result names and decoders of its columns.
-    func selectDictionaries() throws -> (fragment: SQLFragment, names: [String], decoders: [Decoder]) {
+    func selectDictionaries(scanning: Bool = false) throws -> (fragment: SQLFragment, names: [String], decoders: [Decoder]) {
         let fetch = request.fetch
         let entity = compiler.root.mapping.entity
         let properties = fetch.propertiesToFetch ?? entity.storedAttributes.map { FetchProperty.key($0.name) }
@@ -154,7 +158,7 @@ struct FetchQuery {
         }
         let w = wherePart, l = limitPart
         let distinct = fetch.returnsDistinctResults ? "DISTINCT " : ""
-        var sql = "SELECT \(distinct)\(columns.joined(separator: ", ")) FROM \(compiler.fromClause)\(w.sql)"
+        var sql = "SELECT \(distinct)\(columns.joined(separator: ", ")) FROM \(compiler.fromClause(scanningRoot: scanning))\(w.sql)"
         if !groupBy.isEmpty { sql += " GROUP BY " + groupBy.joined(separator: ", ") }
         sql += having.sql
         if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }

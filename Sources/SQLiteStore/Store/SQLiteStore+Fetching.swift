@@ -17,9 +17,10 @@ extension SQLiteStore {
         case .count:
             return .count(try database.inDatabase { db in try count(query, in: db) })
         case .dictionaries:
-            let (fragment, names, decoders) = try query.selectDictionaries()
+            let (_, names, decoders) = try query.selectDictionaries()
             let rows = try database.inDatabase { db in
-                try Row.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments)
+                let fragment = try plannedStatement(query, everyMatchRead: true, in: db) { try query.selectDictionaries(scanning: $0).fragment }
+                return try Row.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments)
             }
             return .dictionaries(try rows.map { row in
                 var d: [String: ObjectValue] = [:]
@@ -46,7 +47,9 @@ extension SQLiteStore {
                 return d
             })
         case .managedObjects, .objectIDs:
-            let fragment = try query.selectIDs()
+            let fragment = try database.inDatabase { db in
+                try plannedStatement(query, everyMatchRead: query.isUnlimited, in: db) { try query.selectIDs(scanning: $0) }
+            }
             let ids = try fetchIDs(fragment)
             if request.fetch.resultType == .managedObjects, !request.fetch.returnsObjectsAsFaults {
                 return .rows(ids: ids, rows: try rows(for: ids))
@@ -67,18 +70,49 @@ extension SQLiteStore {
         func run(_ fragment: SQLFragment) throws -> Int {
             try Int.fetchOne(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments) ?? 0
         }
-        guard query.isUnlimited, query.isFiltered, try looksUpThroughIndex(fragment, in: db) else { return try run(fragment) }
-        let rows = try Int.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(query.rootTable)") ?? 0
-        let bound = Swift.max(1_000, rows / 32)
+        guard query.isUnlimited, query.isFiltered, try plan(of: fragment, in: db).looksUpThroughIndex else { return try run(fragment) }
+        let bound = try indexLookupBound(query, in: db)
         let partial = try run(query.selectCount(upTo: bound))
         return partial < bound ? partial : try run(query.selectCount(scanning: true))
     }
 
-    /// Whether SQLite's plan for a statement reads the root table's rows through a
-    /// non-covering index.
-    private func looksUpThroughIndex(_ fragment: SQLFragment, in db: Database) throws -> Bool {
-        let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + fragment.sql, arguments: fragment.statementArguments)
-        return plan.contains { ($0["detail"] as String?)?.hasPrefix("SEARCH t0 USING INDEX ") == true }
+    /// A fetch's statement, guarded as `count` is: when SQLite would look every matching
+    /// row up through an index and at least a thirty-second of the table matches, the
+    /// statement that reads the table in order instead. `everyMatchRead` says whether the
+    /// statement reads every match even when its plan needs no sort (it has no limit, or it
+    /// groups or aggregates); a limited statement whose rows come in the index's order stops
+    /// early and is left alone.
+    private func plannedStatement(_ query: FetchQuery, everyMatchRead: Bool, in db: Database,
+                                  _ make: (_ scanning: Bool) throws -> SQLFragment) throws -> SQLFragment {
+        let fragment = try make(false)
+        guard query.isFiltered else { return fragment }
+        let plan = try plan(of: fragment, in: db)
+        guard plan.looksUpThroughIndex, everyMatchRead || plan.sorts else { return fragment }
+        let bound = try indexLookupBound(query, in: db)
+        let probe = query.selectCount(upTo: bound)
+        let partial = try Int.fetchOne(db, sql: probe.sql, arguments: probe.statementArguments) ?? 0
+        return partial < bound ? fragment : try make(true)
+    }
+
+    /// The most rows worth looking up through an index: a thirty-second of the table.
+    private func indexLookupBound(_ query: FetchQuery, in db: Database) throws -> Int {
+        let rows = try Int.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(query.rootTable)") ?? 0
+        return Swift.max(1_000, rows / 32)
+    }
+
+    /// What SQLite's plan for a statement does that matters here.
+    private struct QueryPlan {
+        /// It reads the root table's rows through a non-covering index.
+        var looksUpThroughIndex: Bool
+        /// It sorts or groups the matching rows in a temporary tree, so reads them all first.
+        var sorts: Bool
+    }
+
+    private func plan(of fragment: SQLFragment, in db: Database) throws -> QueryPlan {
+        let details = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + fragment.sql, arguments: fragment.statementArguments)
+            .compactMap { $0["detail"] as String? }
+        return QueryPlan(looksUpThroughIndex: details.contains { $0.hasPrefix("SEARCH t0 USING INDEX ") },
+                         sorts: details.contains { $0.contains("TEMP B-TREE") })
     }
 
     /// Object IDs from `SELECT Z_PK, Z_ENT ...`, read column by column from the prepared
