@@ -74,6 +74,28 @@ struct FetchedResultsControllerTests {
         #expect(reloads == 1)
     }
 
+    @Test("after a save, an inserted object shown in a window is the saved object, under its permanent ID")
+    func insertedThenSaved() throws {
+        let stack = try Self.stack(items: 3)
+        let results = FetchedResultsController(fetchRequest: FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]),
+                                               context: stack.context)
+        try results.performFetch()
+        let added = try stack.context.insertObject(forEntityName: "ToDo")
+        added["name"] = .string("item 99999")
+        stack.context.processPendingChanges()
+        #expect(try results.object(at: 3) === added)
+        var reloads = 0
+        let o = results.observe { if $0.reloaded { reloads += 1 } }
+        defer { o.cancel() }
+        try stack.context.save()
+        #expect(reloads == 1)
+        let shown = try results.object(at: 3)
+        #expect(shown === added, "the window holds the saved object, not a new fault under its old temporary ID")
+        #expect(!shown.objectID.isTemporaryID)
+        #expect(shown.string("name") == "item 99999")
+        try shown.setValue(true, forKey: "completed")
+    }
+
     @Test("a lazily fetching array controller keeps only windows in memory and sorts in the store")
     func lazyArrayController() throws {
         let stack = try Self.stack(items: 1_000)

@@ -104,6 +104,21 @@ struct ToDoAppTests {
         #expect(todo.items.selectedObjects.first?.bool(ToDoKeys.completed) == false)
     }
 
+    @Test("on a SQLite store, a saved new item stays on screen and can be changed (the rows are read a window at a time)")
+    func saveOnSQLite() throws {
+        let store = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
+        let driver = MemoryDriver(size: Size(width: 100, height: 30))
+        let todo = try ToDoApplication(store: store, driver: driver, now: { Clock().now })
+        todo.app.runScript("aFirst<Enter>aSecond<Enter><C-s>")
+        let text = screen(driver.screenLines)
+        #expect(text.contains("│First "), "the saved rows still show their items")
+        #expect(text.contains("│Second "))
+        #expect(text.contains("Item: Second"), "the form still shows the selected item")
+        todo.app.runScript(" ")
+        #expect(todo.items.selectedObjects.first?.string(ToDoKeys.name) == "Second")
+        #expect(todo.items.selectedObjects.first?.bool(ToDoKeys.completed) == true)
+    }
+
     @Test("/ filters by words in the name, or by a predicate; a bad predicate shows its caret and keeps the filter")
     func filter() throws {
         let (todo, driver) = try launch(seeded: false)

@@ -71,7 +71,11 @@ public final class FetchedResultsController {
         sections = try readSections()
         if observation == nil {
             observation = context.observe { [weak self] note in
-                if case .objectsDidChange(let changes) = note { self?.contextChanged(changes) }
+                switch note {
+                case .objectsDidChange(let changes): self?.contextChanged(changes)
+                case .didSave(let save): self?.contextSaved(save)
+                default: break
+                }
             }
         }
     }
@@ -204,6 +208,14 @@ public final class FetchedResultsController {
         let touched = (changes.inserted + changes.updated + changes.deleted + changes.refreshed + changes.invalidated)
             .contains { kinds.contains($0.entity.name) }
         guard touched || changes.invalidatedAll else { return }
+        guard (try? performFetch()) != nil else { return }
+        notify(ArrangedChanges(reloaded: true))
+    }
+
+    /// A save gives inserted objects their permanent IDs; the windows hold the temporary ones,
+    /// which no longer name an object, so they are read again.
+    private func contextSaved(_ save: ContextDidSave) {
+        guard save.inserted.contains(where: { kinds.contains($0.entityName) }) else { return }
         guard (try? performFetch()) != nil else { return }
         notify(ArrangedChanges(reloaded: true))
     }
