@@ -64,7 +64,11 @@ extension ToDoApplication {
 
     private func toggle(_ key: String, of item: ManagedObject?) {
         guard let item else { return }
-        item[key] = .bool(!(item.bool(key) ?? false))
+        do {
+            try item.setValue(!(item.bool(key) ?? false), forKey: key)
+        } catch {
+            app.showMessage("Cannot change the item: \(error)", isError: true)
+        }
         endEvent()
     }
 

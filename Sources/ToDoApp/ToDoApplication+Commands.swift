@@ -122,7 +122,11 @@ extension ToDoApplication {
         let selected = items.selectedObjects
         guard !selected.isEmpty else { return .handled }
         let done = !(selected.allSatisfy { $0.bool(ToDoKeys.completed) == true })
-        for item in selected { item[ToDoKeys.completed] = .bool(done) }
+        do {
+            for item in selected { try item.setValue(done, forKey: ToDoKeys.completed) }
+        } catch {
+            app.showMessage("Cannot change the item: \(error)", isError: true)
+        }
         endEvent()
         return .redraw
     }
