@@ -58,6 +58,7 @@ public final class CursesDriver: TerminalDriver {
         nonl()
         keypad(screen, true)
         intrflush(screen, false)
+        Self.disableFlowControl()
         meta(screen, true)
         set_escdelay(25)
         curs_set(0)
@@ -75,6 +76,18 @@ public final class CursesDriver: TerminalDriver {
         colorPairs = [:]
         previousFrame = nil
         SignalTrap.install()
+    }
+
+    /// Turns off XON/XOFF flow control, which `cbreak` leaves on, so that Ctrl-S (save) and
+    /// Ctrl-Q reach the program instead of stopping and resuming the terminal's output;
+    /// the signal keys (Ctrl-C, Ctrl-Z) stay. ncurses is told the mode is its own, so that
+    /// it comes back after a suspend; `endwin` restores the shell's.
+    private static func disableFlowControl() {
+        var modes = termios()
+        guard tcgetattr(STDIN_FILENO, &modes) == 0 else { return }
+        modes.c_iflag &= ~tcflag_t(IXON | IXOFF)
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &modes) == 0 else { return }
+        def_prog_mode()
     }
 
     public func stop() {

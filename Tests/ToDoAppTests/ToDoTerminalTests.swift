@@ -3,8 +3,8 @@ import Testing
 import TestSupport
 
 /// The real `termdata` binary on a pseudo-terminal under tmux, used as a person would:
-/// add an item with a due date, create a category in the panel and give it to the item,
-/// quit, then read the item back with `termdata query`.
+/// add an item, save it with Ctrl-S, give it a due date, create a category in the panel and
+/// give it to the item, quit, then read the item back with `termdata query`.
 @Suite("ToDo on a real terminal", .serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
 struct ToDoTerminalTests {
     @Test("add an item with a due date, give it a new category, quit, and query it back")
@@ -25,6 +25,11 @@ struct ToDoTerminalTests {
         try session.tmux(["send-keys", "-l", "Repot the fern"])
         try session.send("Enter")
         screen = try session.waitFor { $0.contains { $0.contains("Repot the fern") } && $0.last?.contains("2 items") == true }
+
+        // Ctrl-S saves (the terminal's flow control is off), and the saved row stays.
+        try session.send("C-s")
+        screen = try session.waitFor { $0.last?.contains("2 items · saved") == true }
+        #expect(screen.contains { $0.contains("│Repot the fern") })
 
         // Its due date: the date editor's "today".
         try session.send("l", "e", "t", "Enter")
