@@ -163,10 +163,10 @@ public final class ManagedObjectContext {
     }
 
     func unregister(_ object: ManagedObject) {
-        let id = object.objectID
-        if let entry = registry[id], entry.toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
-            registry[id] = nil
-        }
+        // One probe: the entry is removed by its position.
+        guard let i = registry.index(forKey: object.objectID),
+              registry.values[i].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
+        registry.remove(at: i)
     }
 
     // MARK: Deleting
