@@ -24,6 +24,20 @@ struct SavingTests {
         #expect(Set(home.objects("todos").map { $0.string("name")! }) == Set(ToDoFixture.names.prefix(3)))
     }
 
+    @Test("text with a NUL character in it reads back whole, as objects and as dictionaries")
+    func textWithNUL() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        let name = "before\u{0}after é"
+        let item = try stack.context.insertObject(forEntityName: "ToDo")
+        item["name"] = .string(name)
+        try stack.context.save()
+        let other = try stack.reopened()
+        let fetched = try other.context.fetch(FetchRequest(entityName: "ToDo"))
+        #expect(fetched.first?.string("name") == name)
+        let rows = try other.context.fetchDictionaries(FetchRequest(entityName: "ToDo", propertiesToFetch: [.key("name")]))
+        #expect(rows.first?["name"] == .string(name))
+    }
+
     @Test("rows are stored as Core Data stores them: Z_ENT, Z_OPT 1, dates in seconds since 2001, booleans 0/1")
     func rawLayout() throws {
         let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())

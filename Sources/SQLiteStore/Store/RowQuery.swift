@@ -43,7 +43,7 @@ final class RowQuery {
         var values = Array(repeating: ObjectValue.null, count: entity.attributes.count)
         var i = 2
         for (position, (attribute, _)) in zip(attributePositions, mapping.attributes) {
-            values[position] = DatabaseValueCoding.objectValue(row[i] as DatabaseValue, type: attribute.type)
+            values[position] = DatabaseValueCoding.objectValue(row.storedValue(atIndex: i), type: attribute.type)
             i += 1
         }
         for column in externalColumns {
@@ -65,5 +65,17 @@ final class RowQuery {
             i += 2
         }
         return stored
+    }
+}
+
+extension Row {
+    /// The value in a column of a row read from a statement, with text in full: GRDB reads
+    /// text up to its first NUL character, so text whose bytes run longer is read again as
+    /// bytes.
+    func storedValue(atIndex i: Int) -> DatabaseValue {
+        let value: DatabaseValue = self[i]
+        guard case .string(let text) = value.storage, let bytes = dataNoCopy(atIndex: i),
+              bytes.count != text.utf8.count else { return value }
+        return String(decoding: bytes, as: UTF8.self).databaseValue
     }
 }

@@ -18,33 +18,35 @@ extension SQLiteStore {
             return .count(try database.inDatabase { db in try count(query, in: db) })
         case .dictionaries:
             let (_, names, decoders) = try query.selectDictionaries()
-            let rows = try database.inDatabase { db in
+            return .dictionaries(try database.inDatabase { db in
                 let fragment = try plannedStatement(query, everyMatchRead: true, in: db) { try query.selectDictionaries(scanning: $0).fragment }
-                return try Row.fetchAll(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments)
-            }
-            return .dictionaries(try rows.map { row in
-                var d: [String: ObjectValue] = [:]
-                for (i, name) in names.enumerated() {
-                    let value: DatabaseValue = row[i]
-                    switch decoders[i] {
-                    case .attribute(let type): d[name] = DatabaseValueCoding.objectValue(value, type: type)
-                    case .externalData(let attribute):
-                        guard case .blob(let stored) = value.storage else {
-                            d[name] = DatabaseValueCoding.objectValue(value, type: .binary)
-                            continue
+                let cursor = try Row.fetchCursor(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments)
+                var dictionaries: [[String: ObjectValue]] = []
+                while let row = try cursor.next() {
+                    var d: [String: ObjectValue] = [:]
+                    for (i, name) in names.enumerated() {
+                        let value = row.storedValue(atIndex: i)
+                        switch decoders[i] {
+                        case .attribute(let type): d[name] = DatabaseValueCoding.objectValue(value, type: type)
+                        case .externalData(let attribute):
+                            guard case .blob(let stored) = value.storage else {
+                                d[name] = DatabaseValueCoding.objectValue(value, type: .binary)
+                                continue
+                            }
+                            d[name] = .data(try externalData.bytes(of: stored, attribute: attribute))
+                        case .object(let entity, let entityColumn):
+                            guard let pk = Int64.fromDatabaseValue(value) else { d[name] = .null; continue }
+                            var entityName = entity
+                            if let entityColumn, let number = Int.fromDatabaseValue(row[entityColumn]),
+                               let concrete = schema.entityName(forNumber: number) {
+                                entityName = concrete
+                            }
+                            d[name] = .object(objectID(entityName: entityName, primaryKey: pk))
                         }
-                        d[name] = .data(try externalData.bytes(of: stored, attribute: attribute))
-                    case .object(let entity, let entityColumn):
-                        guard let pk = Int64.fromDatabaseValue(value) else { d[name] = .null; continue }
-                        var entityName = entity
-                        if let entityColumn, let number = Int.fromDatabaseValue(row[entityColumn]),
-                           let concrete = schema.entityName(forNumber: number) {
-                            entityName = concrete
-                        }
-                        d[name] = .object(objectID(entityName: entityName, primaryKey: pk))
                     }
+                    dictionaries.append(d)
                 }
-                return d
+                return dictionaries
             })
         case .managedObjects, .objectIDs:
             let fragment = try database.inDatabase { db in

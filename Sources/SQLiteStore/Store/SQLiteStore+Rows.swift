@@ -9,8 +9,9 @@ extension SQLiteStore {
     public func row(for objectID: ManagedObjectID) throws -> StoredRow? {
         guard let pk = objectID.primaryKey, let query = rowQueries[objectID.entityName] else { return nil }
         return try database.inDatabase { db in
-            let statement = try db.cachedStatement(sql: query.selectOne)
-            guard let row = try Row.fetchOne(statement, arguments: [pk]) else { return nil }
+            // A cursor's row reads the statement's columns (a copied row has lost text after a NUL).
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: query.selectOne), arguments: [pk])
+            guard let row = try cursor.next() else { return nil }
             return try query.storedRow(row, store: self)
         }
     }

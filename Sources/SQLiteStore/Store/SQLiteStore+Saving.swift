@@ -194,7 +194,8 @@ extension SQLiteStore {
     /// A row as it is in the database now, within the save's transaction.
     private func storedRow(pk: Int64, entity: String, in db: Database) throws -> StoredRow? {
         guard let query = rowQueries[entity] else { return nil }
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: query.selectOne), arguments: [pk]) else { return nil }
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: query.selectOne), arguments: [pk])
+        guard let row = try cursor.next() else { return nil }
         var stored = try query.storedRow(row, store: self)
         for (relationship, _) in query.mapping.toMany {
             stored.toMany[relationship.name] = try relatedObjectIDs(of: stored.objectID, relationship: relationship, in: db)
