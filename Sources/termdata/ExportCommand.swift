@@ -56,6 +56,7 @@ enum CSV {
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return String(i)
         case .double(let d): return String(d)
+        case .decimal(let d): return d.description
         case .string(let s): return s
         case .array, .object: return (try? JSONValue.text(value, pretty: false)) ?? ""
         }

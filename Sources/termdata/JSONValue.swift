@@ -10,6 +10,8 @@ enum JSONValue: Codable, Equatable {
     case bool(Bool)
     case int(Int)
     case double(Double)
+    /// A number whose digits a `Double` cannot hold (a Decimal's), kept exactly.
+    case decimal(Decimal)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -19,7 +21,14 @@ enum JSONValue: Codable, Equatable {
         if c.decodeNil() { self = .null }
         else if let b = try? c.decode(Bool.self) { self = .bool(b) }
         else if let i = try? c.decode(Int.self) { self = .int(i) }
-        else if let d = try? c.decode(Double.self) { self = .double(d) }
+        else if let d = try? c.decode(Double.self) {
+            // The number's own digits, when a Double loses some of them.
+            if let exact = try? c.decode(Decimal.self), Decimal(string: "\(d)", locale: Self.posix) != exact {
+                self = .decimal(exact)
+            } else {
+                self = .double(d)
+            }
+        }
         else if let s = try? c.decode(String.self) { self = .string(s) }
         else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
         else { self = .object(try c.decode([String: JSONValue].self)) }
@@ -32,6 +41,7 @@ enum JSONValue: Codable, Equatable {
         case .bool(let b): try c.encode(b)
         case .int(let i): try c.encode(i)
         case .double(let d): try c.encode(d)
+        case .decimal(let d): try c.encode(d)
         case .string(let s): try c.encode(s)
         case .array(let a): try c.encode(a)
         case .object(let o): try c.encode(o)
@@ -61,6 +71,7 @@ enum JSONValue: Codable, Equatable {
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
+        case .decimal(let d): return .decimal(d)
         case .string(let s): return .string(s)
         case .array(let a): return .array(try a.map { try $0.predicateValue() })
         case .object(let o):
@@ -71,6 +82,8 @@ enum JSONValue: Codable, Equatable {
             return .dictionary(try o.mapValues { try $0.predicateValue() })
         }
     }
+
+    static let posix = Locale(identifier: "en_US_POSIX")
 
     /// An ISO-8601 date, with or without fractional seconds.
     static func date(_ text: String) -> Date? {
@@ -99,7 +112,7 @@ enum JSONValue: Codable, Equatable {
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
         case .double(let d): return d.isFinite && d.rounded() == d && abs(d) < 1e15 ? .int(Int(d)) : .double(d)
-        case .decimal(let d): return .double(NSDecimalNumber(decimal: d).doubleValue)
+        case .decimal(let d): return .decimal(d)
         case .string(let s): return .string(s)
         case .date(let d): return .string(dateText(d))
         case .data(let d): return .string(d.base64EncodedString())
@@ -122,9 +135,11 @@ enum JSONValue: Codable, Equatable {
             return type.integerRange!.contains(i) ? .int(i) : nil
         case (.double, .int(let i)), (.float, .int(let i)): return .double(Double(i))
         case (.double, .double(let d)), (.float, .double(let d)): return .double(d)
+        case (.double, .decimal(let d)), (.float, .decimal(let d)): return Double(d.description).map(ObjectValue.double)
         case (.decimal, .int(let i)): return .decimal(Decimal(i))
-        case (.decimal, .double(let d)): return .decimal(Decimal(string: "\(d)") ?? Decimal(d))
-        case (.decimal, .string(let s)): return Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")).map(ObjectValue.decimal)
+        case (.decimal, .double(let d)): return .decimal(Decimal(string: "\(d)", locale: Self.posix) ?? Decimal(d))
+        case (.decimal, .decimal(let d)): return .decimal(d)
+        case (.decimal, .string(let s)): return Decimal(string: s, locale: Self.posix).map(ObjectValue.decimal)
         case (.boolean, .bool(let b)): return .bool(b)
         case (.string, .string(let s)): return .string(s)
         case (.date, .string(let s)): return Self.date(s).map(ObjectValue.date)
@@ -139,7 +154,7 @@ enum JSONValue: Codable, Equatable {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
-        case .int, .double: return "a number"
+        case .int, .double, .decimal: return "a number"
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"

@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import ObjectModel
 import Predicates
+import TerminalUI
 
 /// `termdata query [--store PATH --model MODEL --type T] ENTITY [PREDICATE] [--arg JSON]... ...`
 struct QueryCommand: ParsableCommand {
@@ -161,17 +162,36 @@ struct QueryCommand: ParsableCommand {
             for row in rows { print(CSV.line(header.map { CSV.text(row[$0] ?? .null) })) }
         case .table:
             let header = columns
-            let cells = rows.map { row in header.map { CSV.text(row[$0] ?? .null) } }
-            var widths = header.map(\.count)
-            for line in cells { for (i, c) in line.enumerated() { widths[i] = max(widths[i], c.count) } }
+            let cells = rows.map { row in header.map { Self.tableCell(row[$0] ?? .null) } }
+            var widths = header.map(\.displayWidth)
+            for line in cells { for (i, c) in line.enumerated() { widths[i] = max(widths[i], c.displayWidth) } }
             func format(_ fields: [String]) -> String {
-                fields.enumerated().map { i, f in f.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
-                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+                // Columns are measured in terminal cells (a CJK character takes two), and only
+                // the end of the line is trimmed, so an empty first column keeps its place.
+                var line = fields.enumerated().map { i, f in f + String(repeating: " ", count: widths[i] - f.displayWidth) }
+                    .joined(separator: "  ")
+                while line.last == " " { line.removeLast() }
+                return line
             }
             print(format(header))
             print(format(widths.map { String(repeating: "-", count: $0) }))
             for line in cells { print(format(line)) }
             print("(\(rows.count) object\(rows.count == 1 ? "" : "s"))")
         }
+    }
+
+    /// A value as one table cell: on one line, with control characters written as escapes.
+    static func tableCell(_ value: JSONValue) -> String {
+        var cell = ""
+        for scalar in CSV.text(value).unicodeScalars {
+            switch scalar {
+            case "\n": cell += "\\n"
+            case "\r": cell += "\\r"
+            case "\t": cell += "\\t"
+            case _ where scalar.properties.generalCategory == .control: cell += "\\u{\(String(scalar.value, radix: 16))}"
+            default: cell.unicodeScalars.append(scalar)
+            }
+        }
+        return cell
     }
 }

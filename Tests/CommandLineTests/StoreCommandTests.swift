@@ -69,6 +69,48 @@ struct StoreCommandTests {
         #expect(result.stdout == "name\n----\nHome\nWork\n(2 objects)\n")
     }
 
+    @Test("the table keeps an empty first column in place, measures wide characters in cells, and keeps each object on one line")
+    func tableAlignment() throws {
+        let cli = try CommandLineSession()
+        let path = try cli.write("""
+        {"format": "termdata-graph", "version": 1, "entities": {
+         "Category": [{"@id": "c1", "name": "日本語"}],
+         "ToDo": [{"@id": "t1", "name": "two\\nlines", "category": "c1"}, {"@id": "t2", "name": "loose"}]}}
+        """, to: "todo.json")
+        #expect(try cli.run(["import", path]).status == 0)
+        let result = try cli.run(["query", "ToDo", "--sort", "name:desc", "--keys", "category.name,name"])
+        #expect(result.stdout == """
+            category.name  name
+            -------------  ----------
+            日本語         two\\nlines
+                           loose
+            (2 objects)
+
+            """)
+    }
+
+    @Test("decimals are written with all their digits and read back exactly; doubles stay as they were")
+    func decimals() throws {
+        let cli = try CommandLineSession()
+        let model = TestSupport.ModelFixtures.allFeatures.path
+        let path = try cli.write("""
+        {"format": "termdata-graph", "version": 1, "entities": {"AllTypesOfAttributes": [
+         {"@id": "a", "decimalAttribute": 12345678901234567890.123456789, "doubleAttribute": 0.1, "floatAttribute": 1e-7}]}}
+        """, to: "decimal.json")
+        let store = cli.file("all.xml").path
+        let imported = try cli.run(["import", "--store", store, "--model", model, "--type", "xml", path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let first = try cli.run(["export", "--store", store, "--model", model, "--type", "xml"])
+        #expect(first.stdout.contains("\"decimalAttribute\" : 12345678901234567890.123456789"), "\(first.stdout)")
+        #expect(first.stdout.contains("\"doubleAttribute\" : 0.1"))
+        let csv = try cli.run(["export", "--store", store, "--model", model, "--type", "xml", "--entity", "AllTypesOfAttributes", "--format", "csv"])
+        #expect(csv.stdout.contains(",12345678901234567890.123456789,"), "\(csv.stdout)")
+        let again = cli.file("again.binary").path
+        #expect(try cli.run(["import", "--store", again, "--model", model, "--type", "binary", try cli.write(first.stdout, to: "first.json")]).status == 0)
+        let second = try cli.run(["export", "--store", again, "--model", model, "--type", "binary"])
+        #expect(second.stdout == first.stdout)
+    }
+
     @Test("export, import into a new store and export again give the same content")
     func roundTrip() throws {
         let cli = try importedToDo()

@@ -92,7 +92,7 @@ struct Parser {
             let asPredicate = memoized(\.parenthesisedPredicates) { (p: inout Parser) throws(PredicateSyntaxError) in
                 p.advance()
                 let inner = try p.predicate()
-                try p.expect(")", "')' to close the '(' at \(p.column(of: p.tokens[start]))")
+                try p.expect(")", "')' to close the '(' from \(p.column(of: p.tokens[start]))")
                 return inner
             }
             if case .success(let p) = asPredicate { return p }
@@ -367,7 +367,7 @@ struct Parser {
         case .symbol("("):
             advance()
             let e = try expression()
-            try expect(")", "')' to close the '(' at \(column(of: token))")
+            try expect(")", "')' to close the '(' from \(column(of: token))")
             return e
         case .selector(let name):
             return try function(named: name)
