@@ -23,7 +23,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let model = try storeArguments.loadModel()
         if let entity { _ = try StoreArguments.entity(entity, in: model) }
-        let context = try storeArguments.open(model: model)
+        let context = try storeArguments.open(model: model, readOnly: true)
         switch format {
         case .json:
             let graph = try GraphFile.export(from: context, entityNames: entity.map { [$0] })

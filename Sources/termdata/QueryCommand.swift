@@ -80,7 +80,7 @@ struct QueryCommand: ParsableCommand {
         if let limit, limit < 0 { throw CommandFailure("--limit must not be negative") }
         if let offset, offset < 0 { throw CommandFailure("--offset must not be negative") }
 
-        let context = try storeArguments.open(model: model)
+        let context = try storeArguments.open(model: model, readOnly: true)
         var objects: [ManagedObject]
         do {
             switch evaluate {

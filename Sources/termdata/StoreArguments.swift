@@ -42,8 +42,9 @@ struct StoreArguments: ParsableArguments {
         return try ModelCommand.load(url)
     }
 
-    /// Opens the store; when `creating`, makes it (and its folder) if missing.
-    func open(model: ManagedObjectModel, creating: Bool = false) throws -> ManagedObjectContext {
+    /// Opens the store; when `creating`, makes it (and its folder) if missing. A `readOnly`
+    /// store is left exactly as it was: no journal-mode change, no write of any kind.
+    func open(model: ManagedObjectModel, creating: Bool = false, readOnly: Bool = false) throws -> ManagedObjectContext {
         SQLiteStore.register()
         let url = storeURL
         if !FileManager.default.fileExists(atPath: url.path) {
@@ -52,7 +53,9 @@ struct StoreArguments: ParsableArguments {
         }
         let coordinator = PersistentStoreCoordinator(model: model)
         do {
-            try coordinator.addStore(type: storeType, at: url)
+            var options = StoreOptions()
+            options.readOnly = readOnly
+            try coordinator.addStore(type: storeType, at: url, options: options)
         } catch {
             throw CommandFailure(error)
         }

@@ -189,14 +189,20 @@ struct StoreCommandTests {
         #expect(result.stderr.contains("does not fit") || result.stderr.contains("another version"), "\(result.stderr)")
     }
 
-    @Test("the Apple-written corpus store can be queried read-only through a copy")
+    @Test("query and export leave an Apple-written store byte for byte as it was")
     func corpus() throws {
         let cli = try CommandLineSession()
         let copy = cli.file("Model.sqlite")
         try FileManager.default.copyItem(at: Fixtures.corpusFile("tavant-trade/Model.sqlite"), to: copy)
+        let before = try Data(contentsOf: copy)
         let result = try cli.run(["query", "--store", copy.path, "--model", TestSupport.ModelFixtures.tavantTrade.path,
                                   "FeedbackSubCategory", "category.name == %@", "--arg", "\"Others\"", "--count"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0)
+        let export = try cli.run(["export", "--store", copy.path, "--model", TestSupport.ModelFixtures.tavantTrade.path])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(try Data(contentsOf: copy) == before, "query and export leave the file as it was (no switch to WAL)")
+        let folder = try FileManager.default.contentsOfDirectory(atPath: copy.deletingLastPathComponent().path)
+        #expect(!folder.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-journal") })
     }
 }
