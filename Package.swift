@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "TestSupport"]),
         .testTarget(name: "MigrationTests", dependencies: ["Migration", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "TerminalBindingsTests", dependencies: ["TerminalBindings", "TestSupport"]),
-        .testTarget(name: "ToDoAppTests", dependencies: ["ToDoApp", "TestSupport"]),
+        .testTarget(name: "ToDoAppTests", dependencies: ["ToDoApp", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport", "ObjectModel", "ObjectGraph"]),

@@ -201,12 +201,7 @@ extension ToDoApplication {
     /// The predicate a filter text stands for, checked against the entity's keys.
     static func filterPredicate(for text: String, entity: Entity) throws -> ObjectPredicate? {
         guard !text.isEmpty else { return nil }
-        let operators = ["=", "<", ">", "!", "(", "\"", "'", "$", "%", "&&", "||"]
-        let keywords = ["CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "IN", "BETWEEN", "AND", "OR", "NOT",
-                        "ANY", "ALL", "NONE", "TRUEPREDICATE", "FALSEPREDICATE"]
-        let words = text.uppercased().split(separator: " ").map(String.init)
-        let looksLikePredicate = operators.contains { text.contains($0) } || words.contains { keywords.contains($0) }
-        guard looksLikePredicate else {
+        guard FilterText.looksLikePredicate(text) else {
             return .comparison(ToDoKeys.name, .contains, text, options: [.caseInsensitive, .diacriticInsensitive])
         }
         let predicate = try ObjectPredicate(format: text)

@@ -41,6 +41,14 @@ struct ModelCommandTests {
                 "nothing is created without a terminal")
     }
 
+    @Test("browse without a terminal says it needs one and names the commands that do not")
+    func browseWithoutTerminal() throws {
+        let result = try TermDataProcess.run(["browse", "--store", Fixtures.corpusFile("tavant-trade/Model.sqlite").path,
+                                              "--model", ModelFixtures.tavantTrade.path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("the browser needs a terminal; `termdata query` and `termdata export` do not"), "\(result.stderr)")
+    }
+
     static let broken: [(String, String)] = [
         ("<model><entity name=\"A\">", "malformed XML"),
         (ModelFixtures.modelXML("<entity name=\"A\"><attribute name=\"x\" attributeType=\"Money\"/></entity>"), "unknown attribute type 'Money'"),

@@ -15,6 +15,8 @@ public final class FormView: View {
     public var state = FormState()
     /// Where "today" comes from for date editors.
     public var today: () -> Date = { Date() }
+    /// Called with the focused field's index on Enter when the field cannot be edited.
+    public var onActivate: ((Int) -> Void)?
 
     public init(fields: [FormField]) {
         self.fields = fields
@@ -114,7 +116,11 @@ public final class FormView: View {
         let field = fields[state.focusedField]
         switch field.editor {
         case .readOnly:
-            window?.application?.showMessage("\(field.label) cannot be edited", isError: true)
+            if let onActivate {
+                onActivate(state.focusedField)
+            } else {
+                window?.application?.showMessage("\(field.label) cannot be edited", isError: true)
+            }
         case .toggle:
             var flag = false
             if case let .bool(current) = field.get() { flag = current }

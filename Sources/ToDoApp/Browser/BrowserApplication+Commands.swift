@@ -1,0 +1,252 @@
+import Foundation
+import Bindings
+import ObjectGraph
+import ObjectModel
+import Predicates
+import TerminalBindings
+import TerminalUI
+
+extension BrowserApplication {
+    /// The object table's own commands (it is rebuilt for each entity).
+    func objectCommands() -> [Command] {
+        [
+            Command("browser.add", title: "Add an object", keys: [.character("a"), .insert], hint: "Add") { [weak self] in
+                self?.addObject() ?? .ignored
+            },
+            Command("browser.delete", title: "Delete the selected object (undoable)", keys: [.character("d"), .delete], hint: "Delete") { [weak self] in
+                self?.deleteSelectedObjects() ?? .ignored
+            },
+            Command("browser.filter", title: "Filter: words, or a predicate", keys: [.character("/")], hint: "Filter") { [weak self] in
+                self?.beginFilter() ?? .ignored
+            },
+        ]
+    }
+
+    func installCommands() {
+        let global: [Command] = [
+            Command("browser.follow", title: "Follow the relationship in the selected cell", keys: [.character("f")], hint: "Follow") { [weak self] in
+                guard let self else { return .ignored }
+                return self.followSelectedCell(inForm: self.form.hasFocus)
+            },
+            Command("browser.back", title: "Go back to where the relationship was followed from", keys: [.backspace], hint: "Back") { [weak self] in
+                self?.goBack() ?? .ignored
+            },
+            Command("browser.undo", title: "Undo", keys: [.character("u")], hint: "Undo") { [weak self] in
+                self?.undo() ?? .ignored
+            },
+            Command("browser.redo", title: "Redo", keys: [.control("r"), .control("y")]) { [weak self] in
+                self?.redo() ?? .ignored
+            },
+            Command("browser.save", title: "Save", keys: [.control("s"), .function(2)], hint: "Save") { [weak self] in
+                self?.save() ?? .ignored
+            },
+            Command("browser.clearFilter", title: "Clear the filter", keys: []) { [weak self] in
+                self?.applyFilter("") ?? .ignored
+            },
+        ]
+        for command in global { app.keyMap.add(command) }
+    }
+
+    func installMenus() {
+        app.keyMap.rebind("app.menu", to: [.function(9)])
+        app.menuBar = MenuBar([
+            Menu("File", items: [
+                MenuItem("Save          Ctrl-S", command: "browser.save"),
+                MenuItem("Quit          q  F10", command: "app.quit"),
+            ]),
+            Menu("Edit", items: [
+                MenuItem("Add object        a", command: "browser.add"),
+                MenuItem("Delete object     d", command: "browser.delete"),
+                MenuItem("Undo              u", command: "browser.undo"),
+                MenuItem("Redo              Ctrl-R", command: "browser.redo"),
+                MenuItem("Filter            /", command: "browser.filter"),
+                MenuItem("Clear filter", command: "browser.clearFilter"),
+            ]),
+            Menu("Go", items: [
+                MenuItem("Follow relationship  f  Enter", command: "browser.follow"),
+                MenuItem("Back                 Backspace", command: "browser.back"),
+                MenuItem("Command palette      :", command: "app.palette"),
+            ]),
+            Menu("Help", items: [MenuItem("Keys              ?", command: "app.help")]),
+        ])
+    }
+
+    /// Ends an event for the context: delete rules run, the undo group closes, and the
+    /// controllers hear of the changes.
+    func endEvent() {
+        context.processPendingChanges()
+        updateStatus()
+    }
+
+    // MARK: Objects
+
+    func addObject() -> EventResult {
+        guard !isReadOnly else { return refuseReadOnly() }
+        guard let objects else { return .handled }
+        do {
+            guard let object = try objects.add() else { return .redraw }
+            endEvent()
+            if let row = objects.arrangedIndex(of: object) { objectTable.select(row: row) }
+            if let first = objectTable.columns.firstIndex(where: { $0.editor != .readOnly }) {
+                objectTable.select(column: first)
+                return objectTable.beginEditing().union(.redraw)
+            }
+            return .redraw
+        } catch {
+            app.showMessage("Cannot add \(place.entityName): \(error)", isError: true)
+            return .redraw
+        }
+    }
+
+    func deleteSelectedObjects() -> EventResult {
+        guard !isReadOnly else { return refuseReadOnly() }
+        guard let objects, objects.canRemove else { return .handled }
+        do {
+            let n = objects.selectionIndexes.count
+            try objects.removeSelection()
+            endEvent()
+            app.showMessage("Deleted \(n == 1 ? "1 object" : "\(n) objects") — u undoes")
+        } catch {
+            app.showMessage("Cannot delete: \(error)", isError: true)
+        }
+        return .redraw
+    }
+
+    private func refuseReadOnly() -> EventResult {
+        app.showMessage("The store is open read-only", isError: true)
+        return .redraw
+    }
+
+    func undo() -> EventResult {
+        _ = commitEdits()
+        guard context.undoManager?.canUndo == true else {
+            app.showMessage("Nothing to undo")
+            return .redraw
+        }
+        context.undo()
+        endEvent()
+        return .redraw
+    }
+
+    func redo() -> EventResult {
+        guard context.undoManager?.canRedo == true else {
+            app.showMessage("Nothing to redo")
+            return .redraw
+        }
+        context.redo()
+        endEvent()
+        return .redraw
+    }
+
+    /// Saves, reporting the outcome in the status bar; returns whether the save succeeded.
+    @discardableResult
+    func saveChanges() -> Bool {
+        guard commitEdits() else { return false }
+        do {
+            try context.save()
+            updateStatus()
+            return true
+        } catch {
+            app.showMessage("Could not save: \(error)", isError: true)
+            return false
+        }
+    }
+
+    func save() -> EventResult {
+        guard !isReadOnly else { return refuseReadOnly() }
+        if saveChanges() { app.showMessage("Saved") }
+        return .redraw
+    }
+
+    // MARK: Filtering
+
+    func beginFilter() -> EventResult {
+        app.beginPrompt("Filter \(place.entityName) (words or predicate): ", text: place.filterText) { [weak self] text in
+            _ = self?.applyFilter(text)
+        }
+        return .redraw
+    }
+
+    /// Filters the objects shown: plain words match any string attribute, anything else is a
+    /// predicate. One that does not parse, or names unknown keys, is shown with its caret
+    /// message and the previous filter stays.
+    @discardableResult
+    func applyFilter(_ text: String) -> EventResult {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let entity = context.model.entity(named: place.entityName) else { return .handled }
+        do {
+            _ = try Self.filterPredicate(for: trimmed, entity: entity)
+            var here = currentPlace()
+            here.filterText = trimmed
+            show(here)
+        } catch {
+            app.alert(title: "Filter not applied", message: "\(error)")
+        }
+        return .redraw
+    }
+
+    /// The predicate a filter text stands for, checked against the entity's keys: words
+    /// match any of its string attributes (`CONTAINS[cd]`), other text is a predicate.
+    static func filterPredicate(for text: String, entity: Entity) throws -> ObjectPredicate? {
+        guard !text.isEmpty else { return nil }
+        if !FilterText.looksLikePredicate(text) {
+            let strings = entity.attributes.filter { $0.type == .string && !$0.isTransient }.map(\.name)
+            guard !strings.isEmpty else {
+                throw ObjectGraphError.unsupported("\(entity.name) has no text attribute to search; type a predicate, such as value > 3")
+            }
+            return .or(strings.map { .comparison($0, .contains, text, options: [.caseInsensitive, .diacriticInsensitive]) })
+        }
+        let predicate = try ObjectPredicate(format: text)
+        try FilterKeyCheck.check(predicate, entity: entity)
+        return predicate
+    }
+
+    // MARK: Quitting
+
+    func installQuitting() {
+        app.keyMap.rebind("app.quit", to: [.character("q"), .control("q"), .function(10)])
+        app.shouldQuit = { [weak self] in self?.shouldQuit() ?? true }
+        app.onSignal = { [weak self] signal in
+            guard let self else { return .quit }
+            switch signal {
+            case .interrupt: return self.shouldQuit() ? .quit : .redraw
+            case .terminate, .hangup: return .quit
+            }
+        }
+    }
+
+    /// Quits at once without changes; otherwise asks whether to save them, discard them, or stay.
+    func shouldQuit() -> Bool {
+        if quitConfirmed { return true }
+        guard commitEdits() else {
+            app.showMessage("Finish or cancel the edit (Esc) before quitting", isError: true)
+            return false
+        }
+        context.processPendingChanges()
+        guard context.hasChanges, !isReadOnly else { return true }
+        let changes = context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count
+        app.alert(title: "Unsaved changes", message: "Save \(changes) change\(changes == 1 ? "" : "s") before quitting?",
+                  buttons: ["Save and quit", "Discard and quit", "Cancel"]) { [weak self] choice in
+            guard let self, let choice, choice < 2 else { return }
+            if choice == 0 {
+                guard self.saveChanges() else { return }
+            } else {
+                self.context.rollback()
+            }
+            self.quitConfirmed = true
+            self.app.requestQuit()
+        }
+        return false
+    }
+}
+
+/// Whether typed filter text is a predicate or plain words.
+enum FilterText {
+    static func looksLikePredicate(_ text: String) -> Bool {
+        let operators = ["=", "<", ">", "!", "(", "\"", "'", "$", "%", "&&", "||"]
+        let keywords = ["CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "IN", "BETWEEN", "AND", "OR", "NOT",
+                        "ANY", "ALL", "NONE", "TRUEPREDICATE", "FALSEPREDICATE"]
+        let words = text.uppercased().split(separator: " ").map(String.init)
+        return operators.contains { text.contains($0) } || words.contains { keywords.contains($0) }
+    }
+}

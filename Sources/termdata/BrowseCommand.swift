@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import ObjectGraph
+import TerminalUICurses
+import ToDoApp
+
+/// `termdata browse [--store PATH --model MODEL] [--type T] [--read-only]`: any model and store in the browser.
+struct BrowseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse",
+        abstract: "Browse and edit any store with its model: entities, objects, relationships.",
+        discussion: """
+            Enter on a relationship cell follows it (f does too) and Backspace comes back; attribute cells \
+            edit in place; / filters with words or a predicate; Ctrl-S saves; q asks before leaving unsaved \
+            changes. Without --store, browses the ToDo store.
+            """
+    )
+
+    @OptionGroup var storeArguments: StoreArguments
+
+    @Flag(name: .customLong("read-only"), help: "Open the store read-only: nothing can be changed, and the file is left as it was.")
+    var readOnly = false
+
+    func run() throws {
+        do {
+            try CursesDriver.checkTerminal()
+        } catch {
+            throw CommandFailure("\(error) (the browser needs a terminal; `termdata query` and `termdata export` do not)")
+        }
+        let model = try storeArguments.loadModel()
+        let context = try storeArguments.open(model: model, readOnly: readOnly)
+        let browser: BrowserApplication
+        do {
+            browser = try BrowserApplication(context: context, title: storeArguments.storeURL.lastPathComponent,
+                                             driver: CursesDriver(), isReadOnly: readOnly)
+        } catch {
+            throw CommandFailure(error)
+        }
+        do {
+            try browser.run()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}

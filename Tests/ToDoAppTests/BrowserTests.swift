@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import ObjectModel
+import ObjectGraph
+import Predicates
+import SQLiteStore
+import TerminalUI
+import ToDoApp
+import TestSupport
+
+/// The browser on the Apple-written corpus store (a copy), driven by key scripts on the
+/// memory driver.
+@Suite("Browser")
+struct BrowserTests {
+    let storeURL: URL
+
+    init() throws {
+        storeURL = try Fixtures.temporaryDirectory("browser").appendingPathComponent("Model.sqlite")
+        try FileManager.default.copyItem(at: Fixtures.corpusFile("tavant-trade/Model.sqlite"), to: storeURL)
+    }
+
+    func launch(readOnly: Bool = false) throws -> (BrowserApplication, MemoryDriver) {
+        SQLiteStore.register()
+        let model = try XcodeModelFile.read(ModelFixtures.tavantTrade).current
+        let coordinator = PersistentStoreCoordinator(model: model)
+        var options = StoreOptions()
+        options.readOnly = readOnly
+        try coordinator.addStore(type: .sqlite, at: storeURL, options: options)
+        let driver = MemoryDriver(size: Size(width: 110, height: 30))
+        let browser = try BrowserApplication(context: ManagedObjectContext(coordinator: coordinator), title: "Model.sqlite",
+                                             driver: driver, isReadOnly: readOnly)
+        browser.app.runScript("")
+        return (browser, driver)
+    }
+
+    func text(_ driver: MemoryDriver) -> String { driver.screenLines.joined(separator: "\n") }
+
+    func storedNames(_ entity: String) throws -> [String] {
+        try SQLiteTestRows.names(storeURL, entity: entity)
+    }
+
+    @Test("the entities are listed with their counts, and the first one's objects and form are shown")
+    func firstScreen() throws {
+        let (browser, driver) = try launch()
+        let screen = text(driver)
+        #expect(screen.contains("│FeedbackCategory   │     19│Settlement"))
+        #expect(screen.contains("│FeedbackSubCategory│     79│"))
+        #expect(screen.contains("subcategory ⇉"))
+        #expect(screen.contains("name: Settlement"), "the form shows the selected object")
+        #expect(driver.screenLines.last?.hasSuffix("19 FeedbackCategory · saved") == true)
+        #expect(browser.objects?.arrangedCount == 19)
+    }
+
+    @Test("Enter on a to-many cell shows the objects it holds; Backspace comes back to the same object")
+    func followToMany() throws {
+        let (browser, driver) = try launch()
+        browser.app.runScript("jl<Enter>")
+        #expect(browser.objects?.arrangedCount == 5)
+        #expect(driver.screenLines.last?.contains("5 FeedbackSubCategory · FeedbackCategory “Others” › subcategory") == true)
+        #expect(browser.objects?.arrangedObjects.allSatisfy { $0.object("category")?.string("name") == "Others" } == true)
+        browser.app.runScript("<BS>")
+        #expect(browser.objects?.arrangedCount == 19)
+        #expect(browser.objects?.selectedObjects.first?.string("name") == "Others", "back where it was")
+        #expect(text(driver).contains("name: Others"))
+    }
+
+    @Test("Enter on a to-one cell goes to its destination, selected; f does the same from the form")
+    func followToOne() throws {
+        let (browser, driver) = try launch()
+        // To the sub-categories in the entity list, then into the table and across to the category.
+        browser.app.runScript("<Tab><Tab>j<Enter>")
+        let expected = try #require(browser.objects?.selectedObjects.first?.object("category"))
+        browser.app.runScript("l<Enter>")
+        let category = try #require(browser.objects?.selectedObjects.first)
+        #expect(category === expected)
+        #expect(browser.objects?.arrangedCount == 19, "all categories, the destination among them")
+        #expect(text(driver).contains("(1 back)"))
+        let shownName = try #require(category.string("name"))
+        #expect(text(driver).contains("name: \(shownName)"))
+        browser.app.runScript("<BS>")
+        #expect(browser.objects?.arrangedCount == 79)
+        // In the form: the relationship field, then f.
+        browser.app.runScript("<Tab>jf")
+        #expect(browser.objects?.selectedObjects.first?.entity.name == "FeedbackCategory")
+    }
+
+    @Test("an edit shows at once and in a filter; q asks, and Discard leaves the store as it was")
+    func editFilterAndDiscard() throws {
+        let (browser, driver) = try launch()
+        browser.app.runScript("<Enter><C-u>Settled<Enter>")
+        #expect(driver.screenLines.last?.contains("1 unsaved change") == true)
+        browser.app.runScript("/settled<Enter>")
+        #expect(browser.objects?.arrangedCount == 1)
+        #expect(text(driver).contains("filter: settled"))
+        browser.app.runScript("q")
+        #expect(text(driver).contains("Save 1 change before quitting?"))
+        browser.app.runScript("<Right><Enter>")
+        #expect(browser.app.isQuitting)
+        #expect(try storedNames("ZFEEDBACKCATEGORY").contains("Settlement"))
+        #expect(try !storedNames("ZFEEDBACKCATEGORY").contains("Settled"))
+    }
+
+    @Test("Ctrl-S saves an edit to the file; a bad filter shows its caret and keeps the objects")
+    func saveAndBadFilter() throws {
+        let (browser, driver) = try launch()
+        browser.app.runScript("<Enter><C-u>Settled<Enter><C-s>")
+        #expect(driver.screenLines.last?.hasSuffix("19 FeedbackCategory · saved") == true)
+        #expect(try storedNames("ZFEEDBACKCATEGORY").contains("Settled"))
+        browser.app.runScript("/name ==<Enter>")
+        #expect(text(driver).contains("Filter not applied"))
+        #expect(text(driver).contains("^"))
+        browser.app.runScript("<Esc>")
+        #expect(browser.objects?.arrangedCount == 19)
+    }
+
+    @Test("read-only: adding is refused, and the file is left byte for byte as it was")
+    func readOnly() throws {
+        let before = try Data(contentsOf: storeURL)
+        let (browser, driver) = try launch(readOnly: true)
+        browser.app.runScript("a")
+        #expect(text(driver).contains("The store is open read-only"))
+        #expect(browser.objects?.arrangedCount == 19)
+        #expect(driver.screenLines.last?.contains("read-only") == true)
+        browser.app.runScript("q")
+        #expect(browser.app.isQuitting)
+        #expect(try Data(contentsOf: storeURL) == before)
+    }
+}
+
+/// Rows read straight from the file, outside the stack under test.
+enum SQLiteTestRows {
+    static func names(_ url: URL, entity table: String) throws -> [String] {
+        SQLiteStore.register()
+        let model = try XcodeModelFile.read(ModelFixtures.tavantTrade).current
+        let coordinator = PersistentStoreCoordinator(model: model)
+        var options = StoreOptions()
+        options.readOnly = true
+        try coordinator.addStore(type: .sqlite, at: url, options: options)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let entity = table == "ZFEEDBACKCATEGORY" ? "FeedbackCategory" : "FeedbackSubCategory"
+        return try withExtendedLifetime(context) { try context.fetch(FetchRequest(entityName: entity)).compactMap { $0.string("name") } }
+    }
+}
