@@ -340,3 +340,70 @@ struct IndexRangeCountTests {
         #expect(scanned(), "dictionaries are guarded too")
     }
 }
+
+@Suite("Counting a to-many relationship")
+struct RelationshipCountTests {
+    @Test("a to-many fault is counted in the store, with unsaved inserts, moves and deletions counted in, and stays a fault")
+    func countWithoutLoading() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        let home = try stack.context.insertObject(forEntityName: "Category")
+        home["name"] = "Home"
+        let work = try stack.context.insertObject(forEntityName: "Category")
+        work["name"] = "Work"
+        for i in 0..<5 {
+            let item = try stack.context.insertObject(forEntityName: "ToDo")
+            item["name"] = .string("item \(i)")
+            try item.setValue(i < 4 ? home : work, forKey: "category")
+        }
+        try stack.context.save()
+
+        let context = stack.newContext()
+        let categories = try context.fetch(FetchRequest(entityName: "Category", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
+        let (myHome, myWork) = (categories[0], categories[1])
+        #expect(try context.count(ofRelationship: "todos", of: myHome) == 4)
+        #expect(myHome.hasFaultForRelationship(named: "todos"), "counting did not load the members")
+
+        let added = try context.insertObject(forEntityName: "ToDo")
+        added["name"] = "item 5"
+        try added.setValue(myHome, forKey: "category")
+        #expect(try context.count(ofRelationship: "todos", of: myHome) == 5)
+        _ = myHome.string("name")                             // the category's own fault fires; the new member stays
+        #expect(try context.count(ofRelationship: "todos", of: myHome) == 5)
+        let items = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
+        try items[0].setValue(myWork, forKey: "category")     // moved away from Home
+        context.delete(items[1])                              // a Home item deleted
+        try items[4].setValue(myHome, forKey: "category")     // moved from Work to Home
+        context.processPendingChanges()
+        #expect(try context.count(ofRelationship: "todos", of: myHome) == 4 + 1 - 1 - 1 + 1)
+        #expect(try context.count(ofRelationship: "todos", of: myWork) == 1 + 1 - 1)
+        #expect(myHome.hasFaultForRelationship(named: "todos"))
+        // Loading the members agrees.
+        #expect(myHome.objects("todos").count == 4)
+        #expect(try context.count(ofRelationship: "todos", of: myHome) == 4)
+        #expect(throws: KeyValueError.self) { try context.count(ofRelationship: "name", of: myHome) }
+    }
+}
+
+extension RelationshipCountTests {
+    @Test("counts through the inverse are each category's own when many rows match (the range guard's path)")
+    func manyRows() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        let categories = try (0..<3).map { i in
+            let c = try stack.context.insertObject(forEntityName: "Category")
+            c["name"] = .string("c\(i)")
+            return c
+        }
+        for i in 0..<3_001 {
+            let item = try stack.context.insertObject(forEntityName: "ToDo")
+            try item.setValue(categories[i % 3], forKey: "category")
+        }
+        try stack.context.save()
+        let context = stack.newContext()
+        let fetched = try context.fetch(FetchRequest(entityName: "Category", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
+        #expect(try fetched.map { try context.count(ofRelationship: "todos", of: $0) } == [1_001, 1_000, 1_000])
+        let byPredicate = try fetched.map { c in
+            try context.count(for: FetchRequest(entityName: "ToDo", predicate: .comparison(ComparisonPredicate(.keyPath("category"), .equalTo, .constant(.object(c))))))
+        }
+        #expect(byPredicate == [1_001, 1_000, 1_000])
+    }
+}

@@ -33,6 +33,7 @@ public final class BrowserApplication {
     /// The objects shown: the current entity, scope and filter.
     public private(set) var objects: ArrayController?
     private(set) var objectSource: ArrayControllerTableSource?
+    private var countingSource: CountingTableSource?
     private(set) var form = FormView(fields: [])
     let noSelection = Label("No object selected", alignment: .center)
     let mainWindow = Window(title: "Browser")
@@ -96,6 +97,7 @@ public final class BrowserApplication {
             switch note {
             case .objectsDidChange, .didSave:
                 self.entitySource.forgetCounts()
+                self.countingSource?.forgetCounts()
                 self.updateStatus()
             default: break
             }
@@ -162,7 +164,8 @@ public final class BrowserApplication {
             return
         }
         let source = ArrayControllerTableSource(controller: controller)
-        let table = TableView(columns: Self.columns(for: entity, editable: !isReadOnly), dataSource: source)
+        let counting = CountingTableSource(base: source, context: context)
+        let table = TableView(columns: Self.columns(for: entity, editable: !isReadOnly), dataSource: counting)
         table.extraCommands = objectCommands()
         table.onActivate = { [weak self] _ in self?.followSelectedCell() }
         let wasFocused = objectTable.hasFocus
@@ -176,9 +179,10 @@ public final class BrowserApplication {
         }
         objects = controller
         objectSource = source
+        countingSource = counting
 
         let binding = ObjectControllerForm(controller: ObjectController(selectionOf: controller))
-        let newForm = FormView(fields: Self.fields(for: entity, binding: binding, editable: !isReadOnly))
+        let newForm = FormView(fields: Self.fields(for: entity, binding: binding, editable: !isReadOnly, counts: counting))
         newForm.onActivate = { [weak self] _ in self?.followSelectedCell(inForm: true) }
         form.removeFromSuperview()
         mainWindow.addSubview(form === newForm ? form : newForm)
@@ -242,7 +246,8 @@ public final class BrowserApplication {
     }
 
     /// The detail form's fields: every attribute, then the relationships.
-    static func fields(for entity: Entity, binding: ObjectControllerForm, editable: Bool) -> [FormField] {
+    static func fields(for entity: Entity, binding: ObjectControllerForm, editable: Bool,
+                       counts: CountingTableSource) -> [FormField] {
         var fields: [FormField] = []
         for attribute in entity.attributes {
             var field = binding.field(attribute.name, label: attribute.name, format: presentation(of: attribute.type).1)
@@ -251,7 +256,12 @@ public final class BrowserApplication {
         }
         for relationship in entity.relationships {
             if relationship.isToMany {
-                fields.append(binding.field(relationship.name + ".@count", label: relationship.name + " ⇉"))
+                let controller = binding.controller
+                fields.append(FormField(relationship.name + ".@count", label: relationship.name + " ⇉", editor: .readOnly) {
+                    let selected = controller.selectedObjects
+                    guard selected.count == 1 else { return .text(selected.isEmpty ? "No selection" : "Multiple values") }
+                    return counts.count(of: relationship.name, in: selected[0])
+                })
             } else {
                 fields.append(binding.field(relationship.name, label: relationship.name + " →"))
             }
@@ -387,6 +397,48 @@ final class EntityListSource: TableDataSource {
     func sort(by column: String, ascending: Bool) -> Bool { false }
 
     func forgetCounts() { counts = [:] }
+}
+
+/// An entity's objects with their to-many relationships counted in the store: a column
+/// `name.@count` would otherwise load every member of every row shown (a category of
+/// 333,333 items), so it is counted with `count(ofRelationship:of:)` and kept until the
+/// context changes.
+final class CountingTableSource: TableDataSource {
+    let base: ArrayControllerTableSource
+    let context: ManagedObjectContext
+    /// By ID: the rows' objects come and go (a window holds IDs), and a new object may take
+    /// a released one's address.
+    private struct Key: Hashable { let object: ManagedObjectID; let relationship: String }
+    private var counts: [Key: Int] = [:]
+
+    init(base: ArrayControllerTableSource, context: ManagedObjectContext) {
+        self.base = base
+        self.context = context
+    }
+
+    var numberOfRows: Int { base.numberOfRows }
+
+    func value(row: Int, column: String) -> CellValue {
+        guard column.hasSuffix(".@count"), let object = base.controller.arrangedObject(at: row) else {
+            return base.value(row: row, column: column)
+        }
+        return count(of: String(column.dropLast(".@count".count)), in: object)
+    }
+
+    func count(of relationship: String, in object: ManagedObject) -> CellValue {
+        guard object.isValid else { return .empty }
+        let key = Key(object: object.objectID, relationship: relationship)
+        if let n = counts[key] { return .integer(n) }
+        guard let n = try? context.count(ofRelationship: relationship, of: object) else { return .text("?") }
+        counts[key] = n
+        return .integer(n)
+    }
+
+    func forgetCounts() { counts = [:] }
+
+    func editor(row: Int, column: String) -> EditorKind? { base.editor(row: row, column: column) }
+    func setValue(_ value: CellValue, row: Int, column: String) throws { try base.setValue(value, row: row, column: column) }
+    func sort(by column: String, ascending: Bool) -> Bool { base.sort(by: column, ascending: ascending) }
 }
 
 /// The rows of a table before an entity is chosen.
