@@ -40,7 +40,7 @@ public final class ArrayControllerTableSource: TableDataSource {
     }
 
     public func editor(row: Int, column: String) -> EditorKind? {
-        guard let object = controller.arrangedObject(at: row) else { return .readOnly }
+        guard controller.isEditable, let object = controller.arrangedObject(at: row) else { return .readOnly }
         if let attribute = object.entity.attribute(named: column) { return EditorKind(for: attribute) }
         if let relationship = object.entity.relationship(named: column), !relationship.isToMany, let options = choices[column] {
             return .choice([""] + options().map(CellValue.displayName))
@@ -49,6 +49,7 @@ public final class ArrayControllerTableSource: TableDataSource {
     }
 
     public func setValue(_ value: CellValue, row: Int, column: String) throws {
+        guard controller.isEditable else { throw ReadOnlyError() }
         guard let object = controller.arrangedObject(at: row) else { return }
         try Self.set(value, on: object, key: column, choices: choices[column])
     }
@@ -103,10 +104,11 @@ public final class ArrayControllerTableSource: TableDataSource {
         self.editor = editor
         controller.registerEditor(editor)
         let previous = table.onSelectionChange
-        table.onSelectionChange = { [weak self] row in
+        // Weak: the table keeps this closure, and a table that kept itself would never go away.
+        table.onSelectionChange = { [weak self, weak table] row in
             guard let self else { return }
             if self.controller.selectionIndex != row, !self.controller.setSelectionIndex(row) {
-                if let selected = self.controller.selectionIndexes.first { table.select(row: selected) }
+                if let selected = self.controller.selectionIndexes.first { table?.select(row: selected) }
             }
             previous?(row)
         }

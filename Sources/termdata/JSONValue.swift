@@ -71,7 +71,8 @@ enum JSONValue: Codable, Equatable {
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
-        case .decimal(let d): return .decimal(d)
+        // As a Double, as the store binds it, so that both evaluations compare the same value.
+        case .decimal(let d): return Double(d.description).map(ObjectValue.double) ?? .decimal(d)
         case .string(let s): return .string(s)
         case .array(let a): return .array(try a.map { try $0.predicateValue() })
         case .object(let o):

@@ -87,6 +87,28 @@ struct BrowserTests {
         #expect(browser.objects?.selectedObjects.first?.entity.name == "FeedbackCategory")
     }
 
+    @Test("an object added in a followed list belongs to its owner; the views left behind are freed")
+    func addInFollowedList() throws {
+        let (browser, _) = try launch()
+        weak var categories = browser.objects
+        browser.app.runScript("l<Enter>")                  // Settlement's 4 sub-categories
+        #expect(categories == nil, "the previous controller (and its table) went away")
+        browser.app.runScript("aDelayed payout<Enter>")
+        #expect(browser.objects?.arrangedCount == 5)
+        let added = try #require(browser.objects?.selectedObjects.first)
+        #expect(added.string("name") == "Delayed payout")
+        #expect(added.object("category")?.string("name") == "Settlement")
+    }
+
+    @Test("a filter the store cannot run leaves the objects and the place as they were")
+    func failedFilter() throws {
+        let (browser, driver) = try launch()
+        browser.app.runScript("<Tab><Tab>j<Enter>/category.nosuch == 1<Enter>")
+        #expect(browser.objects?.arrangedCount == 79)
+        #expect(browser.objects?.entityName == "FeedbackSubCategory")
+        #expect(!text(driver).contains("filter: category.nosuch"))
+    }
+
     @Test("an edit shows at once and in a filter; q asks, and Discard leaves the store as it was")
     func editFilterAndDiscard() throws {
         let (browser, driver) = try launch()
@@ -122,6 +144,9 @@ struct BrowserTests {
         let (browser, driver) = try launch(readOnly: true)
         browser.app.runScript("a")
         #expect(text(driver).contains("The store is open read-only"))
+        browser.app.runScript("<Enter>")
+        #expect(!browser.objectTable.state.isEditing, "cells do not open for editing")
+        #expect(!browser.context.hasChanges)
         #expect(browser.objects?.arrangedCount == 19)
         #expect(driver.screenLines.last?.contains("read-only") == true)
         browser.app.runScript("q")

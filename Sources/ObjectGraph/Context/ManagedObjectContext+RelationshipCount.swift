@@ -5,7 +5,8 @@ import Predicates
 extension ManagedObjectContext {
     /// How many objects a to-many relationship of an object holds, without loading them
     /// when it is still a fault: the store counts the saved members through the inverse,
-    /// and the context's unsaved changes to the destination objects are counted in.
+    /// and the context's unsaved changes to the destination objects are counted in (as of
+    /// the last `processPendingChanges`, which runs delete rules).
     ///
     /// ```swift
     /// try context.count(ofRelationship: "todos", of: home)   // 333,334, with no ToDo loaded
@@ -29,9 +30,10 @@ extension ManagedObjectContext {
                                    predicate: .comparison(ComparisonPredicate(.keyPath(inverseName), .equalTo, .constant(.object(object)))),
                                    includesPendingChanges: false)
         var count = try self.count(for: request)
-        processPendingChanges()
         for member in Array(inserted) + Array(updated) + Array(deleted) where member.entity.isKind(of: destination.name) {
             guard let j = member.entity.relationshipIndex(of: inverseName) else { continue }
+            // A member deleted while still a fault has no snapshot yet; its row tells.
+            if member.status == .deleted, member.snapshot == nil { try member.fireFault() }
             let stored = member.status != .inserted && member.snapshot?.toOne[j] == object.objectID
             var now = false
             if member.status != .deleted, case .toOne(let current) = member.relationshipValues[j] { now = current === object }

@@ -11,8 +11,10 @@ extension SQLiteStore {
         return try database.inDatabase { db in
             // A cursor's row reads the statement's columns (a copied row has lost text after a NUL).
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: query.selectOne), arguments: [pk])
-            guard let row = try cursor.next() else { return nil }
-            return try query.storedRow(row, store: self)
+            return try withExtendedLifetime(cursor) {
+                guard let row = try cursor.next() else { return nil }
+                return try query.storedRow(row, store: self)
+            }
         }
     }
 

@@ -196,7 +196,7 @@ extension SQLiteStore {
         guard let query = rowQueries[entity] else { return nil }
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: query.selectOne), arguments: [pk])
         guard let row = try cursor.next() else { return nil }
-        var stored = try query.storedRow(row, store: self)
+        var stored = try withExtendedLifetime(cursor) { try query.storedRow(row, store: self) }
         for (relationship, _) in query.mapping.toMany {
             stored.toMany[relationship.name] = try relatedObjectIDs(of: stored.objectID, relationship: relationship, in: db)
         }

@@ -83,10 +83,28 @@ extension BrowserApplication {
     func addObject() -> EventResult {
         guard !isReadOnly else { return refuseReadOnly() }
         guard let objects else { return .handled }
+        if let owner = place.owner, owner.inverse == nil {
+            app.showMessage("Add to \(place.entityName) from its own list: this relationship has no inverse to set", isError: true)
+            return .redraw
+        }
         do {
             guard let object = try objects.add() else { return .redraw }
+            // In a followed to-many list, the new object belongs to the owner.
+            if let owner = place.owner?.object, let inverse = place.owner?.inverse {
+                if object.entity.relationship(named: inverse)?.isToMany == true {
+                    try object.setValue(ObjectValue.array((object.objects(inverse) + [owner]).map { .object($0) }), forKey: inverse)
+                } else {
+                    try object.setValue(owner, forKey: inverse)
+                }
+            }
+            // Adding clears the filter (so the new object shows); the place says so too.
+            if objects.filterPredicate == nil { place.filterText = "" }
             endEvent()
-            if let row = objects.arrangedIndex(of: object) { objectTable.select(row: row) }
+            guard let row = objects.arrangedIndex(of: object) else {
+                app.showMessage("Added a \(place.entityName)")
+                return .redraw
+            }
+            objectTable.select(row: row)
             if let first = objectTable.columns.firstIndex(where: { $0.editor != .readOnly }) {
                 objectTable.select(column: first)
                 return objectTable.beginEditing().union(.redraw)
@@ -178,7 +196,7 @@ extension BrowserApplication {
             _ = try Self.filterPredicate(for: trimmed, entity: entity)
             var here = currentPlace()
             here.filterText = trimmed
-            show(here)
+            if !show(here) { app.alert(title: "Filter not applied", message: app.statusBar.message ?? "") }
         } catch {
             app.alert(title: "Filter not applied", message: "\(error)")
         }

@@ -29,7 +29,7 @@ public final class BrowserApplication {
 
     let entityList: TableView
     let entitySource: EntityListSource
-    private(set) var objectTable: TableView
+    public private(set) var objectTable: TableView
     /// The objects shown: the current entity, scope and filter.
     public private(set) var objects: ArrayController?
     private(set) var objectSource: ArrayControllerTableSource?
@@ -47,13 +47,16 @@ public final class BrowserApplication {
         /// The relationship followed to get here (`Category “Home” › todos`), as a predicate and a label.
         var scope: ObjectPredicate?
         var scopeLabel: String?
+        /// The object whose to-many relationship is shown, and the relationship back to it
+        /// that an added object gets; nil when the relationship has no inverse.
+        var owner: (object: ManagedObject, inverse: String?)?
         var filterText = ""
         var sortDescriptors: [ObjectSortDescriptor] = []
         /// The object to select on arrival.
-        var selected: ManagedObjectID?
+        var selected: ManagedObject?
     }
 
-    private(set) var place: Place
+    var place: Place
     /// The places left by following relationships, most recent last.
     private(set) var backStack: [Place] = []
 
@@ -145,11 +148,15 @@ public final class BrowserApplication {
 
     // MARK: Places
 
-    /// Shows an entity's objects: a new controller, table and form for it.
-    func show(_ place: Place) {
-        _ = commitEdits()
-        guard let entity = context.model.entity(named: place.entityName) else { return }
-        self.place = place
+    /// Shows an entity's objects: a new controller, table and form for it. Nothing changes
+    /// when an edit in progress is refused or the objects cannot be read (the message says why).
+    @discardableResult
+    func show(_ place: Place) -> Bool {
+        guard commitEdits() else {
+            app.showMessage("Finish or cancel the edit (Esc) first", isError: true)
+            return false
+        }
+        guard let entity = context.model.entity(named: place.entityName) else { return false }
         let controller: ArrayController
         do {
             controller = try ArrayController(context: context, entityName: entity.name, sortDescriptors: place.sortDescriptors,
@@ -161,8 +168,9 @@ public final class BrowserApplication {
             try controller.fetch()
         } catch {
             app.showMessage("Cannot read \(entity.name): \(error)", isError: true)
-            return
+            return false
         }
+        self.place = place
         let source = ArrayControllerTableSource(controller: controller)
         let counting = CountingTableSource(base: source, context: context)
         let table = TableView(columns: Self.columns(for: entity, editable: !isReadOnly), dataSource: counting)
@@ -190,7 +198,7 @@ public final class BrowserApplication {
         observations.removeAll { $0 is BindingObservation }
         observations.append(controller.observe { [weak self] _ in self?.updateStatus() })
 
-        if let id = place.selected, let object = context.registeredObject(for: id) ?? (try? context.existingObject(with: id)),
+        if let object = place.selected, object.managedObjectContext === context, !object.isDeleted,
            let row = controller.arrangedIndex(of: object) {
             table.select(row: row)
             _ = controller.setSelectionIndex(row)
@@ -203,6 +211,7 @@ public final class BrowserApplication {
         }
         if wasFocused || mainWindow.focusedView == nil || mainWindow.focusedView?.superview == nil { mainWindow.focus(table) }
         updateStatus()
+        return true
     }
 
     /// The columns of an entity's table: attributes, then to-one relationships (their
@@ -298,32 +307,48 @@ public final class BrowserApplication {
         return follow(relationship, from: object)
     }
 
+    /// The most members of a relationship without an inverse that are shown (as one
+    /// `SELF IN` list, bound as that many SQL arguments).
+    static let memberListLimit = 30_000
+
     func follow(_ relationship: RelationshipDescription, from object: ManagedObject) -> EventResult {
         let here = currentPlace()
         let name = CellValue.displayName(object)
+        let next: Place
         if relationship.isToMany {
             let scope: ObjectPredicate
+            var inverseName: String?
             if let inverse = relationship.inverseName,
                let destination = context.model.entity(named: relationship.destinationEntityName),
                let inverseRelationship = destination.relationship(named: inverse) {
                 scope = inverseRelationship.isToMany
                     ? .comparison(ComparisonPredicate(.keyPath(inverse), .equalTo, .constant(.object(object)), modifier: .any))
                     : .comparison(ComparisonPredicate(.keyPath(inverse), .equalTo, .constant(.object(object))))
+                inverseName = inverse
             } else {
-                let members = object.objects(relationship.name).map { ObjectValue.object($0) }
-                scope = .comparison(ComparisonPredicate(.evaluatedObject, .in, .constant(.array(members))))
+                let members = object.objects(relationship.name)
+                guard members.count <= Self.memberListLimit else {
+                    app.showMessage("\(name) has \(members.count) \(relationship.name), too many to list without an inverse relationship",
+                                    isError: true)
+                    return .redraw
+                }
+                scope = .comparison(ComparisonPredicate(.evaluatedObject, .in, .constant(.array(members.map { .object($0) }))))
             }
-            backStack.append(here)
-            show(Place(entityName: relationship.destinationEntityName, scope: scope,
-                       scopeLabel: "\(object.entity.name) “\(name)” › \(relationship.name)"))
-            if objects?.arrangedCount == 0 { app.showMessage("\(name) has no \(relationship.name)") }
+            next = Place(entityName: relationship.destinationEntityName, scope: scope,
+                         scopeLabel: "\(object.entity.name) “\(name)” › \(relationship.name)", owner: (object, inverseName))
         } else {
             guard let destination = object.object(relationship.name) else {
                 app.showMessage("\(name) has no \(relationship.name)")
                 return .redraw
             }
-            backStack.append(here)
-            show(Place(entityName: destination.entity.name, selected: destination.objectID))
+            next = Place(entityName: destination.entity.name, selected: destination)
+        }
+        guard show(next) else { return .redraw }
+        backStack.append(here)
+        updateStatus()
+        if relationship.isToMany, objects?.arrangedCount == 0 {
+            app.showMessage("\(name) has no \(relationship.name)")
+        } else if !relationship.isToMany {
             app.showMessage("\(relationship.name) of \(name) — Backspace goes back")
         }
         return .redraw
@@ -331,11 +356,14 @@ public final class BrowserApplication {
 
     /// Returns to the place left by the last relationship followed.
     func goBack() -> EventResult {
-        guard let previous = backStack.popLast() else {
+        guard let previous = backStack.last else {
             app.showMessage("Nothing to go back to")
             return .redraw
         }
-        show(previous)
+        if show(previous) {
+            backStack.removeLast()
+            updateStatus()
+        }
         return .redraw
     }
 
@@ -343,7 +371,7 @@ public final class BrowserApplication {
     func currentPlace() -> Place {
         var here = place
         here.sortDescriptors = objects?.sortDescriptors ?? here.sortDescriptors
-        here.selected = objects?.selectedObjects.first?.objectID
+        here.selected = objects?.selectedObjects.first
         return here
     }
 
