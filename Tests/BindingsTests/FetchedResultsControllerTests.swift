@@ -113,4 +113,18 @@ struct FetchedResultsControllerTests {
         c.filterPredicate = try ObjectPredicate(format: "completed == YES")
         #expect(c.arrangedCount == 334)
     }
+
+    @Test("with lazy fetching, an edit that moves the selected object in the sort keeps it selected")
+    func selectionFollowsAnEdit() throws {
+        let stack = try Self.stack(items: 50)
+        let c = try ArrayController(context: stack.context, entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")],
+                                    usesLazyFetching: true)
+        c.automaticallyRearrangesObjects = true
+        #expect(c.setSelectionIndex(0))
+        let edited = try #require(c.selectedObjects.first)
+        edited["name"] = "zz last"
+        stack.context.processPendingChanges()
+        #expect(c.selectedObjects.first === edited, "the selection follows the object, not the row")
+        #expect(c.selectionIndexes == [49])
+    }
 }

@@ -56,7 +56,13 @@ public final class ArrayController {
     /// The last error met while following the context (a failed refetch); `nil` after a success.
     public private(set) var lastError: Error?
 
-    public private(set) var selectionIndexes = IndexSet()
+    public private(set) var selectionIndexes = IndexSet() {
+        didSet { if lazy != nil { rememberedSelection = selectionIndexes.compactMap { arrangedObject(at: $0) } } }
+    }
+    /// With lazy fetching, the selected objects as of the last selection change: the fetched
+    /// results are read again before the controller hears of a change, and by then the
+    /// indexes may name other objects (an edited item that sorts elsewhere).
+    private var rememberedSelection: [ManagedObject] = []
 
     private let mode: Mode
     private var content: [ManagedObject] = []
@@ -444,8 +450,7 @@ public final class ArrayController {
     }
 
     private func lazyChanged(_ changes: ArrangedChanges) {
-        let selected = selectedObjects
-        restoreSelection(selected, oldFirst: selectionIndexes.first, changes: changes)
+        restoreSelection(rememberedSelection, oldFirst: selectionIndexes.first, changes: changes)
     }
 
     private func contextChanged(_ changes: ObjectChanges) {
