@@ -31,6 +31,23 @@ struct PredicateAgreementTests {
         #expect(try names(sqlite, request).sorted() == c.expected.sorted(), "in SQL")
     }
 
+    @Test("@sum, @avg, @min and @max of a number over a to-many relationship", arguments: [
+        ("employees.@sum.salary > 100000", ["Engineering", "Sales"]),
+        ("employees.@sum.salary >= 200000", ["Engineering"]),
+        ("employees.@avg.salary == 57500", ["Sales"]),
+        ("employees.@avg.salary == nil", [String]()),
+        ("employees.@min.salary < 60000", ["Sales"]),
+        ("employees.@max.salary == 120000", ["Engineering"]),
+        ("employees.@max.hired > CAST(1500, 'NSDate')", ["Engineering"]),
+        ("projects.@count == 0 AND projects.@max.name == nil", ["Sales"]),
+    ])
+    func aggregates(_ format: String, _ expected: [String]) throws {
+        let (memory, sqlite) = try Self.stacks()
+        let request = FetchRequest(entityName: "Department", predicate: try ObjectPredicate(format: format))
+        #expect(try names(memory, request).sorted() == expected, "in memory")
+        #expect(try names(sqlite, request).sorted() == expected, "in SQL")
+    }
+
     @Test("objects as arguments: SELF == object, SELF IN objects, to-one IN objects, to-many CONTAINS object")
     func objectArguments() throws {
         let (memory, sqlite) = try Self.stacks()

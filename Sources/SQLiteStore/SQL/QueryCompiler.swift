@@ -164,13 +164,17 @@ final class QueryCompiler {
                 let count = try countSQL(r, storage, owner: owner)
                 return try compare(.expression(count, .integer64), c.op, c.rhs, options: c.options, in: scope)
             }
+            if rest.count == 2, ["@sum", "@avg", "@min", "@max"].contains(rest[0]) {
+                let aggregate = try aggregateSQL(rest[0], of: rest[1], over: r, storage, owner: owner)
+                return try compare(aggregate, c.op, c.rhs, options: c.options, in: scope)
+            }
             if c.modifier == .direct {
                 if rest.isEmpty, c.op == .contains {
                     let element = ComparisonPredicate(.evaluatedObject, .equalTo, c.rhs)
                     return try subquery(r, storage, owner: owner, condition: element, quantifier: .any)
                 }
                 throw SQLiteStoreError.unsupportedInSQL(
-                    "comparing the to-many relationship '\(r.name)' needs ANY, ALL, NONE or @count")
+                    "comparing the to-many relationship '\(r.name)' needs ANY, ALL, NONE, @count, or @sum/@avg/@min/@max of an attribute")
             }
             let element = ComparisonPredicate(rest.isEmpty ? .evaluatedObject : .keyPath(rest.joined(separator: ".")),
                                               c.op, c.rhs, options: c.options)
@@ -221,6 +225,46 @@ final class QueryCompiler {
         switch quantifier {
         case .any, .direct: return SQLFragment(exists, inner.arguments)
         case .all, .none: return SQLFragment("NOT " + exists, inner.arguments)
+        }
+    }
+
+    /// `@sum`, `@avg`, `@min` or `@max` of an attribute over a to-many relationship's
+    /// members, as a scalar subquery. Missing values are skipped as in memory; the sum of
+    /// no members is 0, the others are NULL.
+    private func aggregateSQL(_ function: String, of attribute: String, over r: RelationshipDescription,
+                              _ storage: StoreSchema.ToManyStorage, owner: String) throws -> Operand {
+        guard let destination = schema.mapping(for: r.destinationEntityName) else {
+            throw ObjectGraphError.unknownEntity(r.destinationEntityName)
+        }
+        let alias = newAlias()
+        let savedJoins = joins
+        joins = []
+        defer { joins = savedJoins }
+        guard case .attribute(let column, let type) = try operand(attribute, from: Scope(alias: alias, mapping: destination)),
+              joins.isEmpty else {
+            throw SQLiteStoreError.unsupportedInSQL("\(function) over '\(r.name)' needs an attribute of \(r.destinationEntityName)")
+        }
+        let isNumber: Bool
+        switch type {
+        case .integer16, .integer32, .integer64, .double, .float, .decimal: isNumber = true
+        default: isNumber = false
+        }
+        if (function == "@sum" || function == "@avg") && !isNumber {
+            throw SQLiteStoreError.unsupportedInSQL("\(function) needs a number attribute, and '\(attribute)' is not one")
+        }
+        let from: String
+        switch storage {
+        case .foreignKey(let table, let foreignKey):
+            from = "FROM \(table) \(alias) WHERE \(alias).\(foreignKey) = \(owner).Z_PK"
+        case .joinTable(let name, let own, let other):
+            from = "FROM \(name) j\(alias) JOIN \(destination.table.name) \(alias) ON \(alias).Z_PK = j\(alias).\(other) "
+                + "WHERE j\(alias).\(own) = \(owner).Z_PK"
+        }
+        switch function {
+        case "@sum": return .expression("COALESCE((SELECT SUM(\(column)) \(from)), 0)", type)
+        case "@avg": return .expression("(SELECT AVG(\(column)) \(from))", .double)
+        case "@min": return .expression("(SELECT MIN(\(column)) \(from))", type)
+        default: return .expression("(SELECT MAX(\(column)) \(from))", type)
         }
     }
 
