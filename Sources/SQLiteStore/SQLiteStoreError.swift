@@ -8,12 +8,16 @@ public enum SQLiteStoreError: Error, Equatable, CustomStringConvertible {
     case unsupportedInSQL(String)
     /// A key in a predicate, sort or property list that the entity does not have.
     case unknownKey(entity: String, key: String)
+    /// SQLite stopped a fetch: a predicate's function refused a value (a `MATCHES` pattern
+    /// that is not a regular expression), or the file could not be read.
+    case fetchFailed(String)
 
     public var description: String {
         switch self {
         case .schemaMismatch(let what): return "the store does not fit the model: \(what)"
         case .unsupportedInSQL(let what): return "cannot fetch from a SQLite store: \(what)"
         case .unknownKey(let entity, let key): return "entity \(entity) has no key '\(key)'"
+        case .fetchFailed(let why): return why
         }
     }
 }

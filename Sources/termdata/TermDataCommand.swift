@@ -17,6 +17,13 @@ struct TermDataCommand: ParsableCommand {
 /// A failure the command line reports as one line on standard error, with a non-zero exit.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
-    init(_ error: Error) { self.description = String(describing: error) }
+    init(_ description: String) { self.description = Self.plain(description) }
+    init(_ error: Error) { self.description = Self.plain(String(describing: error)) }
+
+    /// Without the "error: " some messages carry: the line already starts with "Error:".
+    static func plain(_ text: String) -> String {
+        var text = text.replacingOccurrences(of: ": error: ", with: ": ")
+        if text.hasPrefix("error: ") { text.removeFirst("error: ".count) }
+        return text
+    }
 }

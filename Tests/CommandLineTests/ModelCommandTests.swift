@@ -53,9 +53,11 @@ struct ModelCommandTests {
         ("<model><entity name=\"A\">", "malformed XML"),
         (ModelFixtures.modelXML("<entity name=\"A\"><attribute name=\"x\" attributeType=\"Money\"/></entity>"), "unknown attribute type 'Money'"),
         (ModelFixtures.modelXML("<entity name=\"A\" parentEntity=\"B\"/>"), "parent entity 'B' does not exist"),
+        ("{\"entities\": []}\n", "not an XML document (it starts with “{\"entities\":”)"),
+        ("", "the file is empty"),
     ]
 
-    @Test("refuses a broken file with one clear line and a non-zero exit", arguments: 0..<3)
+    @Test("refuses a broken file with one clear line and a non-zero exit", arguments: 0..<5)
     func brokenFiles(index: Int) throws {
         let (xml, fragment) = Self.broken[index]
         let url = try ModelFixtures.writeModelFile(xml)

@@ -170,6 +170,10 @@ struct StoreCommandTests {
         (["query", "ToDo", "colour == 1"], "entity ToDo has no key 'colour'"),
         (["query", "--store", "missing.sqlite", "--model", TestSupport.ModelFixtures.toDo.path, "ToDo"], "no store at"),
         (["query", "--store", "x.sqlite", "ToDo"], "--model is required"),
+        (["query", "ToDo", "colour == 1", "--evaluate", "memory"], "Error: ToDo has no key 'colour'"),
+        (["query", "ToDo", "name == $X"], "Error: invalid predicate: no value for variable $X"),
+        (["query", "ToDo", "name MATCHES '(['"], "Error: MATCHES pattern \"([\" is not a valid regular expression\n"),
+        (["query", "ToDo", "name MATCHES '(['", "--evaluate", "memory"], "Error: MATCHES pattern \"([\" is not a valid regular expression\n"),
     ])
     func mistakes(_ arguments: [String], _ message: String) throws {
         let cli = try importedToDo()
@@ -177,6 +181,8 @@ struct StoreCommandTests {
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
+        #expect(!result.stderr.contains("error: "), "no second prefix")
+        #expect(!result.stderr.contains("SELECT"), "no SQL in the message")
         #expect(result.stdout.isEmpty)
     }
 

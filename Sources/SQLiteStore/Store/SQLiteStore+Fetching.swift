@@ -12,6 +12,17 @@ extension SQLiteStore {
     /// - Throws: `SQLiteStoreError.unsupportedInSQL` for a predicate or sort with no SQL
     ///   form, `.unknownKey` for a key the entity does not have.
     public func execute(_ request: StoreRequest) throws -> StoreResult {
+        do {
+            return try run(request)
+        } catch let error as DatabaseError {
+            // The message alone: the SQL behind it means nothing to the person who typed the predicate.
+            var message = error.message ?? "\(error.resultCode)"
+            if message.hasPrefix("error: ") { message.removeFirst("error: ".count) }
+            throw SQLiteStoreError.fetchFailed(message)
+        }
+    }
+
+    private func run(_ request: StoreRequest) throws -> StoreResult {
         let query = try FetchQuery(schema: schema, request: request)
         switch request.fetch.resultType {
         case .count:
