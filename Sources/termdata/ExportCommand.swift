@@ -22,20 +22,25 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let model = try storeArguments.loadModel()
-        if let entity { _ = try StoreArguments.entity(entity, in: model) }
+        // An entity stands for itself and its sub-entities, as in a fetch: an abstract one for its concrete kinds.
+        let kinds = try entity.map { name in
+            try StoreArguments.entity(name, in: model).kindNames.filter { model.entity(named: $0)?.isAbstract == false }
+        }
         let context = try storeArguments.open(model: model, readOnly: true)
         switch format {
         case .json:
-            let graph = try GraphFile.export(from: context, entityNames: entity.map { [$0] })
+            let graph = try GraphFile.export(from: context, entityNames: kinds)
             print(try JSONValue.text(graph.json))
         case .csv:
-            guard let entity else { throw CommandFailure("CSV export needs --entity") }
-            let graph = try GraphFile.export(from: context, entityNames: [entity])
+            guard let entity, let kinds else { throw CommandFailure("CSV export needs --entity") }
+            let graph = try GraphFile.export(from: context, entityNames: kinds)
             let e = try StoreArguments.entity(entity, in: model)
             let keys = ["@id"] + e.storedAttributes.map(\.name) + e.relationships.filter { !$0.isToMany && !$0.isTransient }.map(\.name)
             print(CSV.line(keys))
-            for object in graph.entities[entity] ?? [] {
-                print(CSV.line(keys.map { CSV.text(object[$0] ?? .null) }))
+            for kind in kinds {
+                for object in graph.entities[kind] ?? [] {
+                    print(CSV.line(keys.map { CSV.text(object[$0] ?? .null) }))
+                }
             }
         }
     }

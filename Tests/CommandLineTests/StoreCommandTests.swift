@@ -111,6 +111,21 @@ struct StoreCommandTests {
         #expect(second.stdout == first.stdout)
     }
 
+    @Test("export --entity of an abstract entity writes its concrete sub-entities' objects")
+    func abstractEntityExport() throws {
+        let cli = try CommandLineSession()
+        let model = TestSupport.ModelFixtures.allFeatures.path
+        let path = try cli.write("""
+        {"format": "termdata-graph", "version": 1, "entities": {"ConcreteEntity": [{"@id": "a"}, {"@id": "b"}]}}
+        """, to: "concrete.json")
+        let store = cli.file("all.xml").path
+        #expect(try cli.run(["import", "--store", store, "--model", model, "--type", "xml", path]).status == 0)
+        let json = try cli.run(["export", "--store", store, "--model", model, "--type", "xml", "--entity", "AbstractEntity"])
+        #expect(json.stdout.contains("\"@id\" : \"ConcreteEntity/2\""), "\(json.stdout)")
+        let csv = try cli.run(["export", "--store", store, "--model", model, "--type", "xml", "--entity", "AbstractEntity", "--format", "csv"])
+        #expect(csv.stdout.split(separator: "\n").dropFirst() == ["ConcreteEntity/1", "ConcreteEntity/2"])
+    }
+
     @Test("export, import into a new store and export again give the same content")
     func roundTrip() throws {
         let cli = try importedToDo()
