@@ -30,6 +30,16 @@ struct ModelCommandTests {
         #expect(Set(entities.keys) == ["FeedbackCategory", "FeedbackSubCategory"])
     }
 
+    @Test("--format json carries a relationship's transient flag, as the text does")
+    func transientRelationship() throws {
+        let result = try TermDataProcess.run(["model", ModelFixtures.allFeatures.path, "--format", "json"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let from = try #require((root["entities"] as? [String: Any])?["RelationshipFrom"] as? [String: Any])
+        let relationships = try #require(from["relationships"] as? [String: [String: Any]])
+        #expect(relationships["relationshiopProperties"]?["transient"] as? Bool == true)
+        #expect(relationships.values.contains { $0["transient"] as? Bool == false })
+    }
+
     @Test("with no arguments and no terminal it says it needs one, in one line, and exits non-zero")
     func defaultRunWithoutTerminal() throws {
         let folder = try Fixtures.temporaryDirectory()

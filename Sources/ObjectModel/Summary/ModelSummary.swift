@@ -125,7 +125,7 @@ public struct ModelSummary {
             var relationships: [String: Any] = [:]
             for r in entity.relationships {
                 var d: [String: Any] = ["destination": r.destinationEntityName, "toMany": r.isToMany,
-                                        "ordered": r.isOrdered, "optional": r.isOptional,
+                                        "ordered": r.isOrdered, "optional": r.isOptional, "transient": r.isTransient,
                                         "deleteRule": r.deleteRule.xcodeName, "minCount": r.minCount, "maxCount": r.maxCount]
                 d["inverse"] = r.inverseName ?? NSNull()
                 relationships[r.name] = d
