@@ -236,7 +236,10 @@ extension ToDoApplication {
             category[ToDoKeys.name] = "New category"
             endEvent()
             if let row = categories.arrangedIndex(of: category) { categoryTable.select(row: row) }
-            return categoryTable.beginEditing().union(.redraw)
+            // Typing replaces the placeholder name; Esc keeps it.
+            let result = categoryTable.beginEditing()
+            categoryTable.state.editor?.clearText()
+            return result.union(.redraw)
         } catch {
             app.showMessage("Cannot add a category: \(error)", isError: true)
             return .redraw

@@ -155,8 +155,12 @@ struct ToDoAppTests {
         var text = screen(todo.app.runScript("c"))
         #expect(text.contains("Categories"))
         #expect(text.contains("Errands") && text.contains("Home") && text.contains("Work"))
-        todo.app.runScript("a<C-u>Garden<Enter>")
-        #expect(todo.categories.arrangedObjects.compactMap { $0.string("name") }.contains("Garden"))
+        todo.app.runScript("aGarden<Enter>")
+        #expect(todo.categories.arrangedObjects.compactMap { $0.string("name") }.contains("Garden"),
+                "typing replaces the placeholder name")
+        todo.app.runScript("a<Esc>")
+        #expect(todo.categories.arrangedObjects.compactMap { $0.string("name") }.contains("New category"),
+                "Esc keeps it")
         // Home holds the welcome item: deleting it asks first.
         let home = try #require(todo.categories.arrangedObjects.first { $0.string("name") == "Home" })
         todo.categories.setSelectedObjects([home])

@@ -40,7 +40,7 @@ struct ToDoTerminalTests {
         // A new category in the panel.
         try session.send("c")
         _ = try session.waitFor { $0.contains { $0.contains("Categories") } }
-        try session.send("a", "C-u")
+        try session.send("a")
         try session.tmux(["send-keys", "-l", "Garden"])
         try session.send("Enter")
         _ = try session.waitFor { $0.contains { $0.contains("│Garden") } }

@@ -55,6 +55,12 @@ public struct CellEditor {
         }
     }
 
+    /// Empties a text editor, so that typing replaces a placeholder value ("New category")
+    /// that Esc keeps.
+    public mutating func clearText() {
+        if case .text = mode { mode = .text(TextEditingState("")) }
+    }
+
     /// Read the value as typed, or throw a message for the user.
     public func currentValue() throws -> CellValue {
         switch mode {
