@@ -174,9 +174,9 @@ struct TableViewTests {
         ])
         harness.table.today = { RecordingRows.day(2030, 1, 2, 8, 0) }
         var screen = harness.run("<Enter>")
-        #expect(screen[3] == "│2026-11-21 09:30                      │")
+        #expect(screen[3] == "│2026-11-21 09:30│                     │", "the editor keeps to its cell")
         screen = harness.run("<Up><Up><Left>k<Right><Right>j")
-        #expect(screen[3] == "│2026-12-23 08:30                      │")
+        #expect(screen[3] == "│2026-12-23 08:30│                     │")
         harness.run("<Enter>")
         #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 12, 23, 8, 30)))
         harness.run("<Enter>t<Enter>")
@@ -195,7 +195,7 @@ struct TableViewTests {
             "│List    │                   │",
             "│────────┼───────────────────│",
             "│Home    │                   │",
-            "│Shop ▾                      │",
+            "│Shop ▾  │                   │",
             "│┌──────────────────┐        │",
             "││ Home             │        │",
             "││ Work             │        │",

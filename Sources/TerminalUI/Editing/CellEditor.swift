@@ -55,6 +55,16 @@ public struct CellEditor {
         }
     }
 
+    /// How wide the editor would like to be: room to type for text (a narrow column's editor
+    /// grows over its neighbours), the date's own width, a choice's current option.
+    public var preferredWidth: Int {
+        switch mode {
+        case .text: return 20
+        case let .date(state): return state.text.displayWidth
+        case let .choice(options, selected): return (options.indices.contains(selected) ? options[selected].displayWidth : 0) + 2
+        }
+    }
+
     /// Empties a text editor, so that typing replaces a placeholder value ("New category")
     /// that Esc keeps.
     public mutating func clearText() {
@@ -156,7 +166,7 @@ public struct CellEditor {
             canvas.fill(rect, style: theme.editor)
             let current = options.indices.contains(selected) ? options[selected] : ""
             canvas.write(current + " ▾", x: rect.x, y: rect.y, width: rect.width, style: theme.editor)
-            let width = max(rect.width, (options.map(\.displayWidth).max() ?? 0) + 4)
+            let width = min(canvas.size.width, max(rect.width, 20, (options.map(\.displayWidth).max() ?? 0) + 4))
             let roomBelow = canvas.size.height - rect.maxY - 2
             let roomAbove = rect.y - 2
             let below = roomBelow >= min(options.count, 3) || roomBelow >= roomAbove

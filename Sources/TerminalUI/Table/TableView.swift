@@ -164,7 +164,7 @@ public final class TableView: View {
         if var editor = state.editor,
            let column = placed.first(where: { $0.index == state.selectedColumn }) {
             let y = headerHeight + state.selectedRow - state.topRow
-            let editWidth = max(column.width, min(width - column.x, 20))
+            let editWidth = max(column.width, min(width - column.x, editor.preferredWidth))
             editor.draw(in: canvas, at: Rect(x: column.x, y: y, width: editWidth, height: 1))
             state.editor = editor
         }
