@@ -94,6 +94,8 @@ struct TableViewTests {
         screen = harness.run("hs")
         #expect(screen[1] == "│   #│Title       │Price ▼│Done│       │")
         #expect(screen[9] == " Cannot sort by Title")
+        screen = harness.run("lls")
+        #expect(screen[1] == "│   #│Title       │  Price│D… ▲│       │", "a narrow column's title gives way to the arrow")
     }
 
     @Test("Enter edits a cell in place, Enter stores the value")

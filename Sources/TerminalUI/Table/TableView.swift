@@ -120,7 +120,10 @@ public final class TableView: View {
         for column in placed {
             let spec = columns[column.index]
             var title = spec.title
-            if state.sortColumn == spec.id { title += state.sortAscending ? " ▲" : " ▼" }
+            if state.sortColumn == spec.id {
+                // The arrow always shows: a title too long for both gives way.
+                title = title.truncated(toWidth: max(1, column.width - 2)) + (state.sortAscending ? " ▲" : " ▼")
+            }
             // Titles of number columns sit over the numbers, on the right.
             let alignment = spec.alignment
                 ?? (state.topRow < count ? spec.alignment(for: dataSource.value(row: state.topRow, column: spec.id)) : .left)
