@@ -6,7 +6,7 @@ import Predicates
 import TerminalBindings
 import TerminalUI
 
-extension ToDoApplication {
+extension ToDoApplication: ContextEditing {
     func installCommands() {
         table.extraCommands = [
             Command("todo.add", title: "Add an item", keys: [.character("a"), .insert], hint: "Add") { [weak self] in
@@ -129,42 +129,6 @@ extension ToDoApplication {
         }
         endEvent()
         return .redraw
-    }
-
-    func undo() -> EventResult {
-        _ = items.commitEditing()
-        guard context.undoManager?.canUndo == true else {
-            app.showMessage("Nothing to undo")
-            return .redraw
-        }
-        context.undo()
-        endEvent()
-        return .redraw
-    }
-
-    func redo() -> EventResult {
-        guard context.undoManager?.canRedo == true else {
-            app.showMessage("Nothing to redo")
-            return .redraw
-        }
-        context.redo()
-        endEvent()
-        return .redraw
-    }
-
-    /// Saves, reporting the outcome in the status bar; returns whether the save succeeded.
-    @discardableResult
-    func saveChanges() -> Bool {
-        _ = items.commitEditing()
-        _ = form.commitEditing()
-        do {
-            try context.save()
-            updateStatus()
-            return true
-        } catch {
-            app.showMessage("Could not save: \(error)", isError: true)
-            return false
-        }
     }
 
     func save() -> EventResult {

@@ -6,7 +6,7 @@ import Predicates
 import TerminalBindings
 import TerminalUI
 
-extension BrowserApplication {
+extension BrowserApplication: ContextEditing {
     /// The object table's own commands (it is rebuilt for each entity).
     func objectCommands() -> [Command] {
         [
@@ -133,41 +133,6 @@ extension BrowserApplication {
     private func refuseReadOnly() -> EventResult {
         app.showMessage("The store is open read-only", isError: true)
         return .redraw
-    }
-
-    func undo() -> EventResult {
-        _ = commitEdits()
-        guard context.undoManager?.canUndo == true else {
-            app.showMessage("Nothing to undo")
-            return .redraw
-        }
-        context.undo()
-        endEvent()
-        return .redraw
-    }
-
-    func redo() -> EventResult {
-        guard context.undoManager?.canRedo == true else {
-            app.showMessage("Nothing to redo")
-            return .redraw
-        }
-        context.redo()
-        endEvent()
-        return .redraw
-    }
-
-    /// Saves, reporting the outcome in the status bar; returns whether the save succeeded.
-    @discardableResult
-    func saveChanges() -> Bool {
-        guard commitEdits() else { return false }
-        do {
-            try context.save()
-            updateStatus()
-            return true
-        } catch {
-            app.showMessage("Could not save: \(error)", isError: true)
-            return false
-        }
     }
 
     func save() -> EventResult {

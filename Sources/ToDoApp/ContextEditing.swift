@@ -1,0 +1,57 @@
+import Foundation
+import ObjectGraph
+import TerminalUI
+
+/// What the ToDo application and the browser share around their context: undo, redo and
+/// saving, each reported in the status bar.
+protocol ContextEditing: AnyObject {
+    var app: Application { get }
+    var context: ManagedObjectContext { get }
+    /// Commits the edits open in tables and forms; false when an editor refuses its value.
+    @discardableResult func commitEdits() -> Bool
+    /// Ends an event: delete rules run, the undo group closes, the views hear of it.
+    func endEvent()
+    func updateStatus()
+}
+
+extension ContextEditing {
+    func undo() -> EventResult {
+        _ = commitEdits()
+        guard context.undoManager?.canUndo == true else {
+            app.showMessage("Nothing to undo")
+            return .redraw
+        }
+        context.undo()
+        endEvent()
+        return .redraw
+    }
+
+    func redo() -> EventResult {
+        guard context.undoManager?.canRedo == true else {
+            app.showMessage("Nothing to redo")
+            return .redraw
+        }
+        context.redo()
+        endEvent()
+        return .redraw
+    }
+
+    /// Saves, reporting the outcome in the status bar; returns whether the save succeeded.
+    /// An edit whose value is refused stays open, and nothing is saved until it is fixed or
+    /// cancelled.
+    @discardableResult
+    func saveChanges() -> Bool {
+        guard commitEdits() else {
+            app.showMessage("Finish or cancel the edit (Esc) before saving", isError: true)
+            return false
+        }
+        do {
+            try context.save()
+            updateStatus()
+            return true
+        } catch {
+            app.showMessage("Could not save: \(error)", isError: true)
+            return false
+        }
+    }
+}
