@@ -33,13 +33,23 @@ struct StoreArguments: ParsableArguments {
         let url: URL
         if let model {
             url = URL(fileURLWithPath: model)
-        } else if store == nil {
+        } else if store == nil || isToDoStore(storeURL) {
             url = BundledResources.toDoModelURL
         } else {
             throw CommandFailure("--model is required for a store other than the ToDo store")
         }
         guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("no model at \(url.path)") }
         return try ModelCommand.load(url)
+    }
+
+    /// Whether a store was written with a version of the bundled ToDo model (a ToDo store
+    /// kept somewhere else), so that it needs no `--model`.
+    private func isToDoStore(_ url: URL) -> Bool {
+        SQLiteStore.register()
+        guard let metadata = try? PersistentStoreCoordinator.metadataForStore(ofType: storeType, at: url),
+              !metadata.versionHashes.isEmpty,
+              let versions = try? ModelCommand.load(BundledResources.toDoModelURL) else { return false }
+        return versions.versions.contains { $0.model.isCompatible(withVersionHashes: metadata.versionHashes) }
     }
 
     /// Opens the store; when `creating`, makes it (and its folder) if missing. A `readOnly`

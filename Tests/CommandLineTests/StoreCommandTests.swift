@@ -126,6 +126,21 @@ struct StoreCommandTests {
         #expect(csv.stdout.split(separator: "\n").dropFirst() == ["ConcreteEntity/1", "ConcreteEntity/2"])
     }
 
+    @Test("a ToDo store kept elsewhere needs no --model; another model's store still asks for one")
+    func toDoStoreElsewhere() throws {
+        let cli = try CommandLineSession()
+        let graph = try cli.write(Self.graph, to: "todo.json")
+        let store = cli.file("Elsewhere.sqlite").path
+        #expect(try cli.run(["import", "--store", store, "--model", TestSupport.ModelFixtures.toDo.path, graph]).status == 0)
+        let count = try cli.run(["query", "--store", store, "ToDo", "--count"])
+        #expect(count.stdout == "4\n", "\(count.stderr)")
+        let corpus = cli.file("Model.sqlite")
+        try FileManager.default.copyItem(at: Fixtures.corpusFile("tavant-trade/Model.sqlite"), to: corpus)
+        let other = try cli.run(["query", "--store", corpus.path, "FeedbackCategory"])
+        #expect(other.status != 0)
+        #expect(other.stderr.contains("--model is required"))
+    }
+
     @Test("export, import into a new store and export again give the same content")
     func roundTrip() throws {
         let cli = try importedToDo()
