@@ -9,12 +9,34 @@ protocol ContextEditing: AnyObject {
     var context: ManagedObjectContext { get }
     /// Commits the edits open in tables and forms; false when an editor refuses its value.
     @discardableResult func commitEdits() -> Bool
-    /// Ends an event: delete rules run, the undo group closes, the views hear of it.
-    func endEvent()
     func updateStatus()
+    /// Saves on the user's command (Ctrl-S), saying how it went.
+    func save() -> EventResult
 }
 
 extension ContextEditing {
+    /// Ends an event for the context: delete rules run, the undo group closes, and the
+    /// controllers hear of the changes.
+    func endEvent() {
+        context.processPendingChanges()
+        updateStatus()
+    }
+
+    /// Undo, redo and save, as commands named `<prefix>.undo`, `.redo` and `.save`.
+    func editingCommands(prefix: String) -> [Command] {
+        [
+            Command("\(prefix).undo", title: "Undo", keys: [.character("u")], hint: "Undo") { [weak self] in
+                self?.undo() ?? .ignored
+            },
+            Command("\(prefix).redo", title: "Redo", keys: [.control("r"), .control("y")]) { [weak self] in
+                self?.redo() ?? .ignored
+            },
+            Command("\(prefix).save", title: "Save", keys: [.control("s"), .function(2)], hint: "Save") { [weak self] in
+                self?.save() ?? .ignored
+            },
+        ]
+    }
+
     func undo() -> EventResult {
         _ = commitEdits()
         guard context.undoManager?.canUndo == true else {

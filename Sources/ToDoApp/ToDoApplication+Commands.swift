@@ -42,15 +42,7 @@ extension ToDoApplication: ContextEditing {
             Command("todo.categories", title: "Show or hide the category panel", keys: [.character("c"), .function(7)], hint: "Categories") { [weak self] in
                 self?.toggleCategoryPanel() ?? .ignored
             },
-            Command("todo.undo", title: "Undo", keys: [.character("u")], hint: "Undo") { [weak self] in
-                self?.undo() ?? .ignored
-            },
-            Command("todo.redo", title: "Redo", keys: [.control("r"), .control("y")]) { [weak self] in
-                self?.redo() ?? .ignored
-            },
-            Command("todo.save", title: "Save", keys: [.control("s"), .function(2)], hint: "Save") { [weak self] in
-                self?.save() ?? .ignored
-            },
+        ] + editingCommands(prefix: "todo") + [
             Command("todo.clearFilter", title: "Clear the filter", keys: []) { [weak self] in
                 self?.applyFilter("") ?? .ignored
             },
@@ -80,13 +72,6 @@ extension ToDoApplication: ContextEditing {
             ]),
             Menu("Help", items: [MenuItem("Keys              ?", command: "app.help")]),
         ])
-    }
-
-    /// Ends an event for the context: delete rules run, the undo group closes, and the
-    /// controllers hear of the changes.
-    func endEvent() {
-        context.processPendingChanges()
-        updateStatus()
     }
 
     // MARK: Items

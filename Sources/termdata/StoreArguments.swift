@@ -33,10 +33,14 @@ struct StoreArguments: ParsableArguments {
         let url: URL
         if let model {
             url = URL(fileURLWithPath: model)
-        } else if store == nil || isToDoStore(storeURL) {
+        } else if store == nil {
             url = BundledResources.toDoModelURL
         } else {
-            throw CommandFailure("--model is required for a store other than the ToDo store")
+            let bundled = try ModelCommand.load(BundledResources.toDoModelURL)
+            guard isToDoStore(storeURL, versions: bundled) else {
+                throw CommandFailure("--model is required for a store other than the ToDo store")
+            }
+            return bundled
         }
         guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("no model at \(url.path)") }
         return try ModelCommand.load(url)
@@ -44,11 +48,10 @@ struct StoreArguments: ParsableArguments {
 
     /// Whether a store was written with a version of the bundled ToDo model (a ToDo store
     /// kept somewhere else), so that it needs no `--model`.
-    private func isToDoStore(_ url: URL) -> Bool {
+    private func isToDoStore(_ url: URL, versions: ModelVersions) -> Bool {
         SQLiteStore.register()
         guard let metadata = try? PersistentStoreCoordinator.metadataForStore(ofType: storeType, at: url),
-              !metadata.versionHashes.isEmpty,
-              let versions = try? ModelCommand.load(BundledResources.toDoModelURL) else { return false }
+              !metadata.versionHashes.isEmpty else { return false }
         return versions.versions.contains { $0.model.isCompatible(withVersionHashes: metadata.versionHashes) }
     }
 

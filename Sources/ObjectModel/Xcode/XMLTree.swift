@@ -16,13 +16,14 @@ struct XMLTree {
     /// Parses a whole document; throws `ModelError.malformedXML` with the line of the fault.
     static func parse(_ data: Data, file: String) throws -> XMLTree {
         // Say what the file is rather than how the XML parser fails on it (a JSON file is not "empty").
-        if let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }), first != UInt8(ascii: "<") {
-            let start = data.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let leading: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]   // white space and a byte-order mark
+        let start = data.drop { leading.contains($0) }
+        if start.isEmpty {
+            throw ModelError(.malformedXML("the file is empty"), file: file, line: nil)
+        }
+        if start.first != UInt8(ascii: "<") {
             let shown = String(decoding: start.prefix { $0 != 0x0A && $0 != 0x0D }.prefix(12), as: UTF8.self)
             throw ModelError(.malformedXML("not an XML document (it starts with “\(shown)”)"), file: file, line: 1)
-        }
-        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-            throw ModelError(.malformedXML("the file is empty"), file: file, line: nil)
         }
         let parser = XMLParser(data: data)
         let builder = Builder()

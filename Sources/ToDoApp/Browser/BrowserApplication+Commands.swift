@@ -31,15 +31,7 @@ extension BrowserApplication: ContextEditing {
             Command("browser.back", title: "Go back to where the relationship was followed from", keys: [.backspace], hint: "Back") { [weak self] in
                 self?.goBack() ?? .ignored
             },
-            Command("browser.undo", title: "Undo", keys: [.character("u")], hint: "Undo") { [weak self] in
-                self?.undo() ?? .ignored
-            },
-            Command("browser.redo", title: "Redo", keys: [.control("r"), .control("y")]) { [weak self] in
-                self?.redo() ?? .ignored
-            },
-            Command("browser.save", title: "Save", keys: [.control("s"), .function(2)], hint: "Save") { [weak self] in
-                self?.save() ?? .ignored
-            },
+        ] + editingCommands(prefix: "browser") + [
             Command("browser.clearFilter", title: "Clear the filter", keys: []) { [weak self] in
                 self?.applyFilter("") ?? .ignored
             },
@@ -69,13 +61,6 @@ extension BrowserApplication: ContextEditing {
             ]),
             Menu("Help", items: [MenuItem("Keys              ?", command: "app.help")]),
         ])
-    }
-
-    /// Ends an event for the context: delete rules run, the undo group closes, and the
-    /// controllers hear of the changes.
-    func endEvent() {
-        context.processPendingChanges()
-        updateStatus()
     }
 
     // MARK: Objects

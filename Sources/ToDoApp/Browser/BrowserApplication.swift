@@ -193,7 +193,7 @@ public final class BrowserApplication {
         let newForm = FormView(fields: Self.fields(for: entity, binding: binding, editable: !isReadOnly, counts: counting))
         newForm.onActivate = { [weak self] _ in self?.followSelectedCell(inForm: true) }
         form.removeFromSuperview()
-        mainWindow.addSubview(form === newForm ? form : newForm)
+        mainWindow.addSubview(newForm)
         form = newForm
         observations.removeAll { $0 is BindingObservation }
         observations.append(controller.observe { [weak self] _ in self?.updateStatus() })
@@ -300,7 +300,11 @@ public final class BrowserApplication {
     @discardableResult
     func followSelectedCell(inForm: Bool = false) -> EventResult {
         guard let relationship = selectedRelationship(inForm: inForm) else {
-            if !inForm { app.showMessage("\(objectTable.columns[safe: objectTable.state.selectedColumn]?.title ?? "This column") cannot be edited", isError: true) }
+            if !inForm {
+                let column = objectTable.columns.indices.contains(objectTable.state.selectedColumn)
+                    ? objectTable.columns[objectTable.state.selectedColumn].title : "This column"
+                app.showMessage("\(column) cannot be edited", isError: true)
+            }
             return .redraw
         }
         guard let object = objects?.selectedObjects.first else { return .handled }
@@ -474,8 +478,4 @@ final class EmptySource: TableDataSource {
     var numberOfRows: Int { 0 }
     func value(row: Int, column: String) -> CellValue { .empty }
     func sort(by column: String, ascending: Bool) -> Bool { false }
-}
-
-extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
