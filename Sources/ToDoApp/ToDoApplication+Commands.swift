@@ -142,7 +142,7 @@ extension ToDoApplication: ContextEditing {
             filterText = trimmed
             updateStatus()
         } catch {
-            app.alert(title: "Filter not applied", message: "\(error)")
+            app.alert(title: "Filter not applied", message: FilterText.message(for: error))
         }
         return .redraw
     }

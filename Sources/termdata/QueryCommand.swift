@@ -126,7 +126,7 @@ struct QueryCommand: ParsableCommand {
             parsed = try parsed.substitutingVariables(vars)
             return parsed
         } catch let error as PredicateSyntaxError {
-            var text = error.description
+            var text = error.description(cellWidth: { DisplayWidth.of($0) })
             if text.hasPrefix("error: ") { text.removeFirst("error: ".count) }
             throw CommandFailure("invalid predicate: \(text)")
         } catch {

@@ -195,6 +195,8 @@ struct StoreCommandTests {
 
     @Test("mistakes print one clear message and exit non-zero", arguments: [
         (["query", "ToDo", "name =="], "invalid predicate: expected"),
+        // The caret is measured in terminal cells: each CJK character takes two.
+        (["query", "ToDo", "名前 =="], "at 1:6\n  名前 ==\n         ^\n"),
         (["query", "Nope"], "unknown entity 'Nope'"),
         (["query", "ToDo", "--keys", "name,colour"], "entity ToDo has no key 'colour'"),
         (["query", "ToDo", "colour == 1"], "entity ToDo has no key 'colour'"),

@@ -90,6 +90,20 @@ struct SyntaxErrorTests {
         #expect(error?.offset == 12)
     }
 
+    @Test("a terminal's cell widths keep the caret under the position after wide characters")
+    func caretAfterWideCharacters() throws {
+        let error = #expect(throws: PredicateSyntaxError.self) {
+            try ObjectPredicate(format: "名前 ==\t")
+        }
+        let wide: (Character) -> Int = { $0.unicodeScalars.first!.value >= 0x1100 ? 2 : 1 }
+        #expect(error?.description(cellWidth: wide) == """
+            error: expected a value after == at 1:7
+              名前 ==\t
+                     \t^
+            """)
+        #expect(error?.description.hasSuffix("\n       \t^") == true, "one cell per character by default")
+    }
+
     @Test("shows only the line the error is on")
     func multilineRendering() throws {
         let error = #expect(throws: PredicateSyntaxError.self) {

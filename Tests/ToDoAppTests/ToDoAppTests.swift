@@ -131,6 +131,13 @@ struct ToDoAppTests {
         #expect(text.contains("^"), "the caret under the position")
         todo.app.runScript("<Enter>")
         #expect(Set(names(todo)) == ["Buy milk", "MILKSHAKE"], "the previous filter stays")
+        // After wide characters the caret is still under the position (cells, not characters).
+        let wide = todo.app.runScript("/<C-u>名前 ==<Enter>")
+        let line = try #require(wide.firstIndex { $0.contains("名前 ==") && !$0.contains("Filter") })
+        let end = try #require(wide[line].range(of: "==")?.upperBound)
+        let caret = try #require(wide[line + 1].firstIndex(of: "^"))
+        #expect(String(wide[line + 1][..<caret]).displayWidth == String(wide[line][..<end]).displayWidth)
+        todo.app.runScript("<Enter>")
         todo.app.runScript("/<C-u>name BEGINSWITH 'Call'<Enter>")
         #expect(names(todo) == ["Call Anna"])
         let unknown = screen(todo.app.runScript("/<C-u>colour == 'red'<Enter>"))

@@ -67,10 +67,19 @@ public struct PredicateSyntaxError: Error, CustomStringConvertible, Equatable {
     }
 
     /// The message, the input line and a caret under the position, on three lines.
-    public var description: String {
+    public var description: String { description(cellWidth: { _ in 1 }) }
+
+    /// The three-line message for a terminal, where `cellWidth` gives the cells a character
+    /// takes (two for most CJK characters), so that the caret stays under the position.
+    ///
+    /// ```swift
+    /// print(error.description(cellWidth: DisplayWidth.of))
+    /// ```
+    public func description(cellWidth: (Character) -> Int) -> String {
         let p = position
         // Tabs keep their width so the caret stays under the character.
-        let caretPad = p.lineText.prefix(p.column - 1).map { $0 == "\t" ? "\t" : " " }.joined()
+        let caretPad = p.lineText.prefix(p.column - 1)
+            .map { $0 == "\t" ? "\t" : String(repeating: " ", count: max(0, cellWidth($0))) }.joined()
         return """
             error: expected \(expected) at \(p.line):\(p.column)
               \(p.lineText)

@@ -148,7 +148,7 @@ extension BrowserApplication: ContextEditing {
             here.filterText = trimmed
             if !show(here) { app.alert(title: "Filter not applied", message: app.statusBar.message ?? "") }
         } catch {
-            app.alert(title: "Filter not applied", message: "\(error)")
+            app.alert(title: "Filter not applied", message: FilterText.message(for: error))
         }
         return .redraw
     }
@@ -210,6 +210,13 @@ extension BrowserApplication: ContextEditing {
 
 /// Whether typed filter text is a predicate or plain words.
 enum FilterText {
+    /// What an alert shows for a filter that was refused: a syntax error's caret measured in
+    /// terminal cells, so that it stays under the position after wide (CJK) characters.
+    static func message(for error: any Error) -> String {
+        if let syntax = error as? PredicateSyntaxError { return syntax.description(cellWidth: { DisplayWidth.of($0) }) }
+        return "\(error)"
+    }
+
     static func looksLikePredicate(_ text: String) -> Bool {
         let operators = ["=", "<", ">", "!", "(", "\"", "'", "$", "%", "&&", "||"]
         let keywords = ["CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "IN", "BETWEEN", "AND", "OR", "NOT",
