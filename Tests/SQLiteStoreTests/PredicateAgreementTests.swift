@@ -48,6 +48,32 @@ struct PredicateAgreementTests {
         #expect(try names(sqlite, request).sorted() == expected, "in SQL")
     }
 
+    @Test("string operators see text after a NUL character, in SQL as in memory", arguments: [
+        "name CONTAINS[c] 'AFTER'",
+        "name CONTAINS 'after'",
+        "name ENDSWITH[cd] 'R E'",
+        "name ENDSWITH 'é'",
+        "name LIKE[c] 'before*AFTER*'",
+        "name MATCHES '.*after.*'",
+        "name ==[c] 'BEFORE\\000AFTER É'",
+        "name == 'before\\000after é'",
+        "name IN {'before\\000after é', 'y'}",
+    ])
+    func textAfterNUL(_ format: String) throws {
+        let model = try ModelFixtures.companyModel()
+        let memory = try TestStack(model: model)
+        let sqlite = try SQLiteTestStack(model: model)
+        for context in [memory.context, sqlite.context] {
+            for name in ["before\u{0}after é", "before", "x"] {
+                try context.insertObject(forEntityName: "Employee").setValue(name, forKey: "name")
+            }
+            try context.save()
+        }
+        let request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: format))
+        #expect(try names(memory.newContext(), request) == ["before\u{0}after é"], "in memory")
+        #expect(try names(try sqlite.reopened().context, request) == ["before\u{0}after é"], "in SQL")
+    }
+
     @Test("objects as arguments: SELF == object, SELF IN objects, to-one IN objects, to-many CONTAINS object")
     func objectArguments() throws {
         let (memory, sqlite) = try Self.stacks()

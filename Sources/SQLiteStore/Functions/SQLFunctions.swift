@@ -14,10 +14,7 @@ import Predicates
 ///   `td_localizedCaseInsensitiveCompare`, `td_localizedStandardCompare`: `SortComparison.order`.
 enum SQLFunctions {
     static func register(in db: Database) {
-        db.add(function: fold)
-        db.add(function: test)
-        db.add(function: like)
-        db.add(function: matches)
+        for function in [fold, test, like, matches] { function.register(in: db) }
         for comparison in SortComparison.allCases where comparison != .compare {
             db.add(collation: DatabaseCollation(collationName(comparison)) { a, b in
                 comparison.order(.string(a), .string(b))
@@ -30,29 +27,29 @@ enum SQLFunctions {
         "td_" + comparison.rawValue.dropLast()
     }
 
-    static let fold = DatabaseFunction("td_fold", argumentCount: 2, pure: true) { args in
-        guard let s = String.fromDatabaseValue(args[0]) else { return nil }
+    static let fold = WholeTextFunction("td_fold", argumentCount: 2) { args in
+        guard let s = String.fromDatabaseValue(args[0]) else { return .null }
         let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(args[1]) ?? 0)
-        return options.fold(s)
+        return .text(options.fold(s))
     }
 
-    static let test = DatabaseFunction("td_test", argumentCount: 4, pure: true) { args in
-        guard let name = String.fromDatabaseValue(args[0]), let op = ComparisonOperator(rawValue: name) else { return false }
+    static let test = WholeTextFunction("td_test", argumentCount: 4) { args in
+        guard let name = String.fromDatabaseValue(args[0]), let op = ComparisonOperator(rawValue: name) else { return .bool(false) }
         let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(args[3]) ?? 0)
-        return (try? ComparisonPredicate.test(DatabaseValueCoding.plainValue(args[1]), op,
-                                              DatabaseValueCoding.plainValue(args[2]), options: options)) ?? false
+        return .bool((try? ComparisonPredicate.test(DatabaseValueCoding.plainValue(args[1]), op,
+                                                    DatabaseValueCoding.plainValue(args[2]), options: options)) ?? false)
     }
 
-    static let like = DatabaseFunction("td_like", argumentCount: 3, pure: true) { args in
-        guard let s = String.fromDatabaseValue(args[0]), let pattern = String.fromDatabaseValue(args[1]) else { return false }
+    static let like = WholeTextFunction("td_like", argumentCount: 3) { args in
+        guard let s = String.fromDatabaseValue(args[0]), let pattern = String.fromDatabaseValue(args[1]) else { return .bool(false) }
         let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(args[2]) ?? 0)
-        return PatternCache.shared.like(pattern, options).matches(s)
+        return .bool(PatternCache.shared.like(pattern, options).matches(s))
     }
 
-    static let matches = DatabaseFunction("td_matches", argumentCount: 3, pure: true) { args in
-        guard let s = String.fromDatabaseValue(args[0]), let pattern = String.fromDatabaseValue(args[1]) else { return false }
+    static let matches = WholeTextFunction("td_matches", argumentCount: 3) { args in
+        guard let s = String.fromDatabaseValue(args[0]), let pattern = String.fromDatabaseValue(args[1]) else { return .bool(false) }
         let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(args[2]) ?? 0)
-        return try RegularExpressionMatcher.matches(s, pattern: pattern, options: options)
+        return .bool(try RegularExpressionMatcher.matches(s, pattern: pattern, options: options))
     }
 }
 

@@ -15,6 +15,34 @@ struct SQLFragment: Equatable {
     init(_ sql: String, _ arguments: [DatabaseValue] = []) {
         self.sql = sql
         self.arguments = arguments
+        if arguments.contains(where: Self.hasNUL) { bindWholeText() }
+    }
+
+    /// Whether a value is text with a NUL character in it.
+    private static func hasNUL(_ value: DatabaseValue) -> Bool {
+        if case .string(let s) = value.storage { return s.utf8.contains(0) }
+        return false
+    }
+
+    /// GRDB binds text as a C string, which ends at the first NUL. Text with a NUL is bound
+    /// as its UTF-8 bytes instead, and its placeholder becomes `CAST(? AS TEXT)`, which
+    /// reads those bytes back as the whole text.
+    private mutating func bindWholeText() {
+        var result = ""
+        var index = 0
+        var quoted = false
+        for character in sql {
+            if character == "'" { quoted.toggle() }
+            guard character == "?", !quoted else { result.append(character); continue }
+            if index < arguments.count, Self.hasNUL(arguments[index]), case .string(let s) = arguments[index].storage {
+                result += "CAST(? AS TEXT)"
+                arguments[index] = Data(s.utf8).databaseValue
+            } else {
+                result.append(character)
+            }
+            index += 1
+        }
+        sql = result
     }
 
     static let alwaysTrue = SQLFragment("1")
