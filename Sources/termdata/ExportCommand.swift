@@ -39,7 +39,7 @@ struct ExportCommand: ParsableCommand {
             print(CSV.line(keys))
             for kind in kinds {
                 for object in graph.entities[kind] ?? [] {
-                    print(CSV.line(keys.map { CSV.text(object[$0] ?? .null) }))
+                    print(CSV.line(keys.map { object[$0] ?? .null }))
                 }
             }
         }
@@ -47,12 +47,25 @@ struct ExportCommand: ParsableCommand {
 }
 
 /// Comma-separated values: fields quoted when they hold a comma, quote or line break.
+/// No value is an empty field and an empty string a quoted one (`""`), so the two stay
+/// apart.
 enum CSV {
+    /// A line of plain fields, such as the header.
     static func line(_ fields: [String]) -> String {
-        fields.map { f in
-            f.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                ? "\"" + f.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : f
+        fields.map(field).joined(separator: ",")
+    }
+
+    /// A line of values.
+    static func line(_ values: [JSONValue]) -> String {
+        values.map { value in
+            if case .string("") = value { return "\"\"" }
+            return field(text(value))
         }.joined(separator: ",")
+    }
+
+    private static func field(_ f: String) -> String {
+        f.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+            ? "\"" + f.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : f
     }
 
     static func text(_ value: JSONValue) -> String {

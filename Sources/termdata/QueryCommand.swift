@@ -159,7 +159,7 @@ struct QueryCommand: ParsableCommand {
         case .csv:
             let header = ["@id"] + columns
             print(CSV.line(header))
-            for row in rows { print(CSV.line(header.map { CSV.text(row[$0] ?? .null) })) }
+            for row in rows { print(CSV.line(header.map { row[$0] ?? .null })) }
         case .table:
             let header = columns
             let cells = rows.map { row in header.map { Self.tableCell(row[$0] ?? .null) } }

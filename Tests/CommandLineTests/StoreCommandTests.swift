@@ -164,6 +164,23 @@ struct StoreCommandTests {
         #expect(result.stdout == "@id,name\nCategory/1,Home\nCategory/2,Work\n")
     }
 
+    @Test("CSV keeps no value and an empty string apart: an empty field and \"\"")
+    func csvEmptyAndNil() throws {
+        let cli = try CommandLineSession()
+        let model = TestSupport.ModelFixtures.tavantTrade.path
+        let path = try cli.write("""
+        {"format": "termdata-graph", "version": 1, "entities": {"FeedbackCategory": [
+         {"@id": "a", "name": ""}, {"@id": "b", "name": null}, {"@id": "c", "name": "say \\"hi\\", then go"}]}}
+        """, to: "names.json")
+        let store = cli.file("names.sqlite").path
+        #expect(try cli.run(["import", "--store", store, "--model", model, path]).status == 0)
+        let export = try cli.run(["export", "--store", store, "--model", model, "--entity", "FeedbackCategory", "--format", "csv"])
+        #expect(export.stdout == "@id,name\nFeedbackCategory/1,\"\"\nFeedbackCategory/2,\nFeedbackCategory/3,\"say \"\"hi\"\", then go\"\n")
+        let query = try cli.run(["query", "--store", store, "--model", model, "FeedbackCategory", "--keys", "name", "--sort", "name", "--format", "csv"])
+        let fields = query.stdout.split(separator: "\n").map { $0.drop { $0 != "," }.dropFirst() }
+        #expect(fields == ["name", "", "\"\"", "\"say \"\"hi\"\", then go\""], "no value sorts first")
+    }
+
     @Test("invalid input names each object's @id and writes nothing")
     func invalidImport() throws {
         let cli = try CommandLineSession()
