@@ -95,6 +95,27 @@ struct AtomicStoreTests {
         }
     }
 
+    @Test("a file no context could hold is refused, naming the object: an unknown entity, a key given twice, a reference to an unknown entity", arguments: [
+        (#"<object entity="Project""#, #"<object entity="Gadget""#, "an object has no known entity or key"),
+        (#"<object entity="Employee" pk="3""#, #"<object entity="Employee" pk="2""#, "object Employee 2 appears twice"),
+        (#"to="Department:1""#, #"to="Nope:1""#, "object Employee 2: 'department' refers to an object that names entity 'Nope', which the model lacks"),
+    ])
+    func inconsistentXML(_ original: String, _ replacement: String, _ message: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("company.xml")
+        let model = try ModelFixtures.companyModel()
+        try populate(try TestStack(model: model, type: .xml, url: url).context)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let range = try #require(text.range(of: original), "the saved file has \(original)")
+        try text.replacingCharacters(in: range, with: replacement).write(to: url, atomically: true, encoding: .utf8)
+        #expect {
+            try TestStack(model: model, type: .xml, url: url)
+        } throws: { error in
+            "\(error)".hasPrefix("\(url.path): ") && "\(error)".hasSuffix(message)
+        }
+    }
+
     @Test("a store written with another model version is refused, naming the entities", arguments: fileTypes)
     func otherVersion(type: StoreType) throws {
         let folder = try Fixtures.temporaryDirectory()

@@ -5,6 +5,7 @@ import ObjectModel
 import Predicates
 @testable import SQLiteStore
 import TestSupport
+import GRDB
 
 @Suite("Inheritance, polymorphic to-one relationships and to-many without inverse")
 struct InheritanceTests {
@@ -27,6 +28,21 @@ struct InheritanceTests {
 
     func model() throws -> ManagedObjectModel {
         try XcodeModelFile.read(try ModelFixtures.writeModelFile(Self.xml, name: "Notes")).current
+    }
+
+    @Test("a row whose Z_ENT is no entity, or an abstract one, is refused with a clear error", arguments: [99, 0])
+    func rowOfNoConcreteEntity(_ number: Int) throws {
+        let stack = try SQLiteTestStack(model: try model())
+        for name in ["Ann", "Bo"] { try stack.context.insertObject(forEntityName: "Employee").setValue(name, forKey: "name") }
+        try stack.context.save()
+        let abstract = try #require(stack.store.schema.mapping(for: "Person")?.number)
+        let queue = try DatabaseQueue(path: stack.url.path)
+        try queue.write { try $0.execute(sql: "UPDATE ZPERSON SET Z_ENT = ? WHERE ZNAME = 'Bo'", arguments: [number == 0 ? abstract : number]) }
+        try queue.close()
+        let reopened = try stack.reopened()
+        let error = #expect(throws: SQLiteStoreError.self) { try reopened.context.fetch(FetchRequest(entityName: "Person")) }
+        let why = number == 0 ? "the abstract entity Person" : "no entity of the model"
+        #expect(error.map { "\($0)" } == "the store does not fit the model: the row with Z_PK 2 has Z_ENT \(number == 0 ? abstract : number), which is \(why)")
     }
 
     @Test("sibling sub-entities with the same attribute name get their own columns")

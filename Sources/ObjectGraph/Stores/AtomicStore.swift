@@ -46,11 +46,37 @@ open class AtomicStore: PersistentStore {
         metadata = contents.metadata
         metadata.storeType = type
         for row in contents.rows {
+            try Self.check(row, in: model, file: url.path, seen: rows)
             rows[row.objectID] = row
             idsByEntity[row.objectID.entityName, default: []].append(row.objectID)
             nextPrimaryKey = max(nextPrimaryKey, (row.objectID.primaryKey ?? 0) + 1)
         }
         nextPrimaryKey = max(nextPrimaryKey, contents.nextPrimaryKey)
+    }
+
+    /// Refuses a row no context could hold: an object of an entity the model lacks or that is
+    /// abstract, a key given twice (one of the two would be lost), or a reference to an
+    /// object of such an entity.
+    private static func check(_ row: StoredRow, in model: ManagedObjectModel, file: String,
+                              seen: [ManagedObjectID: StoredRow]) throws {
+        func fault(_ id: ManagedObjectID) -> String? {
+            guard let entity = model.entity(named: id.entityName) else { return "names entity '\(id.entityName)', which the model lacks" }
+            return entity.isAbstract ? "is of the abstract entity \(id.entityName)" : nil
+        }
+        let id = row.objectID
+        let name = "object \(id.entityName) \(id.primaryKey.map(String.init) ?? "?")"
+        if let why = fault(id) {
+            throw ObjectGraphError.storeFormat(file: file, reason: "\(name) \(why)")
+        }
+        if seen[id] != nil {
+            throw ObjectGraphError.storeFormat(file: file, reason: "\(name) appears twice")
+        }
+        let references = row.toOne.map { ($0.key, $0.value) } + row.toMany.flatMap { key, ids in ids.map { (key, $0) } }
+        for (key, target) in references {
+            if let why = fault(target) {
+                throw ObjectGraphError.storeFormat(file: file, reason: "\(name): '\(key)' refers to an object that \(why)")
+            }
+        }
     }
 
     // MARK: File format (subclasses)

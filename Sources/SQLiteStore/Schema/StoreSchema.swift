@@ -303,10 +303,14 @@ struct StoreSchema: Sendable {
     /// The mapping of an entity.
     func mapping(for entityName: String) -> EntityMapping? { mappings[entityName] }
 
-    /// Entity names indexed by `Z_ENT` (empty where no entity has the number).
-    var entityNamesByNumberArray: [String] {
+    /// The names of the entities objects can have, indexed by `Z_ENT`: empty where the number
+    /// is no entity's or an abstract one's, since no row can be an object of those.
+    var concreteEntityNamesByNumber: [String] {
         let top = entityNamesByNumber.keys.max() ?? 0
-        return (0...top).map { entityNamesByNumber[$0] ?? "" }
+        return (0...top).map { n in
+            guard let name = entityNamesByNumber[n], model.entity(named: name)?.isAbstract == false else { return "" }
+            return name
+        }
     }
 
     /// The entity a `Z_ENT` value stands for.

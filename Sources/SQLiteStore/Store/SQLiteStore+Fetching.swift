@@ -131,7 +131,7 @@ extension SQLiteStore {
     /// Object IDs from `SELECT Z_PK, Z_ENT ...`, read column by column from the prepared
     /// statement (no row objects): the hot path of fetching faults.
     private func fetchIDs(_ fragment: SQLFragment) throws -> [ManagedObjectID] {
-        let names = schema.entityNamesByNumberArray
+        let names = schema.concreteEntityNamesByNumber
         let storeIdentifier = identifier
         return try database.inDatabase { db in
             let statement = try db.cachedStatement(sql: fragment.sql)
@@ -149,6 +149,12 @@ extension SQLiteStore {
                 }
                 let number = Int(sqlite3_column_int64(s, 1))
                 let name = number >= 0 && number < names.count ? names[number] : ""
+                guard !name.isEmpty else {
+                    let key = sqlite3_column_int64(s, 0)
+                    sqlite3_reset(s)
+                    throw SQLiteStoreError.schemaMismatch("the row with Z_PK \(key) has Z_ENT \(number), which is "
+                        + (schema.entityName(forNumber: number).map { "the abstract entity \($0)" } ?? "no entity of the model"))
+                }
                 ids.append(ManagedObjectID(entityName: name, storeIdentifier: storeIdentifier,
                                            reference: .permanent(sqlite3_column_int64(s, 0))))
             }
