@@ -19,6 +19,10 @@ struct Parser {
 
     /// Nesting deeper than this is refused rather than risking the stack.
     static let maximumDepth = 200
+    /// A parsed tree taller than this is refused too. Each nesting and each operator of a
+    /// chain (`a + b + c`) is checked against `maximumDepth` as it is read; this bounds what
+    /// they add up to when a chain's first operand is itself deep.
+    static let maximumHeight = 2 * maximumDepth
 
     init(source: String, arguments: [ObjectValue]) throws(PredicateSyntaxError) {
         self.source = source
@@ -33,6 +37,7 @@ struct Parser {
     mutating func parseFormat() throws(PredicateSyntaxError) -> ObjectPredicate {
         let p = try predicate()
         try expectEnd()
+        if TreeHeight.of(p) > Parser.maximumHeight { throw tooDeep(at: 0) }
         return p
     }
 
@@ -40,6 +45,7 @@ struct Parser {
     mutating func parseExpressionFormat() throws(PredicateSyntaxError) -> ObjectExpression {
         let e = try expression()
         try expectEnd()
+        if TreeHeight.of(e) > Parser.maximumHeight { throw tooDeep(at: 0) }
         return e
     }
 
@@ -212,7 +218,9 @@ struct Parser {
     /// `bitwise = shift { ("&" | "|" | "^") shift }`
     private mutating func bitwise() throws(PredicateSyntaxError) -> ObjectExpression {
         var lhs = try shift()
+        var chain = 0
         while case .symbol(let s) = current.kind, let name = ["&": "bitwiseAnd:with:", "|": "bitwiseOr:with:", "^": "bitwiseXor:with:"][s] {
+            try chained(&chain)
             advance()
             lhs = .function(name, [lhs, try shift()])
         }
@@ -222,7 +230,9 @@ struct Parser {
     /// `shift = additive { ("<<" | ">>") additive }`
     private mutating func shift() throws(PredicateSyntaxError) -> ObjectExpression {
         var lhs = try additive()
+        var chain = 0
         while case .symbol(let s) = current.kind, let name = ["<<": "leftshift:by:", ">>": "rightshift:by:"][s] {
+            try chained(&chain)
             advance()
             lhs = .function(name, [lhs, try additive()])
         }
@@ -232,7 +242,9 @@ struct Parser {
     /// `additive = multiplicative { ("+" | "-") multiplicative }`
     private mutating func additive() throws(PredicateSyntaxError) -> ObjectExpression {
         var lhs = try multiplicative()
+        var chain = 0
         while current.isSymbol("+") || current.isSymbol("-") {
+            try chained(&chain)
             let name = current.isSymbol("+") ? "add:to:" : "from:subtract:"
             advance()
             lhs = .function(name, [lhs, try multiplicative()])
@@ -243,7 +255,9 @@ struct Parser {
     /// `multiplicative = power { ("*" | "/") power }`
     private mutating func multiplicative() throws(PredicateSyntaxError) -> ObjectExpression {
         var lhs = try power()
+        var chain = 0
         while current.isSymbol("*") || current.isSymbol("/") {
+            try chained(&chain)
             let name = current.isSymbol("*") ? "multiply:by:" : "divide:by:"
             advance()
             lhs = .function(name, [lhs, try power()])
@@ -254,7 +268,9 @@ struct Parser {
     /// `power = unary { "**" unary }`
     private mutating func power() throws(PredicateSyntaxError) -> ObjectExpression {
         var lhs = try unary()
+        var chain = 0
         while current.isSymbol("**") {
+            try chained(&chain)
             advance()
             lhs = .function("raise:toPower:", [lhs, try unary()])
         }
@@ -281,8 +297,10 @@ struct Parser {
     /// `$a.$b` reads the key that `$b` holds, which is what `$a[$b]` does.
     private mutating func postfix() throws(PredicateSyntaxError) -> ObjectExpression {
         var base = try primary()
+        var chain = 0
         while true {
             if current.isSymbol("."), case .variable(let name) = next.kind {
+                try chained(&chain)
                 advance()
                 advance()
                 base = .index(base, .expression(.variable(name)))
@@ -295,6 +313,7 @@ struct Parser {
                 default: base = .member(base, keyPath: path)
                 }
             } else if current.isSymbol("[") {
+                try chained(&chain)
                 advance()
                 let selector: IndexSelector
                 if current.isKeyword("FIRST") { advance(); selector = .first }
@@ -603,12 +622,20 @@ struct Parser {
     private mutating func nested<T>(_ body: (inout Parser) throws(PredicateSyntaxError) -> T) throws(PredicateSyntaxError) -> T {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= Parser.maximumDepth else {
-            throw PredicateSyntaxError(source: source, scalarOffset: current.offset,
-                                       expected: "at most \(Parser.maximumDepth) levels of nesting",
-                                       found: "deeper nesting")
-        }
+        guard depth <= Parser.maximumDepth else { throw tooDeep(at: current.offset) }
         return try body(&self)
+    }
+
+    /// Counts one more operator of a chain: `a + b + c` nests as `(a + b) + c`, so each
+    /// operator takes a level as a parenthesis does.
+    private func chained(_ length: inout Int) throws(PredicateSyntaxError) {
+        length += 1
+        guard depth + length <= Parser.maximumDepth else { throw tooDeep(at: current.offset) }
+    }
+
+    private func tooDeep(at offset: Int) -> PredicateSyntaxError {
+        PredicateSyntaxError(source: source, scalarOffset: offset,
+                             expected: "at most \(Parser.maximumDepth) levels of nesting", found: "deeper nesting")
     }
 
     /// `line:column` of a token, for messages that point back at an opening bracket.
