@@ -33,8 +33,7 @@ struct MigrateCommand: ParsableCommand {
         do {
             let versions = try storeArguments.loadVersions()
             var migrator = StoreMigrator(versions: versions, mappings: try mappings.map { try MappingModel.read(URL(fileURLWithPath: $0)) })
-            let metadata = try PersistentStoreCoordinator.metadataForStore(ofType: storeType, at: url)
-            let from = try migrator.sourceVersion(for: metadata, storeName: url.path)
+            let from = try migrator.sourceVersion(forStoreAt: url, type: storeType)
             let steps = try migrator.plan(from: from)
             guard !steps.isEmpty else {
                 print("\(url.path) is at the current version (\(versions.currentVersionName)); nothing to do.")

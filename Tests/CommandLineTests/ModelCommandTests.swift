@@ -126,6 +126,40 @@ struct MigrateCommandTests {
         #expect(again.stdout.contains("is at the current version (ToDo 3)"))
     }
 
+    @Test("an Apple-written store, whose version hashes cannot be computed here, migrates from the version its tables fit")
+    func appleStore() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let store = folder.appendingPathComponent("Model.sqlite")
+        try FileManager.default.copyItem(at: Fixtures.corpusFile("tavant-trade/Model.sqlite"), to: store)
+        // The corpus model, and a second version that adds an attribute.
+        let bundle = folder.appendingPathComponent("Trade.xcdatamodeld")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: ModelFixtures.tavantTrade.appendingPathComponent("Model.xcdatamodel"),
+                                         to: bundle.appendingPathComponent("Model.xcdatamodel"))
+        let v1 = try String(contentsOf: bundle.appendingPathComponent("Model.xcdatamodel/contents"), encoding: .utf8)
+        let v2 = v1.replacingOccurrences(of: #"<attribute name="name" optional="YES" attributeType="String" syncable="YES"/>"#,
+                                         with: #"<attribute name="code" optional="YES" attributeType="String"/><attribute name="name" optional="YES" attributeType="String" syncable="YES"/>"#)
+        let second = bundle.appendingPathComponent("Model 2.xcdatamodel")
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        try Data(v2.utf8).write(to: second.appendingPathComponent("contents"))
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Model 2.xcdatamodel</string></dict></plist>
+            """.utf8).write(to: bundle.appendingPathComponent(".xccurrentversion"))
+
+        let current = try TermDataProcess.run(["migrate", "--store", store.path, "--model", ModelFixtures.tavantTrade.path, "--dry-run"])
+        #expect(current.status == 0, "\(current.stderr)")
+        #expect(current.stdout.contains("is at the current version (Model)"), "\(current.stdout)")
+        let plan = try TermDataProcess.run(["migrate", "--store", store.path, "--model", bundle.path, "--dry-run"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains("version Model → Model 2"), "\(plan.stdout)")
+        let result = try TermDataProcess.run(["migrate", "--store", store.path, "--model", bundle.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Migrated 98 objects"), "\(result.stdout)")
+        let count = try TermDataProcess.run(["query", "--store", store.path, "--model", bundle.path, "FeedbackCategory", "code == nil", "--count"])
+        #expect(count.stdout == "19\n", "\(count.stderr)")
+    }
+
     @Test("a store of another model is refused with one line and left untouched")
     func refused() throws {
         let folder = try Fixtures.temporaryDirectory()

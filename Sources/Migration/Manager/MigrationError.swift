@@ -21,6 +21,8 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .noMatchingVersion(let store, let entities) where entities.isEmpty:
+            return "\(store): the store's tables fit no version of the model"
         case .noMatchingVersion(let store, let entities):
             return "\(store): the store matches no version of the model (entities differing from the current version: \(entities.joined(separator: ", ")))"
         case .cannotInfer(let entity, let property, let reason):

@@ -48,10 +48,27 @@ public struct StoreMigrator {
                                                differingEntities: versions.current.entitiesDiffering(fromVersionHashes: metadata.versionHashes))
     }
 
+    /// The version a store was written with: the one whose hashes its metadata records or,
+    /// for a store written by Apple's Core Data (whose hashes cannot be computed here), the
+    /// newest version whose schema the store fits.
+    public func sourceVersion(forStoreAt url: URL, type: StoreType) throws -> String {
+        let metadata = try PersistentStoreCoordinator.metadataForStore(ofType: type, at: url)
+        guard metadata.versionHashes.isEmpty else { return try sourceVersion(for: metadata, storeName: url.path) }
+        var options = StoreOptions()
+        options.readOnly = true
+        for version in versions.versions.reversed() {
+            let coordinator = PersistentStoreCoordinator(model: version.model)
+            if let store = try? coordinator.addStore(type: type, at: url, options: options) {
+                coordinator.removeStore(store)
+                return version.name
+            }
+        }
+        throw MigrationError.noMatchingVersion(store: url.path, differingEntities: [])
+    }
+
     /// The steps that bring the store to the current version; empty when it is current.
     public func plan(forStoreAt url: URL, type: StoreType) throws -> [Step] {
-        let metadata = try PersistentStoreCoordinator.metadataForStore(ofType: type, at: url)
-        return try plan(from: sourceVersion(for: metadata, storeName: url.path))
+        try plan(from: sourceVersion(forStoreAt: url, type: type))
     }
 
     /// The steps from a version to the current one.
