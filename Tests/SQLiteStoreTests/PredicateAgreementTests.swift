@@ -74,6 +74,32 @@ struct PredicateAgreementTests {
         #expect(try names(try sqlite.reopened().context, request) == ["before\u{0}after é"], "in SQL")
     }
 
+    @Test("large predicates that SQLite would refuse as written: 2,000 ORs, 190 NOTs, ANDs nested 150 deep")
+    func largePredicates() throws {
+        let (memory, sqlite) = try Self.stacks()
+        let ors = (0..<2_000).map { "name == 'nobody \($0)'" }.joined(separator: " OR ") + " OR name == 'Ada'"
+        let nots = String(repeating: "NOT ", count: 190) + "name BEGINSWITH 'B'"
+        let odd = String(repeating: "NOT ", count: 191) + "name BEGINSWITH 'B'"
+        var nested = "salary > 0"
+        for i in 0..<150 { nested = "(\(nested) AND name != 'nobody \(i)')" }
+        for (format, expected) in [(ors, ["Ada"]), (nots, ["Bob"]), (nested, nil)] {
+            let request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: format))
+            let inMemory = try names(memory, request).sorted()
+            if let expected { #expect(inMemory == expected, "\(format.prefix(40))") }
+            #expect(try names(sqlite, request).sorted() == inMemory, "\(format.prefix(40))")
+        }
+        let request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: odd))
+        #expect(try names(sqlite, request).sorted() == names(memory, request).sorted())
+        #expect(try !names(memory, request).contains("Bob"))
+        // AND and OR alternating 150 deep stay nested: SQLite refuses them, and says so plainly.
+        var alternating = "salary > 0"
+        for i in 0..<150 { alternating = "(\(alternating) \(i % 2 == 0 ? "OR" : "AND") salary > \(i))" }
+        let error = #expect(throws: SQLiteStoreError.self) {
+            try sqlite.fetch(FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: alternating)))
+        }
+        #expect(error.map { "\($0)".hasPrefix("the predicate is too large or too deeply nested for SQLite") } == true)
+    }
+
     @Test("objects as arguments: SELF == object, SELF IN objects, to-one IN objects, to-many CONTAINS object")
     func objectArguments() throws {
         let (memory, sqlite) = try Self.stacks()

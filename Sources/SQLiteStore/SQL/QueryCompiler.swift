@@ -131,13 +131,18 @@ final class QueryCompiler {
         case .false: return .alwaysFalse
         case .and(let parts):
             if parts.isEmpty { return .alwaysTrue }
-            return SQLFragment.joined(try parts.map { try compile($0, in: scope).parenthesized }, separator: " AND ")
+            return Self.balanced(try Self.flattened(parts, and: true).map { try compile($0, in: scope).parenthesized }, separator: " AND ")
         case .or(let parts):
             if parts.isEmpty { return .alwaysFalse }
-            return SQLFragment.joined(try parts.map { try compile($0, in: scope).parenthesized }, separator: " OR ")
+            return Self.balanced(try Self.flattened(parts, and: false).map { try compile($0, in: scope).parenthesized }, separator: " OR ")
         case .not(let inner):
-            let c = try compile(inner, in: scope)
-            return SQLFragment("NOT COALESCE(\(c.sql), 0)", c.arguments)
+            // NOT NOT p holds where p holds: a run of NOTs is one NOT or none, since nested
+            // NOTs would fill SQLite's parser stack.
+            var negated = true
+            var core = inner
+            while case .not(let deeper) = core { negated.toggle(); core = deeper }
+            let c = try compile(core, in: scope)
+            return SQLFragment("\(negated ? "NOT " : "")COALESCE(\(c.sql), 0)", c.arguments)
         case .comparison(let c):
             return try compile(c, in: scope)
         }
@@ -428,6 +433,31 @@ final class QueryCompiler {
 
     /// Whether a constant can equal or order against values of an attribute type; memory
     /// evaluation never equates a string with a number, so neither may SQL.
+    /// The operands of an AND (or OR) with nested ANDs (ORs) taken in: `(a AND b) AND c`
+    /// is `a AND b AND c`, without a level of parentheses for SQLite's parser per group.
+    static func flattened(_ parts: [ObjectPredicate], and: Bool) -> [ObjectPredicate] {
+        var result: [ObjectPredicate] = []
+        var pending = Array(parts.reversed())
+        while let part = pending.popLast() {
+            switch part {
+            case .and(let inner) where and && !inner.isEmpty: pending.append(contentsOf: inner.reversed())
+            case .or(let inner) where !and && !inner.isEmpty: pending.append(contentsOf: inner.reversed())
+            default: result.append(part)
+            }
+        }
+        return result
+    }
+
+    /// Operands joined in a balanced tree of parenthesised groups: SQLite reads `a OR b OR c ...`
+    /// as a chain as deep as it is long, and refuses one deeper than 1,000.
+    static func balanced(_ parts: [SQLFragment], separator: String) -> SQLFragment {
+        guard parts.count > 16 else { return SQLFragment.joined(parts, separator: separator) }
+        let middle = parts.count / 2
+        return SQLFragment.joined([balanced(Array(parts[..<middle]), separator: separator).parenthesized,
+                                   balanced(Array(parts[middle...]), separator: separator).parenthesized],
+                                  separator: separator)
+    }
+
     static func fits(_ value: ObjectValue, _ type: AttributeType?) -> Bool {
         guard let type else { return true }
         switch value {
