@@ -74,6 +74,16 @@ struct PredicateAgreementTests {
         #expect(try names(try sqlite.reopened().context, request) == ["before\u{0}after é"], "in SQL")
     }
 
+    @Test("key paths of different kinds compared with each other match alike", arguments: [
+        "salary < name", "name > salary", "salary > hired", "hired <= salary",
+        "salary == name", "salary != name", "hired == salary", "department.name > salary",
+    ])
+    func mixedKinds(_ format: String) throws {
+        let (memory, sqlite) = try Self.stacks()
+        let request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: format))
+        #expect(try names(sqlite, request).sorted() == names(memory, request).sorted())
+    }
+
     @Test("large predicates that SQLite would refuse as written: 2,000 ORs, 190 NOTs, ANDs nested 150 deep")
     func largePredicates() throws {
         let (memory, sqlite) = try Self.stacks()

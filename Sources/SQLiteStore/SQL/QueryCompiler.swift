@@ -301,9 +301,22 @@ final class QueryCompiler {
         if case .keyPath(let path) = rhs {
             let right = try operand(path, from: scope)
             let rightColumn: String
+            var rightType: AttributeType?
             switch right {
-            case .attribute(let c, _), .expression(let c, _), .object(let c, _): rightColumn = c
+            case .attribute(let c, let t), .expression(let c, let t): (rightColumn, rightType) = (c, t)
+            case .object(let c, _): rightColumn = c
             case .toMany: throw SQLiteStoreError.unsupportedInSQL("a to-many relationship on the right of \(op.rawValue)")
+            }
+            // Values of different kinds (a number and a string, a date and a number) are never
+            // equal or ordered in memory; SQLite would compare them by its storage classes.
+            if let type, let rightType, Self.kind(of: type) != Self.kind(of: rightType) {
+                let bothNil = "(\(column) IS NULL AND \(rightColumn) IS NULL)"
+                switch op {
+                case .equalTo: return SQLFragment(bothNil)
+                case .notEqualTo: return SQLFragment("NOT \(bothNil)")
+                case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo: return .alwaysFalse
+                default: break
+                }
             }
             switch op {
             case .equalTo: return SQLFragment("\(column) IS \(rightColumn)")
@@ -456,6 +469,19 @@ final class QueryCompiler {
         return SQLFragment.joined([balanced(Array(parts[..<middle]), separator: separator).parenthesized,
                                    balanced(Array(parts[middle...]), separator: separator).parenthesized],
                                   separator: separator)
+    }
+
+    /// Which attribute types hold values that compare with each other.
+    private enum ValueKind { case number, text, date, bytes, other }
+
+    private static func kind(of type: AttributeType) -> ValueKind {
+        switch type {
+        case .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean: return .number
+        case .string, .uri: return .text
+        case .date: return .date
+        case .binary: return .bytes
+        default: return .other
+        }
     }
 
     static func fits(_ value: ObjectValue, _ type: AttributeType?) -> Bool {
