@@ -84,6 +84,18 @@ struct PredicateAgreementTests {
         #expect(try names(sqlite, request).sorted() == names(memory, request).sorted())
     }
 
+    @Test("a number IN a string is an error on both paths, not no match")
+    func numberInString() throws {
+        let (memory, sqlite) = try Self.stacks()
+        let request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: "salary IN 'abc'"))
+        #expect(throws: (any Error).self) { try memory.fetch(request) }
+        let error = #expect(throws: SQLiteStoreError.self) { try sqlite.fetch(request) }
+        #expect(error.map { "\($0)".contains("IN with a string needs a string") } == true)
+        let names = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: "name IN[c] 'xADAx'"))
+        #expect(try self.names(memory, names) == ["Ada"])
+        #expect(try self.names(sqlite, names) == ["Ada"])
+    }
+
     @Test("large predicates that SQLite would refuse as written: 2,000 ORs, 190 NOTs, ANDs nested 150 deep")
     func largePredicates() throws {
         let (memory, sqlite) = try Self.stacks()

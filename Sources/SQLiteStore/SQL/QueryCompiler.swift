@@ -355,7 +355,10 @@ final class QueryCompiler {
             return SQLFragment("\(lhsSQL) BETWEEN ? AND ?", lhsArgs + [bound(bounds[0]), bound(bounds[1])])
         case .in:
             if case .string = value {
-                guard isString else { return .alwaysFalse }
+                // As in memory, where a number IN a string is an error rather than no match.
+                guard isString else {
+                    throw SQLiteStoreError.unsupportedInSQL("IN with a string needs a string on its left, not \(type?.xcodeName ?? "an object")")
+                }
                 return SQLFragment("td_test('IN', \(column), ?, ?)", [bound(value), options.rawValue.databaseValue])
             }
             let elements: [ObjectValue]
