@@ -107,6 +107,20 @@ struct StoreMigrationTests {
         #expect(try stack.context.fetch(FetchRequest(entityName: "List")).first?.objects("items").count == 2)
     }
 
+    @Test("a mapping that names a version the model lacks is refused, not left unused")
+    func mappingForUnknownVersion() throws {
+        let url = try versionOneStore()
+        let before = try Data(contentsOf: url)
+        let typo = MappingModel(entityMappings: [], sourceVersion: "ToDo 1", destinationVersion: "ToDo 2")
+        let migrator = StoreMigrator(versions: versions, mappings: [typo])
+        #expect(throws: MigrationError.unknownMappingVersion("ToDo 1", versions: ["ToDo", "ToDo 2", "ToDo 3"])) {
+            try migrator.migrateStore(at: url, type: .xml)
+        }
+        #expect(try Data(contentsOf: url) == before)
+        let named = MappingModel(entityMappings: [], sourceVersion: "ToDo 2", destinationVersion: "ToDo 3")
+        #expect(throws: Never.self) { try StoreMigrator(versions: versions, mappings: [named]).plan(forStoreAt: url, type: .xml) }
+    }
+
     @Test("a failed migration leaves the original store exactly as it was")
     func failure() throws {
         let url = try versionOneStore()

@@ -18,9 +18,14 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
     case policyFailed(mapping: String, reason: String)
     /// Nothing to migrate from this store's version to the destination.
     case noPath(from: String, to: String)
+    /// A mapping names a version the model does not have (a typo would otherwise leave the
+    /// mapping unused and the migration inferred).
+    case unknownMappingVersion(String, versions: [String])
 
     public var description: String {
         switch self {
+        case .unknownMappingVersion(let name, let versions):
+            return "a mapping names version '\(name)', which the model does not have (its versions: \(versions.joined(separator: ", ")))"
         case .noMatchingVersion(let store, let entities) where entities.isEmpty:
             return "\(store): the store's tables fit no version of the model"
         case .noMatchingVersion(let store, let entities):

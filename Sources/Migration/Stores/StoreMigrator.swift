@@ -74,6 +74,11 @@ public struct StoreMigrator {
     /// The steps from a version to the current one.
     public func plan(from version: String) throws -> [Step] {
         let names = versions.versions.map(\.name)
+        for mapping in mappings {
+            for named in [mapping.sourceVersion, mapping.destinationVersion].compactMap({ $0 }) where !names.contains(named) {
+                throw MigrationError.unknownMappingVersion(named, versions: names)
+            }
+        }
         guard let start = names.firstIndex(of: version), let end = names.firstIndex(of: versions.currentVersionName) else {
             throw MigrationError.noPath(from: version, to: versions.currentVersionName)
         }
