@@ -8,6 +8,11 @@ extension ToDoApplication {
     /// them and rings the bell. Each item alerts once (its lastAlertDate is set).
     @discardableResult
     public func checkAlerts() -> EventResult {
+        // A panel opening mid-edit would take the keys being typed (its n and Space act on the
+        // due item): the alert waits until no edit or prompt is open.
+        if app.prompt != nil || table.state.isEditing || categoryTable.state.isEditing || form.state.isEditing {
+            return .ignored
+        }
         let due: [ManagedObject]
         do {
             due = try alerts.takeDueItems(in: context, now: now())

@@ -202,6 +202,24 @@ struct ToDoAppTests {
         #expect(driver.bellCount == 1, "an item alerts once")
     }
 
+    @Test("an item coming due while an edit is open alerts after the edit ends; the keys typed stay in the edit")
+    func alertWaitsForEdit() throws {
+        let clock = Clock()
+        let (todo, driver) = try launch(seeded: false, clock: clock, alertInterval: 60)
+        todo.app.runScript("aStand-up<Enter>")
+        let due = try #require(todo.items.arrangedObjects.first)
+        due[ToDoKeys.dueDate] = .date(clock.now.addingTimeInterval(120))
+        todo.app.runScript("aShoes")
+        driver.wait(61)
+        let text = screen(todo.app.runScript(" on sale<Enter>"))
+        #expect(!text.contains("Due in the next 5 minutes"))
+        #expect(due.bool(ToDoKeys.completed) == false, "Space went to the edit, not to the due item")
+        #expect(todo.items.arrangedObjects.contains { $0.string(ToDoKeys.name) == "Shoes on sale" })
+        driver.wait(60)
+        #expect(screen(todo.app.runScript("")).contains("Due in the next 5 minutes"))
+        #expect(driver.bellCount == 1)
+    }
+
     @Test("q saves and quits")
     func quitSaves() throws {
         let (todo, _) = try launch(seeded: false)
