@@ -138,7 +138,14 @@ extension ToDoApplication: ContextEditing {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         do {
             let predicate = try Self.filterPredicate(for: trimmed, entity: context.model.entity(named: ToDoKeys.toDo)!)
+            let previous = items.filterPredicate
             items.filterPredicate = predicate
+            if let error = items.lastError {
+                // The store refused it (no SQL form, a variable without a value, a bad
+                // pattern): the rows on screen would belong to the previous filter.
+                items.filterPredicate = previous
+                throw error
+            }
             filterText = trimmed
             updateStatus()
         } catch {

@@ -104,6 +104,22 @@ struct ToDoAppTests {
         #expect(todo.items.selectedObjects.first?.bool(ToDoKeys.completed) == false)
     }
 
+    @Test("on a SQLite store, a filter the store refuses is reported and the previous filter stays", arguments: [
+        "name.length > 3", "name == $x", "name MATCHES '[('",
+    ])
+    func refusedFilterOnSQLite(_ filter: String) throws {
+        let store = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
+        let driver = MemoryDriver(size: Size(width: 100, height: 30))
+        let todo = try ToDoApplication(store: store, driver: driver, now: { Clock().now })
+        todo.app.runScript("aBuy milk<Enter>aCall Anna<Enter><C-s>/milk<Enter>")
+        #expect(Set(names(todo)) == ["Buy milk"])
+        let text = screen(todo.app.runScript("/<C-u>\(filter)<Enter>"))
+        #expect(text.contains("Filter not applied"), "\(text)")
+        todo.app.runScript("<Enter>")
+        #expect(Set(names(todo)) == ["Buy milk"], "the previous filter stays")
+        #expect(screen(driver.screenLines).contains("filter: milk"))
+    }
+
     @Test("on a SQLite store, a saved new item stays on screen and can be changed (the rows are read a window at a time)")
     func saveOnSQLite() throws {
         let store = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
