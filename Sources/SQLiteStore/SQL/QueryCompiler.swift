@@ -447,8 +447,6 @@ final class QueryCompiler {
         }
     }
 
-    /// Whether a constant can equal or order against values of an attribute type; memory
-    /// evaluation never equates a string with a number, so neither may SQL.
     /// The operands of an AND (or OR) with nested ANDs (ORs) taken in: `(a AND b) AND c`
     /// is `a AND b AND c`, without a level of parentheses for SQLite's parser per group.
     static func flattened(_ parts: [ObjectPredicate], and: Bool) -> [ObjectPredicate] {
@@ -478,8 +476,8 @@ final class QueryCompiler {
     private enum ValueKind { case number, text, date, bytes, other }
 
     private static func kind(of type: AttributeType) -> ValueKind {
+        if type.isNumeric || type == .boolean { return .number }
         switch type {
-        case .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean: return .number
         case .string, .uri: return .text
         case .date: return .date
         case .binary: return .bytes
@@ -487,6 +485,8 @@ final class QueryCompiler {
         }
     }
 
+    /// Whether a constant can equal or order against values of an attribute type; memory
+    /// evaluation never equates a string with a number, so neither may SQL.
     static func fits(_ value: ObjectValue, _ type: AttributeType?) -> Bool {
         guard let type else { return true }
         switch value {

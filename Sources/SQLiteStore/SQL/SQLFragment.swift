@@ -34,7 +34,7 @@ struct SQLFragment: Equatable {
         for character in sql {
             if character == "'" { quoted.toggle() }
             guard character == "?", !quoted else { result.append(character); continue }
-            if index < arguments.count, Self.hasNUL(arguments[index]), case .string(let s) = arguments[index].storage {
+            if index < arguments.count, case .string(let s) = arguments[index].storage, s.utf8.contains(0) {
                 result += "CAST(? AS TEXT)"
                 arguments[index] = Data(s.utf8).databaseValue
             } else {
