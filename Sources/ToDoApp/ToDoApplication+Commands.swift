@@ -78,9 +78,16 @@ extension ToDoApplication: ContextEditing {
 
     func addItem() -> EventResult {
         do {
+            let filtered = items.filterPredicate != nil
             guard let item = try items.add() else { return .redraw }
             item[ToDoKeys.name] = ""
             endEvent()
+            if filtered && items.filterPredicate == nil {
+                // Adding clears the filter, so that the new item shows; the status says so.
+                filterText = ""
+                updateStatus()
+                app.showMessage("Filter cleared to show the new item")
+            }
             if let row = items.arrangedIndex(of: item) { table.select(row: row) }
             table.select(column: 0)
             return table.beginEditing().union(.redraw)
@@ -158,7 +165,7 @@ extension ToDoApplication: ContextEditing {
     static func filterPredicate(for text: String, entity: Entity) throws -> ObjectPredicate? {
         guard !text.isEmpty else { return nil }
         guard FilterText.looksLikePredicate(text) else {
-            return .comparison(ToDoKeys.name, .contains, text, options: [.caseInsensitive, .diacriticInsensitive])
+            return FilterText.words(text, matchingAnyOf: [ToDoKeys.name])
         }
         let predicate = try ObjectPredicate(format: text)
         try FilterKeyCheck.check(predicate, entity: entity)

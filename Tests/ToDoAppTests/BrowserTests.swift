@@ -109,6 +109,15 @@ struct BrowserTests {
         #expect(!text(driver).contains("filter: category.nosuch"))
     }
 
+    @Test("plain words each match some text attribute, in any order")
+    func filterWords() throws {
+        let (browser, _) = try launch()
+        browser.app.runScript("/email password<Enter>")
+        #expect(browser.objects?.arrangedObjects.compactMap { $0.string("name") } == ["Password not received on registered email-id"])
+        browser.app.runScript("/<C-u>lien related<Enter>")
+        #expect(Set(browser.objects?.arrangedObjects.compactMap { $0.string("name") } ?? []) == ["Fund lien related", "DP lien related"])
+    }
+
     @Test("an edit shows at once and in a filter; q asks, and Discard leaves the store as it was")
     func editFilterAndDiscard() throws {
         let (browser, driver) = try launch()

@@ -162,6 +162,30 @@ struct ToDoAppTests {
         #expect(names(todo).count == 3)
     }
 
+    @Test("plain words each match the name, in any order, case and accents ignored")
+    func filterWords() throws {
+        let (todo, _) = try launch(seeded: false)
+        todo.app.runScript("aItem 00016 Beta<Enter>aItem 00017 Gamma<Enter>aBéta only<Enter>")
+        todo.app.runScript("/item beta<Enter>")
+        #expect(names(todo) == ["Item 00016 Beta"])
+        todo.app.runScript("/<C-u>00016   ITEM<Enter>")
+        #expect(names(todo) == ["Item 00016 Beta"])
+        todo.app.runScript("/<C-u>beta<Enter>")
+        #expect(Set(names(todo)) == ["Item 00016 Beta", "Béta only"])
+    }
+
+    @Test("adding an item under a filter clears the filter so the item shows, and the status stops naming it")
+    func addUnderFilter() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aBuy milk<Enter>aCall Anna<Enter>/milk<Enter>")
+        #expect(names(todo) == ["Buy milk"])
+        todo.app.runScript("aEggs<Enter>")
+        #expect(Set(names(todo)) == ["Buy milk", "Call Anna", "Eggs"])
+        let text = screen(driver.screenLines)
+        #expect(!text.contains("filter: milk"), "\(text)")
+        #expect(todo.filterText.isEmpty)
+    }
+
     @Test("s sorts by the selected column, again reverses")
     func sort() throws {
         let (todo, _) = try launch(seeded: false)

@@ -162,7 +162,7 @@ extension BrowserApplication: ContextEditing {
             guard !strings.isEmpty else {
                 throw ObjectGraphError.unsupported("\(entity.name) has no text attribute to search; type a predicate, such as value > 3")
             }
-            return .or(strings.map { .comparison($0, .contains, text, options: [.caseInsensitive, .diacriticInsensitive]) })
+            return FilterText.words(text, matchingAnyOf: strings)
         }
         let predicate = try ObjectPredicate(format: text)
         try FilterKeyCheck.check(predicate, entity: entity)
@@ -215,6 +215,17 @@ enum FilterText {
     static func message(for error: any Error) -> String {
         if let syntax = error as? PredicateSyntaxError { return syntax.description(cellWidth: { DisplayWidth.of($0) }) }
         return "\(error)"
+    }
+
+    /// Plain words: each word must appear (case and accents ignored), in any order, in one
+    /// of the keys — `item beta` finds "Item 00016 Beta".
+    static func words(_ text: String, matchingAnyOf keys: [String]) -> ObjectPredicate {
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        let each: [ObjectPredicate] = words.map { word in
+            let inKeys = keys.map { ObjectPredicate.comparison($0, .contains, word, options: [.caseInsensitive, .diacriticInsensitive]) }
+            return inKeys.count == 1 ? inKeys[0] : .or(inKeys)
+        }
+        return each.count == 1 ? each[0] : .and(each)
     }
 
     static func looksLikePredicate(_ text: String) -> Bool {
