@@ -43,6 +43,37 @@ enum ObjectGraphBenchmarks {
             print(String(format: "%@ store, %d objects: insert %.2f s, save %.2f s, fetch as faults %.2f s, fire faults %.2f s, filtered+sorted+limit 50 %.3f s, migrate v1→v2 %.2f s",
                          type.rawValue, count, insert, save, fetch, touch, filtered, migrate))
         }
+        try relationships(v1: v1)
+    }
+
+    /// One category holding many items: filling the to-many through the items' inverse,
+    /// deleting the category (its nullify rule empties each item's category), undo and redo.
+    static func relationships(v1: ManagedObjectModel) throws {
+        let count = Int(ProcessInfo.processInfo.environment["TERMDATA_BENCH_MEMBERS"] ?? "") ?? 100_000
+        let coordinator = PersistentStoreCoordinator(model: v1)
+        try coordinator.addStore(type: .inMemory)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.undoManager = UndoStack()
+        let category = try context.insertObject(forEntityName: "Category")
+        category["name"] = .string("Home")
+        try context.save()
+        let fill = try measure {
+            for i in 0..<count {
+                let item = try context.insertObject(forEntityName: "ToDo")
+                item["name"] = .string("item \(i)")
+                try item.setValue(category, forKey: "category")
+            }
+            try context.save()
+        }
+        context.undoManager?.removeAllActions()
+        let delete = measure {
+            context.delete(category)
+            context.processPendingChanges()
+        }
+        let undo = measure { context.undo() }
+        let redo = measure { context.redo() }
+        print(String(format: "one category, %d items: fill and save %.2f s, delete the category %.2f s, undo %.2f s, redo %.2f s",
+                     count, fill, delete, undo, redo))
     }
 
     static func measure(_ body: () throws -> Void) rethrows -> Double {

@@ -93,4 +93,24 @@ struct RelationshipIntegrityTests {
         cy["department"] = .object(d2)
         #expect(d2.objects("employees").count == 3)
     }
+
+    @Test("a to-many changes when a member is swapped for another, and not when the same members come back")
+    func toManyChangeTracking() throws {
+        let dept = try make("Department", "Ops")
+        let ada = try make("Employee", "Ada")
+        let bob = try make("Employee", "Bob")
+        let cy = try make("Employee", "Cy")
+        for e in [ada, bob] { e["department"] = .object(dept) }
+        try context.save()
+        _ = dept.objects("employees")
+        try dept.remove(ada, fromRelationship: "employees")
+        try dept.add(cy, toRelationship: "employees")
+        #expect(dept.objects("employees").count == 2)
+        #expect(dept.hasChanges, "the same count, other members")
+        #expect(context.updatedObjects.contains(dept))
+        try dept.remove(cy, fromRelationship: "employees")
+        try dept.add(ada, toRelationship: "employees")
+        #expect(!dept.hasChanges, "the members it was saved with")
+        #expect(!context.updatedObjects.contains(dept))
+    }
 }

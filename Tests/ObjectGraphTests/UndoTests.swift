@@ -69,6 +69,41 @@ struct UndoTests {
         #expect(try context.count(for: FetchRequest(entityName: "Employee")) == 1)
     }
 
+    @Test("undoing the delete of a playlist puts its songs back in their order; redo empties it again")
+    func orderedDeletion() throws {
+        let xml = ModelFixtures.modelXML("""
+            <entity name="Playlist" representedClassName="Playlist">
+                <relationship name="songs" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Track" inverseName="playlist" inverseEntity="Track"/>
+            </entity>
+            <entity name="Track" representedClassName="Track">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="playlist" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Playlist" inverseName="songs" inverseEntity="Playlist"/>
+            </entity>
+            """)
+        let stack = try TestStack(model: try XcodeModelFile.read(try ModelFixtures.writeModelFile(xml, name: "Music")).current)
+        let context = stack.context
+        context.undoManager = UndoStack()
+        let list = try context.insertObject(forEntityName: "Playlist")
+        let titles = (1...6).map { "Track \($0)" }
+        for title in titles.shuffled() {
+            let track = try context.insertObject(forEntityName: "Track")
+            track["title"] = .string(title)
+        }
+        let tracks = try context.fetch(FetchRequest(entityName: "Track", sortDescriptors: [ObjectSortDescriptor(key: "title", ascending: false)]))
+        for track in tracks { try list.add(track, toRelationship: "songs") }
+        try context.save()
+        context.undoManager?.removeAllActions()
+        context.delete(list)
+        context.processPendingChanges()
+        #expect(tracks.allSatisfy { $0.object("playlist") == nil })
+        context.undo()
+        #expect(list.objects("songs").compactMap { $0.string("title") } == titles.reversed())
+        #expect(tracks.allSatisfy { $0.object("playlist") === list })
+        #expect(!context.hasChanges)
+        context.redo()
+        #expect(list.isDeleted && tracks.allSatisfy { $0.object("playlist") == nil })
+    }
+
     @Test("explicit groups undo together and carry an action name")
     func groups() throws {
         let undo = try #require(context.undoManager)

@@ -41,12 +41,16 @@ extension ManagedObjectContext {
         case .toMany(var members):
             guard !members.contains(member) else { return }
             noteOriginal(object, key, .toMany(members))
+            // Taken out while it changes: with a second reference the set would be copied
+            // whole (and rehashed) on every insert.
+            object.relationshipValues[index] = .toOne(nil)
             let at = min(position ?? members.count, members.count)
             members.insert(member, at: at)
             object.relationshipValues[index] = .toMany(members)
             record(.insertMember(object, index, member, at: at))
         case .toManyFault(var pending):
             noteOriginal(object, key, .toMany(nil))
+            object.relationshipValues[index] = .toOne(nil)
             if pending.removed.remove(member) == nil { pending.added.append(member) }
             object.relationshipValues[index] = .toManyFault(pending)
             record(.insertMember(object, index, member, at: nil))
@@ -62,11 +66,13 @@ extension ManagedObjectContext {
         case .toMany(var members):
             guard let at = members.firstIndex(of: member) else { return }
             noteOriginal(object, key, .toMany(members))
+            object.relationshipValues[index] = .toOne(nil)
             members.remove(at: at)
             object.relationshipValues[index] = .toMany(members)
             record(.removeMember(object, index, member, at: at))
         case .toManyFault(var pending):
             noteOriginal(object, key, .toMany(nil))
+            object.relationshipValues[index] = .toOne(nil)
             if pending.added.remove(member) == nil { pending.removed.insert(member) }
             object.relationshipValues[index] = .toManyFault(pending)
             record(.removeMember(object, index, member, at: nil))
@@ -118,7 +124,8 @@ extension ManagedObjectContext {
     /// Makes a to-many relationship hold exactly these members, in this order.
     func replaceToMany(of object: ManagedObject, index: Int, with members: OrderedSet<ManagedObject>) throws {
         let current = try object.toManyMembers(index)
-        for old in current where !members.contains(old) { try removeMember(old, from: object, index: index) }
+        // From the end: each removal then moves nothing, and undo puts them back by appending.
+        for old in current.reversed() where !members.contains(old) { try removeMember(old, from: object, index: index) }
         for new in members where !current.contains(new) { try addMember(new, to: object, index: index) }
         if object.entity.relationships[index].isOrdered { primitiveSetOrder(object, index, members) }
     }
@@ -207,7 +214,10 @@ extension ManagedObject {
                 return !pending.added.isEmpty || !pending.removed.isEmpty
             case .toMany(let current):
                 guard let old else { return true }
-                return entity.relationships[i].isOrdered ? current != old : Set(current) != Set(old)
+                // Counts first: most changes add or remove, and comparing whole sets on each
+                // would make filling a relationship quadratic.
+                guard current.count == old.count else { return true }
+                return entity.relationships[i].isOrdered ? current != old : !current.allSatisfy(old.contains)
             case .toOne:
                 return true
             }
