@@ -63,6 +63,24 @@ struct ApplicationTests {
         #expect(harness.driver.suspendCount == 1)
     }
 
+    @Test("a status wider than the screen keeps its end; beside a message it takes half; a message keeps to one line")
+    func statusOverflow() {
+        let (app, driver, _, _, _) = makeApp()
+        app.statusBar.status = "2 FeedbackSubCategory · Settlement › subcategory · filter: payout · 2 unsaved changes"
+        app.runScript("")
+        let bottom = driver.screenLines.last ?? ""
+        #expect(bottom.hasSuffix("… · filter: payout · 2 unsaved changes"), "\(bottom)")
+        app.showMessage("Could not save:\n  firstName is required\n  salary must be at least 0", isError: true)
+        app.runScript("")
+        let withMessage = driver.screenLines.last ?? ""
+        #expect(withMessage.hasPrefix(" Could not save: …"), "\(withMessage)")
+        #expect(withMessage.hasSuffix("…· 2 unsaved changes"), "\(withMessage)")
+        app.statusBar.status = "1 item"
+        app.showMessage("Saved:\n\tok", isError: false)
+        app.runScript("")
+        #expect(driver.screenLines.last == " Saved: · ok                     1 item")
+    }
+
     @Test("q quits when nobody takes it")
     func quit() {
         let (app, _, _, left, _) = makeApp()

@@ -21,6 +21,23 @@ extension String {
         return ellipsis ? result + "…" : result
     }
 
+    /// The longest suffix that fits in `width` cells, after `…` when something was cut: for
+    /// text whose end matters most.
+    ///
+    ///     "3 items · 2 unsaved changes".truncatedFromStart(toWidth: 18)   // "…2 unsaved changes"
+    public func truncatedFromStart(toWidth width: Int) -> String {
+        guard width > 0 else { return "" }
+        if displayWidth <= width { return self }
+        var kept: [Character] = [], used = 0
+        for character in reversed() {
+            let w = DisplayWidth.of(character)
+            if used + w > width - 1 { break }
+            kept.append(character)
+            used += w
+        }
+        return "…" + String(kept.reversed())
+    }
+
     /// The string cut or padded with spaces to exactly `width` cells.
     ///
     ///     "42".padded(toWidth: 5, alignment: .right)   // "   42"

@@ -14,14 +14,20 @@ public final class StatusBar: View {
         let theme = canvas.theme
         canvas.fill(canvas.bounds, style: theme.statusBar)
         let width = canvas.size.width
-        let statusWidth = status.displayWidth
-        if !status.isEmpty, statusWidth + 2 <= width {
-            canvas.write(status, x: width - statusWidth - 1, y: 0, style: theme.statusBar)
+        // The status keeps its end (the unsaved-change count) when it is cut; beside a
+        // message it gives up to half the line.
+        let message = self.message.map { " " + Self.oneLine($0) }
+        var statusRoom = width - 2
+        if let message { statusRoom = min(statusRoom, max(width / 2, width - message.displayWidth - 3)) }
+        let shown = status.truncatedFromStart(toWidth: statusRoom)
+        let statusWidth = shown.displayWidth
+        if !shown.isEmpty {
+            canvas.write(shown, x: width - statusWidth - 1, y: 0, style: theme.statusBar)
         }
-        let room = status.isEmpty ? width : max(0, width - statusWidth - 2)
+        let room = shown.isEmpty ? width : max(0, width - statusWidth - 2)
         if let message {
-            canvas.write(" " + message, x: 0, y: 0, style: messageIsError ? theme.error : theme.statusBar.bolded,
-                         maxWidth: room)
+            canvas.write(message.truncated(toWidth: room), x: 0, y: 0,
+                         style: messageIsError ? theme.error : theme.statusBar.bolded)
             return
         }
         var x = 0
@@ -34,5 +40,12 @@ public final class StatusBar: View {
             x += canvas.write(keyText, x: x, y: 0, style: theme.statusKey)
             x += canvas.write(" " + label + "  ", x: x, y: 0, style: theme.statusBar)
         }
+    }
+
+    /// A message on one line: line breaks and tabs become spaces.
+    static func oneLine(_ text: String) -> String {
+        guard text.contains(where: { $0.isNewline || $0 == "\t" }) else { return text }
+        return text.split(whereSeparator: { $0.isNewline || $0 == "\t" }).map { String($0.drop(while: \.isWhitespace)) }
+            .filter { !$0.isEmpty }.joined(separator: " · ")
     }
 }
