@@ -74,9 +74,16 @@ public final class ArrayControllerTableSource: TableDataSource {
     private static func assign(_ value: CellValue, on object: ManagedObject, key: String,
                                choices: (() -> [ManagedObject])?) throws {
         if let attribute = object.entity.attribute(named: key) {
-            let converted = try value.objectValue(for: attribute, entity: object.entity.name)
+            // Errors read at the field they belong to, so they name the problem, not the object.
+            let converted: ObjectValue
+            do {
+                converted = try value.objectValue(for: attribute, entity: object.entity.name)
+            } catch ObjectGraphError.typeMismatch(_, _, let expected, let given) {
+                throw EditorError(attribute.type.rangeProblem(given)
+                                  ?? "expects \(expected), not \(given.typeName) \(ValidationFailure.render(given))")
+            }
             let failures = object.validateValue(converted, forKey: key)
-            if !failures.isEmpty { throw ValidationError(failures: failures) }
+            if !failures.isEmpty { throw EditorError(ValidationError(failures: failures).message) }
             try object.setValue(converted, forKey: key)
         } else if let relationship = object.entity.relationship(named: key), !relationship.isToMany {
             guard case .text(let name) = value, !name.isEmpty else {

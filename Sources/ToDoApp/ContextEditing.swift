@@ -12,6 +12,9 @@ protocol ContextEditing: AnyObject {
     func updateStatus()
     /// Saves on the user's command (Ctrl-S), saying how it went.
     func save() -> EventResult
+    /// Shows the objects of a refused save where the user can fix them: the first one
+    /// selected, its problems under its fields.
+    func reveal(_ failures: [ValidationFailure])
 }
 
 extension ContextEditing {
@@ -71,9 +74,37 @@ extension ContextEditing {
             try context.save()
             updateStatus()
             return true
+        } catch let error as ValidationError {
+            reportSaveFailures(error.failures)
+            return false
         } catch {
             app.showMessage("Could not save: \(error)", isError: true)
             return false
         }
+    }
+
+    /// One problem goes in the status line; several in a dialog, one line each. Either
+    /// way the first object is selected with its problems under its fields.
+    func reportSaveFailures(_ failures: [ValidationFailure]) {
+        reveal(failures)
+        let lines = failures.map { "\($0.subject): \($0.message)" }
+        if lines.count == 1 {
+            app.showMessage("Could not save: \(lines[0])", isError: true)
+        } else {
+            let shown = lines.prefix(12) + (lines.count > 12 ? ["… and \(lines.count - 12) more"] : [])
+            app.alert(title: "Could not save", message: "\(lines.count) problems; nothing was saved:\n\n" + shown.joined(separator: "\n"))
+        }
+    }
+}
+
+extension FormView {
+    /// Shows an object's validation problems under the fields they concern.
+    func show(_ failures: [ValidationFailure], of object: ManagedObject) {
+        var errors: [String: String] = [:]
+        for failure in failures where failure.object === object {
+            guard let key = failure.key, fields.contains(where: { $0.id == key }) else { continue }
+            errors[key] = errors[key].map { $0 + "; " + failure.message } ?? failure.message
+        }
+        state.errors = errors
     }
 }

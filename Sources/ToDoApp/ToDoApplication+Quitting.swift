@@ -71,6 +71,19 @@ extension ToDoApplication {
         return .redraw
     }
 
+    func reveal(_ failures: [ValidationFailure]) {
+        if let failure = failures.first(where: { items.arrangedIndex(of: $0.object) != nil }),
+           let row = items.arrangedIndex(of: failure.object) {
+            table.select(row: row)
+            _ = items.setSelectionIndex(row)
+            form.show(failures, of: failure.object)
+        } else if let failure = failures.first(where: { categories.arrangedIndex(of: $0.object) != nil }),
+                  let row = categories.arrangedIndex(of: failure.object) {
+            categoryTable.select(row: row)
+            _ = categories.setSelectionIndex(row)
+        }
+    }
+
     /// Commits edits in every table and form; false when an editor refuses.
     @discardableResult
     func commitEdits() -> Bool {

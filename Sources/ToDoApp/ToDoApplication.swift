@@ -126,7 +126,11 @@ public final class ToDoApplication {
             try items.fetch()
             (categoryTable.dataSource as? ArrayControllerTableSource)?.bind(categoryTable)
             itemsSource.bind(table)
-            observations.append(items.observe { [weak self] _ in self?.updateStatus() })
+            observations.append(items.observe { [weak self] changes in
+                // Problems under the fields belong to the item they were found on.
+                if changes.selectionChanged, let form = self?.form, !form.state.isEditing { form.state.errors = [:] }
+                self?.updateStatus()
+            })
             observations.append(categories.observe { [weak self] _ in self?.refreshCategoryChoices() })
         } catch {
             app.showMessage("Could not read the items: \(error)", isError: true)

@@ -47,6 +47,32 @@ struct ManagedObjectTests {
         #expect(throws: KeyValueError.unknownKey("age", typeName: "Employee")) { try e.value(forKey: "age") }
     }
 
+    @Test("a number outside its type's range says so, with the range; the message shows values as written")
+    func outOfRange() throws {
+        let stack = try TestStack(model: try XcodeModelFile.read(ModelFixtures.allFeatures).current)
+        let o = try stack.context.insertObject(forEntityName: "AllTypesOfAttributes")
+        do {
+            try o.setValue(99_999, forKey: "integer16Attribute")
+            Issue.record("99999 fits no Integer 16")
+        } catch {
+            #expect("\(error)" == "AllTypesOfAttributes.integer16Attribute: 99999 is out of range for Integer 16 (-32768…32767)")
+        }
+        do {
+            try o.setValue(1e39, forKey: "floatAttribute")
+            Issue.record("1e39 fits no Float")
+        } catch {
+            #expect("\(error)" == "AllTypesOfAttributes.floatAttribute: 1e+39 is out of range for Float (up to ±3.4e38)")
+        }
+        try o.setValue(3e38, forKey: "floatAttribute")
+        try o.setValue(1e39, forKey: "doubleAttribute")
+        do {
+            try o.setValue("soon", forKey: "dateAttribute")
+            Issue.record("a string is no date")
+        } catch {
+            #expect("\(error)" == "AllTypesOfAttributes.dateAttribute expects Date, not String \"soon\"")
+        }
+    }
+
     @Test("key paths walk relationships and apply collection operators")
     func keyPaths() throws {
         let stack = try TestStack(model: try ModelFixtures.companyModel())

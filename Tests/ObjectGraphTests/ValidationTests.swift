@@ -46,8 +46,9 @@ struct ValidationTests {
         ])
         let salary = try #require(found.first { $0.key == "salary" })
         #expect(salary.value == 2_000_000)
-        #expect(salary.description.contains("Employee \(e.objectID)"))
-        #expect(salary.description.contains("salary is larger than the maximum 1000000"))
+        #expect(salary.object === e)
+        #expect(salary.description == "new Employee: salary is larger than the maximum 1000000 (value: 2000000)")
+        #expect(salary.message == "salary is larger than the maximum 1000000")
     }
 
     @Test("a failed save changes nothing in the store and keeps the edits in the context")

@@ -79,7 +79,8 @@ struct TableSourceTests {
         #expect(field.get() == .text("Multiple values"))
         controller.setSelectionIndex(2)
         #expect(field.get() == .integer(200))
-        #expect(throws: ValidationError.self) { try field.set(.integer(2_000_000)) }
+        // The error names the problem, as the field shows it, without the object.
+        #expect(throws: EditorError("salary is larger than the maximum 1000000")) { try field.set(.integer(2_000_000)) }
         try field.set(.integer(250))
         #expect(controller.arrangedObjects[2].int("salary") == 250)
     }

@@ -109,6 +109,31 @@ struct BrowserTests {
         #expect(!text(driver).contains("filter: category.nosuch"))
     }
 
+    @Test("a save the model refuses lists each problem by object and key, and shows them under the fields")
+    func saveProblems() throws {
+        let stack = try TestStack(model: try XcodeModelFile.read(ModelFixtures.employeeDirectory).current)
+        let driver = MemoryDriver(size: Size(width: 110, height: 40))
+        let browser = try BrowserApplication(context: stack.context, title: "directory", driver: driver)
+        browser.app.runScript("")
+        browser.app.runScript("<Tab>jj<Enter>")
+        #expect(browser.objects?.entityName == "Employee")
+        browser.app.runScript("a<Esc><C-s>")
+        let dialog = text(driver)
+        #expect(dialog.contains("Could not save"), "\(dialog)")
+        #expect(dialog.contains("new Employee: firstName is required"), "\(dialog)")
+        #expect(dialog.contains("new Employee: lastName is required"))
+        #expect(!dialog.contains("x-coredata"), "no internal object IDs")
+        browser.app.runScript("<Enter>")
+        let form = text(driver)
+        #expect(form.contains("⚠ firstName is required"), "\(form)")
+        #expect(stack.context.hasChanges, "the new object stays, unsaved")
+        // An edit the model's rules refuse names the rule, not the object.
+        let salary = try #require(browser.objectTable.columns.firstIndex { $0.id == "salary" })
+        browser.objectTable.select(column: salary)
+        let refused = browser.app.runScript("<Enter><C-u>-5<Enter>").joined(separator: "\n")
+        #expect(refused.contains("⚠ salary is smaller than the minimum 0"), "\(refused)")
+    }
+
     @Test("plain words each match some text attribute, in any order")
     func filterWords() throws {
         let (browser, _) = try launch()

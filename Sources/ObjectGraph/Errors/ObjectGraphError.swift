@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 import Predicates
 
 /// A failure in the object graph that is not a validation failure.
@@ -33,7 +34,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
         case .unknownEntity(let e): return "the model has no entity '\(e)'"
         case .abstractEntity(let e): return "entity '\(e)' is abstract and cannot be instantiated"
         case .typeMismatch(let e, let k, let expected, let value):
-            return "\(e).\(k) expects \(expected), not \(value.typeName) \(value)"
+            if let problem = AttributeType(xcodeName: expected)?.rangeProblem(value) { return "\(e).\(k): \(problem)" }
+            return "\(e).\(k) expects \(expected), not \(value.typeName) \(ValidationFailure.render(value))"
         case .crossContextRelationship(let e, let k):
             return "\(e).\(k): objects of different contexts cannot be related"
         case .objectNotInContext(let e, let id): return "\(e) \(id) no longer belongs to a context"

@@ -44,20 +44,41 @@ public struct ValidationFailure: CustomStringConvertible, @unchecked Sendable {
 
     public var entityName: String { object.entity.name }
 
-    public var description: String {
-        let subject = "\(entityName) \(object.objectID)"
-        guard let key else { return "\(subject): \(reason)" }
-        return "\(subject): \(key) \(reason) (value: \(Self.render(value)))"
+    /// The object in words: `new Employee` before its first save, `Employee p3` after.
+    public var subject: String {
+        guard let key = object.objectID.primaryKey else { return "new \(entityName)" }
+        return "\(entityName) p\(key)"
     }
 
-    static func render(_ value: ObjectValue) -> String {
+    /// What is wrong, without the object: `firstName is required`. For an error shown at
+    /// the field it concerns.
+    public var message: String {
+        guard let key else { return reason }
+        return "\(key) \(reason)"
+    }
+
+    public var description: String {
+        guard key != nil else { return "\(subject): \(message)" }
+        return "\(subject): \(message) (value: \(Self.render(value)))"
+    }
+
+    /// A value as an error message shows it: strings quoted, objects by entity and ID,
+    /// collections by their size.
+    public static func render(_ value: ObjectValue) -> String {
         switch value {
         case .null: return "nil"
         case .string(let s): return "\"\(s)\""
         case .object(let o): return (o as? ManagedObject).map { "\($0.entity.name) \($0.objectID)" } ?? "\(o.identity)"
         case .set(let a), .array(let a): return "\(a.count) objects"
         case .date(let d): return ISO8601DateFormatter().string(from: d)
-        default: return "\(value)"
+        case .bool(let b): return b ? "YES" : "NO"
+        case .int(let i): return String(i)
+        case .double(let d): return String(d)
+        case .decimal(let d): return "\(d)"
+        case .data(let d): return "\(d.count) bytes"
+        case .uuid(let u): return u.uuidString
+        case .url(let u): return u.absoluteString
+        case .dictionary(let d): return "\(d.count) entries"
         }
     }
 }
@@ -67,6 +88,11 @@ public struct ValidationError: Error, CustomStringConvertible {
     public var failures: [ValidationFailure]
 
     public init(failures: [ValidationFailure]) { self.failures = failures }
+
+    /// The failures without their objects, for an error shown at the field: one per line.
+    public var message: String {
+        failures.map(\.message).joined(separator: "\n")
+    }
 
     public var description: String {
         if failures.count == 1 { return "validation failed: \(failures[0])" }

@@ -53,6 +53,23 @@ public enum AttributeType: String, CaseIterable, Sendable, Hashable, Codable {
         }
     }
 
+    /// Why a number does not fit this type's range, or `nil` when it fits or is not a number.
+    ///
+    ///     AttributeType.integer16.rangeProblem(.int(99999))
+    ///     // "99999 is out of range for Integer 16 (-32768…32767)"
+    public func rangeProblem(_ value: ObjectValue) -> String? {
+        switch (self, value) {
+        case (.integer16, .int(let i)), (.integer32, .int(let i)):
+            guard let range = integerRange, !range.contains(i) else { return nil }
+            return "\(i) is out of range for \(xcodeName) (\(range.lowerBound)…\(range.upperBound))"
+        case (.float, _):
+            guard let d = value.doubleValue, d.isFinite, abs(d) > Double(Float.greatestFiniteMagnitude) else { return nil }
+            return "\(d) is out of range for Float (up to ±3.4e38)"
+        default:
+            return nil
+        }
+    }
+
     /// Parses a value written in a model file (`defaultValueString`, `minValueString`, ...).
     ///
     /// Booleans accept `YES`/`NO`/`true`/`false`/`1`/`0`; dates are seconds since
@@ -68,7 +85,7 @@ public enum AttributeType: String, CaseIterable, Sendable, Hashable, Codable {
                   !trimmed.isEmpty, Double(trimmed) != nil else { return nil }
             return .decimal(d)
         case .double, .float:
-            guard let d = Double(trimmed) else { return nil }
+            guard let d = Double(trimmed), rangeProblem(.double(d)) == nil else { return nil }
             return .double(d)
         case .string:
             return .string(text)
@@ -114,7 +131,8 @@ public enum AttributeType: String, CaseIterable, Sendable, Hashable, Codable {
         case (.integer16, .int(let i)), (.integer32, .int(let i)), (.integer64, .int(let i)):
             return integerRange?.contains(i) ?? true
         case (.integer16, .bool), (.integer32, .bool), (.integer64, .bool): return true
-        case (.decimal, _), (.double, _), (.float, _): return value.isNumeric
+        case (.decimal, _), (.double, _): return value.isNumeric
+        case (.float, _): return value.isNumeric && rangeProblem(value) == nil
         case (.string, .string): return true
         case (.boolean, .bool): return true
         case (.boolean, .int(let i)): return i == 0 || i == 1

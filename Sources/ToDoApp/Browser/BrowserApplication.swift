@@ -196,7 +196,11 @@ public final class BrowserApplication {
         mainWindow.addSubview(newForm)
         form = newForm
         observations.removeAll { $0 is BindingObservation }
-        observations.append(controller.observe { [weak self] _ in self?.updateStatus() })
+        observations.append(controller.observe { [weak self] changes in
+            // Problems under the fields belong to the object they were found on.
+            if changes.selectionChanged, let form = self?.form, !form.state.isEditing { form.state.errors = [:] }
+            self?.updateStatus()
+        })
 
         if let object = place.selected, object.managedObjectContext === context, !object.isDeleted,
            let row = controller.arrangedIndex(of: object) {
@@ -393,6 +397,14 @@ public final class BrowserApplication {
         mainWindow.title = "Browser — \(title)" + (backStack.isEmpty ? "" : " (\(backStack.count) back)")
         mainWindow.layoutSubviews()
         app.setNeedsDisplay()
+    }
+
+    func reveal(_ failures: [ValidationFailure]) {
+        guard let objects, let failure = failures.first(where: { objects.arrangedIndex(of: $0.object) != nil }),
+              let row = objects.arrangedIndex(of: failure.object) else { return }
+        objectTable.select(row: row)
+        _ = objects.setSelectionIndex(row)
+        form.show(failures, of: failure.object)
     }
 
     /// Commits edits in the table and the form; false when an editor refuses.
