@@ -61,9 +61,14 @@ extension ToDoApplication {
             return .quit
         }
         app.alert(title: "Unsaved changes",
-                  message: "Discard \(changes) unsaved change\(changes == 1 ? "" : "s") and quit? (q saves and quits.)",
-                  buttons: ["Discard and quit", "Cancel"], completion: { [weak self] choice in
-                      guard let self, choice == 0 else { return }
+                  message: "Discard \(changes) unsaved change\(changes == 1 ? "" : "s") and quit?",
+                  buttons: ["Discard and quit", "Save and quit", "Cancel"], completion: { [weak self] choice in
+                      guard let self, let choice, choice < 2 else { return }
+                      if choice == 1 {
+                          // Saving is what q does; a failure is reported there.
+                          self.app.requestQuit()
+                          return
+                      }
                       self.context.rollback()
                       self.forceQuit = true
                       self.app.requestQuit()

@@ -100,7 +100,7 @@ struct OverlayTests {
         screen = harness.run("<Enter>")
         #expect(submitted == "ac")
         #expect(harness.app.prompt == nil)
-        #expect(screen[15].hasPrefix("Enter Edit"))
+        #expect(screen[15].hasPrefix("s Sort"), "the hints are back")
     }
 
     @Test("a floating panel overlaps the window, takes focus, and Esc or [x] closes it")

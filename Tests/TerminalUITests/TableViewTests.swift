@@ -19,7 +19,9 @@ struct TableViewTests {
             "│                                      │",
             "└──────────────────────────────────────┘",
         ])
-        #expect(harness.driver.screenLines[9].hasPrefix("Enter Edit"))
+        // The # column has no editor, so Enter is not offered as Edit there; Title has one.
+        #expect(harness.driver.screenLines[9].hasPrefix("s Sort"))
+        #expect(harness.run("l")[9].hasPrefix("Enter Edit"))
     }
 
     @Test("reads only the rows on screen, even among a million")
@@ -268,7 +270,8 @@ struct TableExtraCommandTests {
         let slash = table.commands.filter { $0.keys.contains(.character("/")) }
         #expect(slash.map(\.name) == ["owner.filter"])
         #expect(!table.commands.contains { $0.name == "table.search" }, "search lost its only key")
-        #expect(table.commands.contains { $0.name == "table.searchNext" }, "n still searches on")
+        #expect(!table.commands.contains { $0.name == "table.searchNext" || $0.name == "table.searchPrevious" },
+                "with / taken there is no search for n and N to repeat")
         slash[0].action()
         #expect(filtered == 1)
     }

@@ -18,7 +18,7 @@ struct TerminalSessionTests {
     func start(_ session: TmuxSession, rows: Int = 500) throws -> [String] {
         let dir = session.directory.path
         try session.typeLine("stty -g > \(dir)/before; \(try gallery()) \(rows); echo \"EXIT=$?\" > \(dir)/exit; stty -g > \(dir)/after; echo DONE")
-        return try session.waitFor { $0.last?.contains("Enter Edit") == true && $0.contains { $0.contains("Buy milk") } }
+        return try session.waitFor { $0.last?.contains("? Help") == true && $0.contains { $0.contains("Buy milk") } }
     }
 
     func finish(_ session: TmuxSession) throws -> (exit: String?, before: String?, after: String?, screen: [String]) {
@@ -122,7 +122,7 @@ struct TerminalSessionTests {
         try session.send("q")
         _ = try finish(session)
         try session.typeLine("clear; NO_COLOR=1 \(try gallery()) 500")
-        _ = try session.waitFor { $0.last?.contains("Enter Edit") == true }
+        _ = try session.waitFor { $0.last?.contains("? Help") == true }
         let plain = try session.tmux(["capture-pane", "-p", "-e"])
         #expect(!plain.contains("38;5;") && !plain.contains("48;5;"))
         #expect(plain.contains("\u{1B}[7m"))
@@ -135,7 +135,7 @@ struct TerminalSessionTests {
         let dir = session.directory.path
         try session.typeLine("set -m; stty -g > \(dir)/before")
         try session.typeLine("\(try gallery()) 500")
-        var screen = try session.waitFor { $0.last?.contains("Enter Edit") == true }
+        var screen = try session.waitFor { $0.last?.contains("? Help") == true }
         #expect(screen.contains { $0.contains("Buy milk") })
         try session.send("C-z")
         screen = try session.waitFor { lines in lines.contains { $0.lowercased().contains("stopped") } }
@@ -144,7 +144,7 @@ struct TerminalSessionTests {
         try session.typeLine("stty -g > \(dir)/during")
         #expect(session.waitForFile("during") == session.waitForFile("before"))
         try session.typeLine("fg")
-        screen = try session.waitFor { $0.last?.contains("Enter Edit") == true }
+        screen = try session.waitFor { $0.last?.contains("? Help") == true }
         #expect(screen.contains { $0.contains("Buy milk") })
         try session.send("j")
         screen = try session.waitFor { $0[23].contains("2/500") }

@@ -176,6 +176,11 @@ struct BrowserTests {
     func readOnly() throws {
         let before = try Data(contentsOf: storeURL)
         let (browser, driver) = try launch(readOnly: true)
+        let hints = driver.screenLines.last ?? ""
+        for offered in ["a Add", "d Delete", "Enter Edit", "u Undo", "Save"] {
+            #expect(!hints.contains(offered), "read-only: \(offered) is not offered: \(hints)")
+        }
+        #expect(hints.contains("/ Filter"))
         browser.app.runScript("a")
         #expect(text(driver).contains("The store is open read-only"))
         browser.app.runScript("<Enter>")

@@ -311,9 +311,47 @@ struct ToDoAppTests {
         todo.app.runScript("aScratch<Enter>")
         let text = screen(todo.app.runScript("<C-c>"))
         #expect(text.contains("Discard 1 unsaved change and quit?"))
+        #expect(!text.contains("q saves"), "q does nothing in the dialog")
         todo.app.runScript("<Enter>")
         #expect(todo.app.isQuitting)
         #expect(try storedNames().isEmpty)
+    }
+
+    @Test("Ctrl-C pressed again while it asks does not stack a second question; Save and quit saves")
+    func interruptTwice() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aScratch<Enter><C-c>")
+        // In a terminal Ctrl-C may arrive as SIGINT, which goes past the open dialog.
+        for _ in 0..<2 { driver.send(.signal(.interrupt)) }
+        todo.app.runScript("")
+        todo.app.runScript("<Esc>")
+        #expect(!screen(driver.screenLines).contains("unsaved change and quit?"), "one Esc closes the only dialog")
+        #expect(!todo.app.isQuitting)
+        todo.app.runScript("<C-c><Right><Enter>")
+        #expect(todo.app.isQuitting)
+        #expect(try storedNames() == ["Scratch"])
+    }
+
+    @Test("the keys offered are the keys that work: no q or ? while typing, no n/N where / filters")
+    func offeredKeys() throws {
+        let (todo, driver) = try launch(seeded: false, height: 60)
+        todo.app.runScript("a")
+        let editing = driver.screenLines.last ?? ""
+        #expect(editing.contains("Enter Store"), "\(editing)")
+        #expect(!editing.contains("q Quit") && !editing.contains("? Help"), "\(editing)")
+        #expect(editing.contains("F9 Menu"))
+        #expect(!todo.app.liveCommands.contains { $0.keys.contains(.character("q")) })
+        todo.app.runScript("q?<Enter>")
+        #expect(names(todo) == ["q?"], "q and ? were typed")
+        #expect(todo.app.liveCommands.contains { $0.name == "app.quit" })
+        #expect(!todo.app.liveCommands.contains { $0.name == "table.searchNext" || $0.name == "table.searchPrevious" })
+        // Every line of the help names a way to run its command.
+        let help = todo.app.runScript("?")
+        let clear = try #require(help.first { $0.contains("Clear the filter") })
+        #expect(clear.contains(": then name"), "\(clear)")
+        let suspend = try #require(help.first { $0.contains("Suspend to the shell") })
+        #expect(suspend.contains("Ctrl-Z"), "\(suspend)")
+        #expect(!help.contains { $0.contains("Next match") })
     }
 
     @Test("a version-1 store is migrated on open with the article's policy")

@@ -22,6 +22,8 @@ extension Application {
     /// Show a modal dialog with buttons; `completion` gets the pressed index, or nil for Esc.
     public func alert(title: String, message: String, buttons: [String] = ["OK"],
                       completion: ((Int?) -> Void)? = nil) {
+        // The same question asked again while it is open (Ctrl-C pressed twice) is not stacked.
+        if let open = windows.last as? Dialog, open.title == title, open.message == message { return }
         let dialog = Dialog(title: title, message: message, buttons: buttons)
         dialog.onChoice = completion
         show(dialog)

@@ -117,19 +117,25 @@ public final class Application {
     public var liveCommands: [Command] {
         var result: [Command] = []
         var seen = Set<String>()
+        // While an editor takes typed characters, `q` or `?` type themselves: commands
+        // bound to them elsewhere are out of reach, so they are not offered.
+        let typing = keyWindow?.focusedView?.capturesTyping == true
+        func offer(_ command: Command, from view: View?) {
+            guard !seen.contains(command.name) else { return }
+            seen.insert(command.name)
+            guard typing, view !== keyWindow?.focusedView else { return result.append(command) }
+            var reachable = command
+            reachable.keys.removeAll { if case .character = $0 { return true } else { return false } }
+            if reachable.keys.isEmpty && !command.keys.isEmpty { return }
+            result.append(reachable)
+        }
         if let window = keyWindow {
             for view in window.responderChain {
-                for command in view.commands where !seen.contains(command.name) {
-                    seen.insert(command.name)
-                    result.append(command)
-                }
+                for command in view.commands { offer(command, from: view) }
             }
             if window.isModal { return result }
         }
-        for command in keyMap.commands where !seen.contains(command.name) {
-            seen.insert(command.name)
-            result.append(command)
-        }
+        for command in keyMap.commands { offer(command, from: nil) }
         return result
     }
 
@@ -398,7 +404,7 @@ public final class Application {
             self?.keyWindow?.focusNext(forward: false)
             return .redraw
         })
-        keyMap.add(Command("app.suspend", title: "Suspend to the shell (fg returns)") { [weak self] in
+        keyMap.add(Command("app.suspend", title: "Suspend to the shell (fg returns)", keys: [.control("z")]) { [weak self] in
             self?.driver.suspend()
             self?.driver.invalidate()
             return .redraw

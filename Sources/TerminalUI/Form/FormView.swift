@@ -24,6 +24,7 @@ public final class FormView: View {
     }
 
     public override var canFocus: Bool { true }
+    public override var capturesTyping: Bool { state.isEditing }
 
     var labelWidth: Int { min(20, (fields.map { $0.label.displayWidth }.max() ?? 0)) }
 

@@ -112,7 +112,8 @@ extension TableView {
             move("table.bottom", "Last row", [.character("G"), .end]) { $0.select(row: $0.rowCount - 1) },
             move("table.pageDown", "Page down", [.pageDown, .control("f")]) { $0.select(row: $0.state.selectedRow + page) },
             move("table.pageUp", "Page up", [.pageUp, .control("b")]) { $0.select(row: $0.state.selectedRow - page) },
-            Command("table.edit", title: "Edit cell", keys: [.enter, .character("e")], hint: "Edit") { [weak self] in
+            Command("table.edit", title: "Edit cell", keys: [.enter, .character("e")],
+                    hint: editorKind(row: state.selectedRow, column: state.selectedColumn) == .readOnly ? nil : "Edit") { [weak self] in
                 self?.beginEditing() ?? .ignored
             },
             Command("table.toggle", title: "Toggle a yes/no cell", keys: [.character(" ")]) { [weak self] in

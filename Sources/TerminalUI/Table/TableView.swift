@@ -33,12 +33,16 @@ public final class TableView: View {
     }
 
     public override var canFocus: Bool { true }
+    public override var capturesTyping: Bool { state.isEditing }
 
     public override var commands: [Command] {
         // The owner's commands come first, so a key they bind replaces the built-in one.
         guard !state.isEditing, !extraCommands.isEmpty else { return tableCommands }
         let taken = Set(extraCommands.flatMap(\.keys))
+        // When `/` does something else (filters), there is no search for n and N to repeat.
+        let searches = !taken.contains(.character("/"))
         return extraCommands + tableCommands.compactMap { command in
+            if !searches && (command.name == "table.searchNext" || command.name == "table.searchPrevious") { return nil }
             var kept = command
             kept.keys.removeAll { taken.contains($0) }
             // A command whose every key was taken is replaced, not listed without keys.

@@ -9,13 +9,19 @@ public final class HelpOverlay: Window {
         self.entries = commands
         super.init(title: "Keys", border: true, floating: true, modal: true)
         placement = { [unowned self] area in
-            let keyWidth = self.entries.map { $0.keyLabel.displayWidth }.max() ?? 0
+            let keyWidth = self.entries.map(Self.keyWidth).max() ?? 0
             let titleWidth = self.entries.map { $0.title.displayWidth }.max() ?? 0
             return area.centered(Size(width: keyWidth + titleWidth + 7, height: self.entries.count + 3))
         }
     }
 
-    private var keyColumnWidth: Int { min(24, entries.map { $0.keyLabel.displayWidth }.max() ?? 0) }
+    static let paletteLabel = ": then name"
+
+    private static func keyWidth(_ command: Command) -> Int {
+        command.keys.isEmpty ? paletteLabel.displayWidth : command.keyLabel.displayWidth
+    }
+
+    private var keyColumnWidth: Int { min(24, entries.map(Self.keyWidth).max() ?? 0) }
     private var pageHeight: Int { max(1, frame.height - 3) }
 
     public override func draw(in canvas: Canvas) {
@@ -23,7 +29,12 @@ public final class HelpOverlay: Window {
         let theme = canvas.theme
         let visible = entries.dropFirst(scrollOffset).prefix(pageHeight)
         for (i, command) in visible.enumerated() {
-            canvas.write(command.keyLabel, x: 2, y: 1 + i, width: keyColumnWidth, style: theme.header)
+            // A command without a key is run from the palette.
+            if command.keys.isEmpty {
+                canvas.write(Self.paletteLabel, x: 2, y: 1 + i, width: keyColumnWidth, style: theme.dimmed)
+            } else {
+                canvas.write(command.keyLabel, x: 2, y: 1 + i, width: keyColumnWidth, style: theme.header)
+            }
             canvas.write(command.title, x: 3 + keyColumnWidth, y: 1 + i, style: theme.normal,
                          maxWidth: canvas.size.width - keyColumnWidth - 5)
         }

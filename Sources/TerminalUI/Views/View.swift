@@ -88,6 +88,10 @@ open class View {
     /// Commands offered while the view or a subview has focus.
     open var commands: [Command] { [] }
 
+    /// Whether the view takes typed characters for itself now (an editor is open): then
+    /// no command bound to a plain character can be reached, and none is offered.
+    open var capturesTyping: Bool { false }
+
     /// The deepest visible view at a point in this view's coordinates.
     public func hitTest(_ point: Point) -> View? {
         guard bounds.contains(point) else { return nil }

@@ -9,7 +9,7 @@ import TerminalUI
 extension BrowserApplication: ContextEditing {
     /// The object table's own commands (it is rebuilt for each entity).
     func objectCommands() -> [Command] {
-        [
+        var commands = [
             Command("browser.add", title: "Add an object", keys: [.character("a"), .insert], hint: "Add") { [weak self] in
                 self?.addObject() ?? .ignored
             },
@@ -20,18 +20,25 @@ extension BrowserApplication: ContextEditing {
                 self?.beginFilter() ?? .ignored
             },
         ]
+        // Read-only: adding and deleting still answer why not, but are not offered.
+        if isReadOnly { for i in commands.indices where commands[i].name != "browser.filter" { commands[i].isHint = false } }
+        return commands
     }
 
     func installCommands() {
         let global: [Command] = [
             Command("browser.follow", title: "Follow the relationship in the selected cell", keys: [.character("f")], hint: "Follow") { [weak self] in
                 guard let self else { return .ignored }
-                return self.followSelectedCell(inForm: self.form.hasFocus)
+                return self.followSelectedCell(inForm: self.form.hasFocus, byFollowKey: true)
             },
             Command("browser.back", title: "Go back to where the relationship was followed from", keys: [.backspace], hint: "Back") { [weak self] in
                 self?.goBack() ?? .ignored
             },
-        ] + editingCommands(prefix: "browser") + [
+        ] + editingCommands(prefix: "browser").map { command in
+            var command = command
+            if isReadOnly { command.isHint = false }
+            return command
+        } + [
             Command("browser.clearFilter", title: "Clear the filter", keys: []) { [weak self] in
                 self?.applyFilter("") ?? .ignored
             },

@@ -302,9 +302,11 @@ public final class BrowserApplication {
     /// Follows the relationship in the selected cell or field from the selected object:
     /// to its destination (to-one) or to the objects it holds (to-many).
     @discardableResult
-    func followSelectedCell(inForm: Bool = false) -> EventResult {
+    func followSelectedCell(inForm: Bool = false, byFollowKey: Bool = false) -> EventResult {
         guard let relationship = selectedRelationship(inForm: inForm) else {
-            if !inForm {
+            if byFollowKey {
+                app.showMessage("Only a relationship can be followed; this is an attribute", isError: true)
+            } else if !inForm {
                 let column = objectTable.columns.indices.contains(objectTable.state.selectedColumn)
                     ? objectTable.columns[objectTable.state.selectedColumn].title : "This column"
                 app.showMessage("\(column) cannot be edited", isError: true)
