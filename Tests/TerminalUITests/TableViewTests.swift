@@ -24,6 +24,24 @@ struct TableViewTests {
         #expect(harness.run("l")[9].hasPrefix("Enter Edit"))
     }
 
+    @Test("a table scrolled sideways starts from its first column again once everything fits")
+    func scrollsBack() {
+        let harness = TableHarness(rows: RecordingRows(count: 3))
+        harness.run("lll")
+        harness.driver.resize(to: Size(width: 16, height: 10))
+        let narrow = harness.run("")
+        #expect(!narrow[1].contains("#"), "scrolled to show Done: \(narrow[1])")
+        harness.driver.resize(to: Size(width: 40, height: 10))
+        let wide = harness.run("")
+        #expect(harness.table.state.firstColumn == 0)
+        #expect(wide[1].hasPrefix("│   #│Title"), "\(wide[1])")
+        // Widening a column scrolls; narrowing it again scrolls back.
+        harness.run(">>>>>>>>>>>>>>>>>>>>")
+        #expect(harness.table.state.firstColumn > 0)
+        harness.run("<<<<<<<<<<<<<<<<<<<<")
+        #expect(harness.table.state.firstColumn == 0)
+    }
+
     @Test("reads only the rows on screen, even among a million")
     func virtualScrolling() {
         let rows = RecordingRows(count: 1_000_000)

@@ -109,6 +109,16 @@ public final class TableView: View {
             guard let next = columns.indices.first(where: { $0 > state.firstColumn && !columns[$0].isHidden }) else { break }
             state.firstColumn = next
         }
+        // Scroll back while the columns before still leave the selected one whole: after
+        // the window grows or a column narrows, the table starts from its first column again.
+        while let previous = columns.indices.last(where: { $0 < state.firstColumn && !columns[$0].isHidden }) {
+            let current = state.firstColumn
+            state.firstColumn = previous
+            let placed = placedColumns(width: frame.width)
+            if placed.contains(where: { $0.index == state.selectedColumn && $0.width == columns[state.selectedColumn].width }) { continue }
+            state.firstColumn = current
+            break
+        }
     }
 
     // MARK: Drawing
