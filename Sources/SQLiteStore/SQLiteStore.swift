@@ -77,6 +77,15 @@ public final class SQLiteStore: PersistentStore {
     /// - Throws: `ObjectGraphError.storeFormat` for a file that is not a Core Data SQLite
     ///   store, `.incompatibleStore` when its tables (or, for stores written here, its
     ///   version hashes) do not fit the model, unless `options.ignoresVersioning`.
+    /// `file:` URI that opens a database file as immutable.
+    static func immutableURI(for url: URL) -> String {
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = url.standardizedFileURL.path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        return components.string ?? "file:\(url.path)?immutable=1"
+    }
+
     public init(model: ManagedObjectModel, url: URL?, configurationName: String? = nil,
                 options: StoreOptions = StoreOptions()) throws {
         self.model = model
@@ -98,7 +107,15 @@ public final class SQLiteStore: PersistentStore {
             database = url == nil ? try DatabaseQueue(configuration: configuration)
                                   : try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            throw ObjectGraphError.storeFormat(file: path, reason: "cannot open the SQLite file (\(Self.describe(error)))")
+            // A WAL store read where its -shm file cannot be made (a folder the user may not
+            // write to) opens as an immutable file: read as it is, without the shared memory.
+            // Not when a -wal file holds changes the main file lacks: those would go unread.
+            let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+            guard options.readOnly, walSize == 0, let url,
+                  let immutable = try? DatabaseQueue(path: Self.immutableURI(for: url), configuration: configuration) else {
+                throw ObjectGraphError.storeFormat(file: path, reason: "cannot open the SQLite file (\(Self.describe(error)))")
+            }
+            database = immutable
         }
 
         var opened: (StoreSchema, StoreMetadata)?

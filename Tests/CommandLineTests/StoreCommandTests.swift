@@ -39,6 +39,50 @@ struct StoreCommandTests {
         #expect(rows.allSatisfy { ($0["@id"] as? String)?.hasPrefix("x-coredata://") == true })
     }
 
+    /// Runs `termdata` as a user the folder's permissions apply to: this one, or `nobody`
+    /// when the tests run as root (whom permissions do not stop).
+    static func runUnprivileged(_ arguments: [String], in cli: CommandLineSession) throws -> TermDataProcess.Result {
+        guard getuid() == 0 else { return try cli.run(arguments) }
+        return try TermDataProcess.run(["-u", "nobody", "--", "env", "XDG_DATA_HOME=\(cli.dataHome.path)",
+                                        TermDataProcess.executable.path] + arguments,
+                                       currentDirectory: cli.directory, executable: URL(fileURLWithPath: "/usr/sbin/runuser"))
+    }
+
+    /// Root can only check this as `nobody`, who must be able to run the built binary.
+    static var canDropPrivileges: Bool {
+        guard getuid() == 0 else { return true }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") else { return false }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+        check.arguments = ["-u", "nobody", "--", "test", "-x", TermDataProcess.executable.path, "-a", "-w", "/dev/null"]
+        guard (try? check.run()) != nil else { return false }
+        check.waitUntilExit()
+        return check.terminationStatus == 0
+    }
+
+    @Test("query and export read a store in a folder they may not write to (no -shm can be made there)",
+          .enabled(if: canDropPrivileges, "the tests run as root and nobody cannot run the built binary"))
+    func readOnlyFolder() throws {
+        let cli = try importedToDo()
+        let shelf = cli.file("shelf")
+        try FileManager.default.createDirectory(at: shelf, withIntermediateDirectories: true)
+        let store = shelf.appendingPathComponent("ToDo.sqlite")
+        try FileManager.default.copyItem(at: cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite"), to: store)
+        for folder in [cli.directory, cli.dataHome, cli.dataHome.appendingPathComponent("termdata")] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: shelf.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shelf.path) }
+        let count = try Self.runUnprivileged(["query", "--store", store.path, "--model", ModelFixtures.toDo.path, "ToDo", "--count"], in: cli)
+        #expect(count.status == 0, "\(count.stderr) \(count.stdout)")
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4")
+        let export = try Self.runUnprivileged(["export", "--store", store.path, "--model", ModelFixtures.toDo.path], in: cli)
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.contains("Buy milk"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shelf.path) == ["ToDo.sqlite"], "nothing was written beside it")
+    }
+
     @Test("--arg dates, --var variables, --count, --limit and --offset")
     func options() throws {
         let cli = try importedToDo()

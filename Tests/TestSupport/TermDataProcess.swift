@@ -14,9 +14,10 @@ public enum TermDataProcess {
         Fixtures.builtExecutable(named: "termdata") ?? Fixtures.packageRoot.appendingPathComponent(".build/debug/termdata")
     }
 
-    /// Runs `termdata` with arguments; `environment` entries are added to this process's.
+    /// Runs `termdata` (or another `executable`, such as `runuser` in front of it) with
+    /// arguments; `environment` entries are added to this process's.
     public static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil,
-                           currentDirectory: URL? = nil) throws -> Result {
+                           currentDirectory: URL? = nil, executable: URL = executable) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
