@@ -111,7 +111,10 @@ struct GraphFile {
     }
 
     /// Inserts every object into the context (not saved). Call after `problems(for:)` is empty.
-    func insert(into context: ManagedObjectContext) throws {
+    ///
+    /// - Returns: each inserted object's `@id`, to name it in errors.
+    @discardableResult
+    func insert(into context: ManagedObjectContext) throws -> [ObjectIdentifier: String] {
         var objects: [String: ManagedObject] = [:]
         let names = entities.keys.sorted()
         for name in names {
@@ -144,6 +147,7 @@ struct GraphFile {
                 }
             }
         }
+        return Dictionary(uniqueKeysWithValues: objects.map { (ObjectIdentifier($0.value), $0.key) })
     }
 
     /// The whole store as a graph file: each concrete entity's objects in store order, with

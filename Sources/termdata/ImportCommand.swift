@@ -27,8 +27,9 @@ struct ImportCommand: ParsableCommand {
         let url = storeArguments.storeURL
         let existed = FileManager.default.fileExists(atPath: url.path)
         let context = try storeArguments.open(model: model, creating: true)
+        var ids: [ObjectIdentifier: String] = [:]
         do {
-            try graph.insert(into: context)
+            ids = try graph.insert(into: context)
             try context.save()
         } catch {
             for store in context.coordinator.stores { context.coordinator.removeStore(store) }
@@ -36,6 +37,14 @@ struct ImportCommand: ParsableCommand {
                 for file in StoreFiles.databaseFiles(forStoreAt: url) { try? FileManager.default.removeItem(at: file) }
                 // The failed save removed the files it wrote; the folder may be another store's too.
                 StoreFiles.removeEmptySupportDirectory(forStoreAt: url)
+            }
+            if let invalid = error as? ObjectGraph.ValidationError {
+                // Each problem names the object by the file's @id, as the checks before do.
+                let lines = invalid.failures.map { failure -> String in
+                    let subject = ids[ObjectIdentifier(failure.object)].map { "\(failure.entityName) \($0)" } ?? failure.subject
+                    return "  \(subject): \(failure.message)"
+                }
+                throw CommandFailure("\(file): nothing imported:\n" + lines.joined(separator: "\n"))
             }
             throw CommandFailure("\(file): nothing imported: \(error)")
         }

@@ -251,6 +251,9 @@ struct StoreCommandTests {
         let result = try cli.run(["import", try cli.write(empty, to: "empty.json")])
         #expect(result.status != 0)
         #expect(result.stderr.contains("nothing imported"))
+        // The object is named by the file's @id, not by an ID the store never kept.
+        #expect(result.stderr.contains("  Category c1: name "), "\(result.stderr)")
+        #expect(!result.stderr.contains("x-coredata") && !result.stderr.contains("new Category"))
         #expect(!FileManager.default.fileExists(atPath: cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite").path))
     }
 
