@@ -114,6 +114,32 @@ struct MigrateCommandTests {
         #expect(try Data(contentsOf: url) == before)
     }
 
+    @Test("--dry-run checks the mapping file against the model and lists each misfit")
+    func dryRunChecksMapping() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let url = try versionOneStore(in: folder)
+        let before = try Data(contentsOf: url)
+        let mapping = folder.appendingPathComponent("mapping.json")
+        try Data(#"""
+        {"format": "termdata-mapping", "version": 1, "source": "ToDo 2", "destination": "ToDo 3",
+         "entityMappings": [
+           {"name": "GadgetToToDo", "source": "Gadget", "destination": "ToDo"},
+           {"name": "ToDoToToDo", "source": "ToDo", "destination": "ToDo", "policy": "NoSuchPolicy",
+            "attributes": {"title": "$source.nmae", "colour": "$source.name"}}]}
+        """#.utf8).write(to: mapping)
+        let result = try TermDataProcess.run(["migrate", "--store", url.path, "--model", ModelFixtures.toDoHistory.path,
+                                              "--mapping", mapping.path, "--dry-run"])
+        #expect(result.status != 0)
+        for misfit in ["entity mapping GadgetToToDo: the source model (ToDo 2) has no entity 'Gadget'",
+                       "entity mapping ToDoToToDo: no migration policy is registered as 'NoSuchPolicy'",
+                       "attributes.colour: ToDo in the destination model has no attribute 'colour'",
+                       "attributes.title: ToDo in the source model has no key 'nmae' ($source.nmae)"] {
+            #expect(result.stderr.contains(misfit), "\(misfit)\n\(result.stderr)")
+        }
+        #expect(!result.stdout.contains("Dry run: nothing changed."))
+        #expect(try Data(contentsOf: url) == before)
+    }
+
     @Test("migrates to the current version and keeps a backup")
     func migrates() throws {
         let folder = try Fixtures.temporaryDirectory()

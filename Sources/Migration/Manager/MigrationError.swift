@@ -21,9 +21,13 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
     /// A mapping names a version the model does not have (a typo would otherwise leave the
     /// mapping unused and the migration inferred).
     case unknownMappingVersion(String, versions: [String])
+    /// A mapping that names entities, keys or policies the model versions do not have.
+    case mappingDoesNotFit(from: String, to: String, problems: [String])
 
     public var description: String {
         switch self {
+        case .mappingDoesNotFit(let from, let to, let problems):
+            return "the mapping from \(from) to \(to) does not fit the model:\n" + problems.map { "  " + $0 }.joined(separator: "\n")
         case .unknownMappingVersion(let name, let versions):
             return "a mapping names version '\(name)', which the model does not have (its versions: \(versions.joined(separator: ", ")))"
         case .noMatchingVersion(let store, let entities) where entities.isEmpty:

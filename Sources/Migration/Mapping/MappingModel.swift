@@ -86,3 +86,62 @@ public struct PropertyMapping: Sendable, Equatable {
         self.valueExpression = value
     }
 }
+
+extension MappingModel {
+    /// What in this mapping does not fit the two model versions: entities they lack, a
+    /// destination key its entity lacks, a `$source.key` the source entity lacks, a policy
+    /// nobody registered. One line each; empty when the mapping fits.
+    public func problems(from source: ManagedObjectModel, to destination: ManagedObjectModel) -> [String] {
+        var problems: [String] = []
+        let from = sourceVersion.map { " (\($0))" } ?? "", to = destinationVersion.map { " (\($0))" } ?? ""
+        for mapping in entityMappings {
+            let label = "entity mapping \(mapping.name)"
+            let sourceEntity = mapping.sourceEntityName.flatMap { source.entity(named: $0) }
+            if let name = mapping.sourceEntityName, sourceEntity == nil {
+                problems.append("\(label): the source model\(from) has no entity '\(name)'")
+            }
+            let destinationEntity = mapping.destinationEntityName.flatMap { destination.entity(named: $0) }
+            if let name = mapping.destinationEntityName, destinationEntity == nil {
+                problems.append("\(label): the destination model\(to) has no entity '\(name)'")
+            }
+            if mapping.policyName != nil, (try? MigrationPolicies.policy(for: mapping)) == nil {
+                problems.append("\(label): no migration policy is registered as '\(mapping.policyName!)'")
+            }
+            let properties = [("attributes", mapping.attributeMappings), ("relationships", mapping.relationshipMappings)]
+            for (group, mappings) in properties {
+                for property in mappings {
+                    if let entity = destinationEntity {
+                        let fits = group == "attributes" ? entity.attribute(named: property.name) != nil
+                                                         : entity.relationship(named: property.name) != nil
+                        if !fits {
+                            problems.append("\(label), \(group).\(property.name): \(entity.name) in the destination model has no \(group == "attributes" ? "attribute" : "relationship") '\(property.name)'")
+                        }
+                    }
+                    guard let entity = sourceEntity, let value = property.valueExpression else { continue }
+                    for key in Self.sourceKeys(in: value) where entity.attribute(named: key) == nil && entity.relationship(named: key) == nil {
+                        problems.append("\(label), \(group).\(property.name): \(entity.name) in the source model has no key '\(key)' ($source.\(key))")
+                    }
+                }
+            }
+        }
+        return problems
+    }
+
+    /// The first key of each `$source.key…` in an expression.
+    static func sourceKeys(in expression: ObjectExpression) -> [String] {
+        switch expression {
+        case .member(.variable("source"), let keyPath):
+            return [String(keyPath.split(separator: ".").first ?? "")]
+        case .member(let base, _), .cast(let base, _), .index(let base, _):
+            return sourceKeys(in: base)
+        case .aggregate(let parts), .function(_, let parts):
+            return parts.flatMap(sourceKeys(in:))
+        case .customFunction(let receiver, _, let arguments):
+            return sourceKeys(in: receiver) + arguments.flatMap(sourceKeys(in:))
+        case .ternary(_, let a, let b):
+            return sourceKeys(in: a) + sourceKeys(in: b)
+        default:
+            return []
+        }
+    }
+}

@@ -99,6 +99,10 @@ public struct StoreMigrator {
 
     private func step(from: String, to: String, given: MappingModel?) throws -> Step {
         let source = versions.version(named: from)!, destination = versions.version(named: to)!
+        // Checked before anything is read, so that a dry run reports it too.
+        if let problems = given?.problems(from: source, to: destination), !problems.isEmpty {
+            throw MigrationError.mappingDoesNotFit(from: from, to: to, problems: problems)
+        }
         let inferred: MappingModel
         do {
             inferred = try MappingModel.inferred(from: source, to: destination, sourceVersion: from, destinationVersion: to)
