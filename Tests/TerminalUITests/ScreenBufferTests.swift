@@ -15,6 +15,17 @@ struct ScreenBufferTests {
         #expect(screen[3, 0].character == "b")
     }
 
+    @Test("control characters show as control pictures, one cell each, and are counted when text is cut")
+    func controlCharacters() {
+        let screen = ScreenBuffer(size: Size(width: 20, height: 2))
+        let canvas = Canvas(screen)
+        let text = "hello\nworld\ttab\u{7F}"
+        #expect(text.displayWidth == 16)
+        canvas.write(text, x: 0, y: 0, width: 20, style: .plain)
+        canvas.write(text, x: 0, y: 1, width: 12, style: .plain)
+        #expect(screen.lines == ["hello␊world␉tab␡", "hello␊world…"])
+    }
+
     @Test("overwriting half of a wide character blanks the other half")
     func overwritingHalf() {
         let screen = ScreenBuffer(size: Size(width: 6, height: 1))

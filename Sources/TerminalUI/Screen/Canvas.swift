@@ -66,19 +66,21 @@ public struct Canvas {
         guard limit > 0, y >= 0, y < size.height else { return 0 }
         var used = 0
         for character in text {
-            var w = DisplayWidth.of(character)
-            if w == 0 {
-                if character.unicodeScalars.first.map({ $0.value < 0x20 }) == true { w = 1 } else { continue }
-            }
+            let w = DisplayWidth.of(character)
+            if w == 0 { continue }
             if used + w > limit { break }
-            if w == 2 {
-                put(character, x: x + used, y: y, style: style)
-            } else {
-                put(character.unicodeScalars.first!.value < 0x20 ? "?" : character, x: x + used, y: y, style: style)
-            }
+            put(Self.visible(character), x: x + used, y: y, style: style)
             used += w
         }
         return used
+    }
+
+    /// A control character as its control picture (`\n` as `␊`, DEL as `␡`), so that it
+    /// takes its cell visibly instead of moving the terminal's cursor.
+    static func visible(_ character: Character) -> Character {
+        guard let scalar = character.unicodeScalars.first, scalar.value < 0x20 || scalar.value == 0x7F else { return character }
+        let picture = scalar.value == 0x7F ? 0x2421 : 0x2400 + scalar.value
+        return Character(Unicode.Scalar(picture)!)
     }
 
     /// Write text cut or padded to exactly `width` cells.

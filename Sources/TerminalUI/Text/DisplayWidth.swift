@@ -1,7 +1,8 @@
 /// How many terminal cells text takes, the way `wcwidth` counts them.
 ///
 /// East Asian wide and fullwidth characters and emoji take two cells, combining marks and
-/// other zero-width scalars none, everything else printable one. A grapheme cluster takes
+/// other zero-width scalars none, everything else printable one. C0 controls and DEL take
+/// one: the canvas draws them as control pictures (`␊`, `␉`). A grapheme cluster takes
 /// the width of its first scalar; a variation selector 16 turns it into a two-cell emoji.
 ///
 ///     DisplayWidth.of("日本")    // 4
@@ -10,7 +11,8 @@ public enum DisplayWidth {
     /// The cells taken by one Unicode scalar: 0, 1 or 2.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
-        if v < 0x7F { return v >= 0x20 ? 1 : 0 }
+        // C0 controls and DEL are drawn as their control pictures (␊ for a line feed), one cell.
+        if v <= 0x7F { return 1 }
         if v < 0xA0 { return 0 }
         if v < 0x300 { return v == 0xAD ? 0 : 1 }
         switch scalar.properties.generalCategory {
