@@ -134,6 +134,18 @@ struct BrowserTests {
         #expect(refused.contains("⚠ salary is smaller than the minimum 0"), "\(refused)")
     }
 
+    @Test("an entity without properties leaves the frame alone: no 'No object selected' on its border")
+    func entityWithoutProperties() throws {
+        let stack = try TestStack(model: try XcodeModelFile.read(ModelFixtures.allFeatures).current)
+        let driver = MemoryDriver(size: Size(width: 100, height: 30))
+        let browser = try BrowserApplication(context: stack.context, title: "features", driver: driver)
+        browser.app.runScript("")
+        #expect(browser.objects?.entityName == "AbstractEntity")
+        let border = try #require(driver.screenLines.last { $0.hasPrefix("└") })
+        #expect(!border.contains("No object selected"), "\(border)")
+        #expect(border.hasSuffix("─┘"))
+    }
+
     @Test("plain words each match some text attribute, in any order")
     func filterWords() throws {
         let (browser, _) = try launch()

@@ -1,5 +1,7 @@
 extension TableView {
+    /// The editor of a cell; `.readOnly` outside the table (an empty row or no columns).
     func editorKind(row: Int, column: Int) -> EditorKind {
+        guard columns.indices.contains(column), row >= 0, row < rowCount else { return .readOnly }
         let spec = columns[column]
         return dataSource.editor(row: row, column: spec.id) ?? spec.editor
     }

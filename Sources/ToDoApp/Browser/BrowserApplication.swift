@@ -142,7 +142,8 @@ public final class BrowserApplication {
             self.noSelection.frame = Rect(x: formArea.x, y: formArea.y + formHeight / 2, width: formArea.width, height: 1)
             let empty = self.objects?.selectedObjects.isEmpty ?? true
             self.form.isHidden = empty
-            self.noSelection.isHidden = !empty
+            // With no fields there is no form to stand in for (the label would sit on the border).
+            self.noSelection.isHidden = !empty || formHeight == 0
         }
     }
 
