@@ -24,6 +24,17 @@ struct TableViewTests {
         #expect(harness.run("l")[9].hasPrefix("Enter Edit"))
     }
 
+    @Test("pasted text is handled as a burst: the screen is drawn once per burst, not once per character")
+    func pasteBurst() {
+        let harness = TableHarness(rows: RecordingRows(count: 3))
+        harness.run("l<Enter><C-u>")
+        let before = harness.driver.drawCount
+        let pasted = String(repeating: "ab", count: 300)
+        harness.run(pasted + "<Enter>")
+        #expect(harness.rows.stored["0.title"] == .text(pasted))
+        #expect(harness.driver.drawCount - before <= 4, "\(harness.driver.drawCount - before) frames for 601 keys")
+    }
+
     @Test("a table scrolled sideways starts from its first column again once everything fits")
     func scrollsBack() {
         let harness = TableHarness(rows: RecordingRows(count: 3))

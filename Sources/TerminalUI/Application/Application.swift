@@ -352,6 +352,14 @@ public final class Application {
         runLoop { false }
     }
 
+    /// The most waiting characters typed between two frames.
+    static let burstLimit = 256
+
+    private static func isTyping(_ event: Event) -> Bool {
+        if case .key(.character) = event { return true }
+        return false
+    }
+
     /// Process events until `condition` holds or the application quits; the driver must be started.
     public func runLoop(until condition: () -> Bool) {
         while !isQuitting, !condition() {
@@ -361,6 +369,17 @@ public final class Application {
             let timeout = nextTimerDeadline.map { max(0, $0 - driver.clock.now) }
             guard let event = driver.nextEvent(timeout: timeout) else { continue }
             handle(event)
+            // Text already waiting for an open editor (a paste) is typed before the next
+            // frame: one draw per burst rather than per character. Only typing is gathered,
+            // since other keys may act on what the last frame laid out; the bound keeps a
+            // long paste visible as it goes.
+            var burst = 0
+            while burst < Self.burstLimit, !isQuitting, Self.isTyping(event), keyWindow?.focusedView?.capturesTyping == true,
+                  let more = driver.nextEvent(timeout: 0) {
+                handle(more)
+                burst += 1
+                if !Self.isTyping(more) { break }
+            }
         }
         fireDueTimers()
         if needsDisplay, !isQuitting { redraw() }

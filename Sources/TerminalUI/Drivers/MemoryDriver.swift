@@ -98,6 +98,8 @@ public final class MemoryDriver: TerminalDriver {
                 return nil
             }
         }
+        // A poll finds nothing waiting, as on a terminal; a wait finds the script ended.
+        if timeout == 0 { return nil }
         return .inputClosed
     }
 
