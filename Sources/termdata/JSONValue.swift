@@ -76,7 +76,10 @@ enum JSONValue: Codable, Equatable {
         case .string(let s): return .string(s)
         case .array(let a): return .array(try a.map { try $0.predicateValue() })
         case .object(let o):
-            if o.count == 1, case .string(let text)? = o["$date"] {
+            if o.count == 1, let value = o["$date"] {
+                guard case .string(let text) = value else {
+                    throw CommandFailure("{\"$date\": …} takes an ISO-8601 string, such as \"2024-05-01T00:00:00Z\"")
+                }
                 guard let date = Self.date(text) else { throw CommandFailure("not an ISO-8601 date: \(text)") }
                 return .date(date)
             }

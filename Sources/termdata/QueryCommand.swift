@@ -71,11 +71,14 @@ struct QueryCommand: ParsableCommand {
             return ObjectSortDescriptor(key: key, ascending: !descending)
         }
         let columns = try keys.map { text in
-            try text.split(separator: ",").map { k -> String in
+            let keys = try (text.isEmpty ? [] : text.split(separator: ",", omittingEmptySubsequences: false)).map { k -> String in
                 let key = k.trimmingCharacters(in: .whitespaces)
+                guard !key.isEmpty else { throw CommandFailure("--keys has an empty key in '\(text)'") }
                 try checkKeyPath(key, in: entity, model: model)
                 return key
             }
+            guard !keys.isEmpty else { throw CommandFailure("--keys names no key; leave it out to print every attribute") }
+            return keys
         } ?? entity.storedAttributes.map(\.name)
         if let limit, limit < 0 { throw CommandFailure("--limit must not be negative") }
         if let offset, offset < 0 { throw CommandFailure("--offset must not be negative") }

@@ -60,6 +60,10 @@ struct StoreArguments: ParsableArguments {
     func open(model: ManagedObjectModel, creating: Bool = false, readOnly: Bool = false) throws -> ManagedObjectContext {
         SQLiteStore.register()
         let url = storeURL
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure("\(url.path) is a folder, not a store file")
+        }
         if !FileManager.default.fileExists(atPath: url.path) {
             guard creating else { throw CommandFailure("no store at \(url.path)") }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
