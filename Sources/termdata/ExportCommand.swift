@@ -29,7 +29,8 @@ struct ExportCommand: ParsableCommand {
         let context = try storeArguments.open(model: model, readOnly: true)
         switch format {
         case .json:
-            let graph = try GraphFile.export(from: context, entityNames: kinds)
+            // One entity's file imports on its own: references to objects left out are dropped.
+            let graph = try GraphFile.export(from: context, entityNames: kinds, keepsOutsideReferences: false)
             print(try JSONValue.text(graph.json))
         case .csv:
             guard let entity, let kinds else { throw CommandFailure("CSV export needs --entity") }

@@ -152,7 +152,12 @@ struct GraphFile {
 
     /// The whole store as a graph file: each concrete entity's objects in store order, with
     /// `@id`s `Entity/n` numbered in that order.
-    static func export(from context: ManagedObjectContext, entityNames: [String]? = nil) throws -> GraphFile {
+    ///
+    /// - Parameter keepsOutsideReferences: with `entityNames`, whether references to objects
+    ///   of other entities stay. Without them the file imports on its own: a to-one to an
+    ///   object left out is not written, and a to-many lists only the members written.
+    static func export(from context: ManagedObjectContext, entityNames: [String]? = nil,
+                       keepsOutsideReferences: Bool = true) throws -> GraphFile {
         let model = context.model
         let names = entityNames ?? model.entities.filter { !$0.isAbstract }.map(\.name).sorted()
         var objectsByEntity: [String: [ManagedObject]] = [:]
@@ -162,6 +167,10 @@ struct GraphFile {
                 .sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
             objectsByEntity[name] = objects
             for (i, o) in objects.enumerated() { ids[o.objectID] = "\(name)/\(i + 1)" }
+        }
+        if !keepsOutsideReferences {
+            let written = Set(names)
+            ids = ids.filter { written.contains($0.key.entityName) }
         }
         var entities: [String: [[String: JSONValue]]] = [:]
         for name in names {
@@ -173,8 +182,11 @@ struct GraphFile {
                     if r.isToMany {
                         let members = try o.objectIDs(forRelationshipNamed: r.name).compactMap { ids[$0] }
                         d[r.name] = .array((r.isOrdered ? members : members.sorted()).map(JSONValue.string))
+                    } else if let destination = o.object(r.name) {
+                        // An object left out of the file is not referred to (keepsOutsideReferences).
+                        if let id = ids[destination.objectID] { d[r.name] = .string(id) }
                     } else {
-                        d[r.name] = o.object(r.name).flatMap { ids[$0.objectID] }.map(JSONValue.string) ?? .null
+                        d[r.name] = .null
                     }
                 }
                 return d

@@ -201,6 +201,22 @@ struct StoreCommandTests {
         }
     }
 
+    @Test("one entity's JSON export imports on its own: references to objects left out are dropped")
+    func oneEntityImports() throws {
+        let cli = try importedToDo()
+        for entity in ["ToDo", "Category"] {
+            let export = try cli.run(["export", "--entity", entity])
+            #expect(export.status == 0, "\(export.stderr)")
+            #expect(!export.stdout.contains(entity == "ToDo" ? "Category/" : "ToDo/"), "\(export.stdout)")
+            let file = try cli.write(export.stdout, to: "\(entity).json")
+            let store = cli.file("\(entity)-only.sqlite").path
+            let result = try cli.run(["import", "--store", store, "--model", TestSupport.ModelFixtures.toDo.path, file])
+            #expect(result.status == 0, "\(result.stderr)")
+            let count = try cli.run(["query", "--store", store, "--model", TestSupport.ModelFixtures.toDo.path, entity, "--count"])
+            #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == (entity == "ToDo" ? "4" : "2"))
+        }
+    }
+
     @Test("CSV export of one entity")
     func csv() throws {
         let cli = try importedToDo()
