@@ -85,6 +85,10 @@ enum CompanyFixture {
         Case(format: "ALL projects.name == 'Database'", expected: ["Bob", "Cécile", "Émile"]),
         Case(format: "NONE projects.name == 'Database'", expected: ["Cécile", "dave", "Émile"]),
         Case(format: "projects.@count == 0", expected: ["Cécile", "Émile"]),
+        // A to-many key path CONTAINS a value: some member's key equals it.
+        Case(format: "projects.name CONTAINS 'Compiler'", expected: ["Ada", "dave"]),
+        Case(format: "projects.name CONTAINS[c] 'database'", expected: ["Ada", "Bob"]),
+        Case(format: "NOT (projects.name CONTAINS 'Database')", expected: ["Cécile", "dave", "Émile"]),
         Case(format: "projects.@max.name == 'Database'", expected: ["Ada", "Bob"]),
         Case(format: "projects.@min.name == 'Compiler'", expected: ["Ada", "dave"]),
         Case(format: "projects.@min.name == nil", expected: ["Cécile", "Émile"]),

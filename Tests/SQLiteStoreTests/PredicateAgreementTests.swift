@@ -96,6 +96,17 @@ struct PredicateAgreementTests {
         #expect(try self.names(sqlite, names) == ["Ada"])
     }
 
+    @Test("a to-many key path ordered against a value without ANY, ALL or NONE is an error on both paths", arguments: [
+        "projects.name > 'A'", "projects.name BETWEEN {'A', 'Z'}", "ANY department.projects.members.salary > 60",
+    ])
+    func orderingACollection(_ format: String) throws {
+        let (memory, sqlite) = try Self.stacks()
+        let request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: format))
+        let inMemory = #expect(throws: (any Error).self) { try memory.fetch(request) }
+        #expect(inMemory.map { "\($0)".contains("ANY, ALL or NONE") || "\($0)".contains("ANY") } == true, "\(String(describing: inMemory))")
+        #expect(throws: (any Error).self) { try sqlite.fetch(request) }
+    }
+
     @Test("large predicates that SQLite would refuse as written: 2,000 ORs, 190 NOTs, ANDs nested 150 deep")
     func largePredicates() throws {
         let (memory, sqlite) = try Self.stacks()

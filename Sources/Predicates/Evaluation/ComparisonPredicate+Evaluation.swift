@@ -47,6 +47,12 @@ extension ComparisonPredicate {
         }
     }
 
+    private static func orderingCollection(_ value: ObjectValue) -> PredicateEvaluationError {
+        PredicateEvaluationError(.typeMismatch,
+                                 "a collection (\(value.typeName)) cannot be ordered against a value; compare each element with ANY, ALL or NONE",
+                                 typeName: value.typeName)
+    }
+
     /// Applies an operator to two values with Core Data's semantics.
     ///
     /// `==` is `isEqual:` (a string never equals a number; `[c]`/`[d]` apply to strings);
@@ -61,6 +67,17 @@ extension ComparisonPredicate {
     ///   (`LIKE` on a number, `IN` against a number).
     public static func test(_ l: ObjectValue, _ op: ComparisonOperator, _ r: ObjectValue,
                             options: ComparisonOptions = []) throws -> Bool {
+        switch op {
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .between:
+            // A collection has no order with a value (Foundation raises on compare:): a
+            // to-many key path compared without ANY, ALL or NONE is a mistake, not no match.
+            if case .array = l { throw orderingCollection(l) }
+            if case .set = l { throw orderingCollection(l) }
+            if op != .between, case .array = r { throw orderingCollection(r) }
+            if op != .between, case .set = r { throw orderingCollection(r) }
+        default:
+            break
+        }
         switch op {
         case .equalTo:
             return equal(l, r, options)

@@ -174,8 +174,10 @@ final class QueryCompiler {
                 return try compare(aggregate, c.op, c.rhs, options: c.options, in: scope)
             }
             if c.modifier == .direct {
-                if rest.isEmpty, c.op == .contains {
-                    let element = ComparisonPredicate(.evaluatedObject, .equalTo, c.rhs)
+                if c.op == .contains {
+                    // A collection CONTAINS a value: some member (or member's key) equals it.
+                    let element = ComparisonPredicate(rest.isEmpty ? .evaluatedObject : .keyPath(rest.joined(separator: ".")),
+                                                      .equalTo, c.rhs, options: rest.isEmpty ? [] : c.options)
                     return try subquery(r, storage, owner: owner, condition: element, quantifier: .any)
                 }
                 throw SQLiteStoreError.unsupportedInSQL(
