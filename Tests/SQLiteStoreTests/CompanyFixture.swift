@@ -60,6 +60,9 @@ enum CompanyFixture {
         Case(format: "name ENDSWITH 'e'", expected: ["Cécile", "dave", "Émile"]),
         Case(format: "name CONTAINS[c] 'D'", expected: ["Ada", "dave"]),
         Case(format: "name CONTAINS 'é'", expected: ["Cécile"]),
+        // A string IN a string: the same substring test with the sides swapped.
+        Case(format: "'ci' IN name", expected: ["Cécile"]),
+        Case(format: "'D' IN[c] name", expected: ["Ada", "dave"]),
         Case(format: "name LIKE 'B?b'", expected: ["Bob"]),
         Case(format: "name LIKE[c] '*E'", expected: ["Cécile", "dave", "Émile"]),
         Case(format: "name LIKE[cd] 'c*'", expected: ["Cécile"]),

@@ -159,6 +159,10 @@ final class QueryCompiler {
                     let element = ComparisonPredicate(.keyPath(rest.isEmpty ? "self" : rest.joined(separator: ".")), .equalTo, c.lhs, options: c.options)
                     return try subquery(r, storage, owner: owner, condition: element, quantifier: .any)
                 }
+                // A string IN a string attribute is a substring test: the attribute CONTAINS it.
+                if case .constant(.string) = c.lhs {
+                    return try compile(ComparisonPredicate(c.rhs, .contains, c.lhs, options: c.options), in: scope)
+                }
             default: break
             }
         }
