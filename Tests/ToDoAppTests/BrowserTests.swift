@@ -87,6 +87,25 @@ struct BrowserTests {
         #expect(browser.objects?.selectedObjects.first?.entity.name == "FeedbackCategory")
     }
 
+    @Test("in the form, Enter on a to-one chooses its destination from a list; f still follows")
+    func chooseToOne() throws {
+        let (browser, driver) = try launch()
+        browser.app.runScript("<Tab><Tab>j<Enter>")          // the 79 sub-categories
+        browser.app.runScript("aY<Enter>")                    // one added at the top level has no category
+        let added = try #require(browser.objects?.selectedObjects.first)
+        #expect(added.string("name") == "Y" && added.object("category") == nil)
+        let list = browser.app.runScript("<Tab>j<Enter>")
+        #expect(list.contains { $0.contains("Settlement") }, "the categories to choose from")
+        #expect(list.contains { $0.contains("Account Closure") })
+        // The list is sorted by name: "Account Closure" comes first after the empty choice.
+        browser.app.runScript("<Down><Enter>")
+        #expect(added.object("category")?.string("name") == "Account Closure")
+        #expect(text(driver).contains("category →: Account Closure"))
+        #expect(added.object("category")?.objects("subcategory").contains(added) == true, "the inverse follows")
+        browser.app.runScript("f")
+        #expect(browser.objects?.selectedObjects.first?.string("name") == "Account Closure")
+    }
+
     @Test("an object added in a followed list belongs to its owner; the views left behind are freed")
     func addInFollowedList() throws {
         let (browser, _) = try launch()

@@ -166,8 +166,15 @@ public struct CellEditor {
             canvas.fill(rect, style: theme.editor)
             let current = options.indices.contains(selected) ? options[selected] : ""
             canvas.write(current + " ▾", x: rect.x, y: rect.y, width: rect.width, style: theme.editor)
+            // Where the view that holds the cell is too low for the list (a form two rows
+            // high), it is drawn on the whole screen instead, clear of the status line.
+            let roomInView = max(canvas.size.height - rect.maxY - 2, rect.y - 2)
+            let onScreen = roomInView < min(options.count, 3)
+            let view = canvas
+            let canvas = onScreen ? view.wholeScreen : view
+            let rect = onScreen ? view.absolute(rect) : rect
             let width = min(canvas.size.width, max(rect.width, 20, (options.map(\.displayWidth).max() ?? 0) + 4))
-            let roomBelow = canvas.size.height - rect.maxY - 2
+            let roomBelow = canvas.size.height - rect.maxY - 2 - (onScreen ? 1 : 0)
             let roomAbove = rect.y - 2
             let below = roomBelow >= min(options.count, 3) || roomBelow >= roomAbove
             let rows = max(1, min(options.count, below ? roomBelow : roomAbove))

@@ -32,6 +32,14 @@ public struct Canvas {
 
     public var bounds: Rect { Rect(origin: .zero, size: size) }
 
+    /// A canvas on the whole screen, for what may reach past this view (a popup list).
+    public var wholeScreen: Canvas {
+        Canvas(buffer: buffer, origin: .zero, size: buffer.size, clip: Rect(origin: .zero, size: buffer.size), theme: theme)
+    }
+
+    /// A rect of this canvas in screen coordinates.
+    public func absolute(_ rect: Rect) -> Rect { rect.offsetBy(dx: origin.x, dy: origin.y) }
+
     /// A canvas for `rect`, given in this canvas's coordinates.
     public func subcanvas(_ rect: Rect) -> Canvas {
         let absolute = rect.offsetBy(dx: origin.x, dy: origin.y)

@@ -277,10 +277,29 @@ public final class BrowserApplication {
                     return counts.count(of: relationship.name, in: selected[0])
                 })
             } else {
-                fields.append(binding.field(relationship.name, label: relationship.name + " →"))
+                // Enter in the field chooses among the destination's objects when there are
+                // few enough to list; f (and Enter in the table) follows the relationship.
+                let choices = editable ? destinationChoices(of: relationship, in: binding.controller.arrayController.context) : nil
+                fields.append(binding.field(relationship.name, label: relationship.name + " →", choices: choices))
             }
         }
         return fields
+    }
+
+    /// The most objects a to-one field lists to choose from.
+    static let choiceLimit = 500
+
+    /// The objects a to-one relationship can hold, by display name; nil when there are more
+    /// than `choiceLimit` (or they cannot be read), and the field only follows.
+    static func destinationChoices(of relationship: RelationshipDescription,
+                                   in context: ManagedObjectContext) -> (() -> [ManagedObject])? {
+        let request = FetchRequest(entityName: relationship.destinationEntityName)
+        guard let count = try? context.count(for: request), count > 0, count <= choiceLimit,
+              let objects = try? context.fetch(request) else { return nil }
+        let sorted = objects.sorted {
+            CellValue.displayName($0).localizedStandardCompare(CellValue.displayName($1)) == .orderedAscending
+        }
+        return { sorted.filter { !$0.isDeleted } }
     }
 
     // MARK: Following relationships
