@@ -79,8 +79,18 @@ extension ToDoApplication: ContextEditing {
     func addItem() -> EventResult {
         do {
             let filtered = items.filterPredicate != nil
-            guard let item = try items.add() else { return .redraw }
-            item[ToDoKeys.name] = ""
+            // The insert and the blank name are one step to undo.
+            context.undoManager?.beginUndoGrouping()
+            let added: ManagedObject?
+            do {
+                added = try items.add()
+                added?[ToDoKeys.name] = ""
+            } catch {
+                context.undoManager?.endUndoGrouping()
+                throw error
+            }
+            context.undoManager?.endUndoGrouping()
+            guard let item = added else { return .redraw }
             endEvent()
             if filtered && items.filterPredicate == nil {
                 // Adding clears the filter, so that the new item shows; the status says so.

@@ -79,6 +79,24 @@ struct ToDoAppTests {
         #expect(text.contains("1 unsaved change"))
     }
 
+    @Test("undoing an added item takes two steps on either store: its typed name, then the item", arguments: [false, true])
+    func undoAdd(sqlite: Bool) throws {
+        let todo: ToDoApplication
+        if sqlite {
+            let store = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
+            todo = try ToDoApplication(store: store, driver: MemoryDriver(size: Size(width: 100, height: 30)), now: { Clock().now })
+            todo.app.runScript("")
+        } else {
+            todo = try launch(seeded: false).0
+        }
+        todo.app.runScript("aEggs<Enter>")
+        todo.app.runScript("u")
+        #expect(names(todo) == [""])
+        todo.app.runScript("u")
+        #expect(names(todo).isEmpty)
+        #expect(!todo.context.hasChanges)
+    }
+
     @Test("d deletes, u undoes, Ctrl-R redoes")
     func deleteUndoRedo() throws {
         let (todo, _) = try launch(seeded: false)
