@@ -98,6 +98,8 @@ public final class ToDoApplication {
         installCommands()
         installMenus()
         installQuitting()
+        // Smaller, the window would show its frame and no rows: it says so instead.
+        app.minimumSize = Size(width: 40, height: 12)
         app.show(mainWindow)
         app.statusBar.status = "Loading…"
         // The items load after the first frame is drawn (the article's applicationDidFinishLaunching).

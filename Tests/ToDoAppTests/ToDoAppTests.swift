@@ -392,10 +392,18 @@ struct ToDoAppTests {
         #expect(p.predicateFormat.contains("lastAlertDate == nil OR lastAlertDate < CAST(-300"))
     }
 
-    @Test("a small terminal says so instead of failing")
-    func tinyTerminal() throws {
-        let (_, driver) = try launch(width: 19, height: 3)
+    @Test("a terminal too small to show a row and the form says so, with the size it needs", arguments: [(19, 3), (39, 30), (100, 11)])
+    func tinyTerminal(width: Int, height: Int) throws {
+        let (_, driver) = try launch(width: width, height: height)
         #expect(screen(driver.screenLines).contains("Terminal too small"))
+        #expect(screen(driver.screenLines).contains("need 40×12"))
         #expect(!screen(driver.screenLines).contains("Welcome!"))
+    }
+
+    @Test("at the smallest size it takes, the list shows an item and the form")
+    func smallestTerminal() throws {
+        let (_, driver) = try launch(width: 40, height: 12)
+        #expect(screen(driver.screenLines).contains("│Welcome!"))
+        #expect(screen(driver.screenLines).contains("Item: Welcome!"))
     }
 }

@@ -105,6 +105,8 @@ public final class BrowserApplication {
             default: break
             }
         })
+        // Smaller, the window would show its frame and no rows: it says so instead.
+        app.minimumSize = Size(width: 50, height: 12)
         app.show(mainWindow)
         show(place)
         mainWindow.focus(objectTable)
