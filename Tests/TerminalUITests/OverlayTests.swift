@@ -26,6 +26,18 @@ struct OverlayTests {
         #expect(harness.table.state.selectedRow == 1)
     }
 
+    @Test("a dialog's title never runs into its close marker: the dialog widens, or on a narrow screen the title is cut")
+    func dialogTitle() {
+        let wide = tableApp(size: Size(width: 60, height: 16))
+        wide.app.alert(title: "Filter not applied", message: "no")
+        let top = wide.run("").first { $0.contains("Filter not applied") } ?? ""
+        #expect(top.contains("─ Filter not applied ─") && top.contains("─[x]─┐"), "\(top)")
+        let narrow = tableApp(size: Size(width: 24, height: 16))
+        narrow.app.alert(title: "Filter not applied to the items", message: "no")
+        let cut = narrow.run("").first { $0.contains("[x]") } ?? ""
+        #expect(cut.contains("…") && cut.contains(" ─[x]─┐"), "\(cut)")
+    }
+
     @Test("the help overlay scrolls when the key map is longer than the screen")
     func helpScrolls() {
         let harness = tableApp(size: Size(width: 60, height: 12))

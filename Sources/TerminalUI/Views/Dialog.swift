@@ -52,7 +52,8 @@ public final class Dialog: Window {
         let maxText = max(10, min(60, area.width - 6))
         let lines = wrappedLines(width: maxText)
         let textWidth = lines.map(\.displayWidth).max() ?? 0
-        let width = max(textWidth, buttonRowWidth, title.displayWidth + 4) + 4
+        // The title and the close marker both fit on the top edge: "┌─ Title ─[x]─┐".
+        let width = min(area.width, max(textWidth + 4, buttonRowWidth + 4, title.displayWidth + 10))
         return Size(width: width, height: lines.count + 4)
     }
 

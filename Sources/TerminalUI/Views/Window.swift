@@ -39,7 +39,9 @@ open class Window: View {
         canvas.fill(bounds, style: theme.normal)
         if hasBorder {
             let style = isKey ? theme.focusedBorder : theme.border
-            canvas.box(bounds, style: style, title: title.isEmpty ? nil : title,
+            // A title that would run into the close marker is cut short of it.
+            let shown = closeMarkerX.map { title.truncated(toWidth: max(1, $0 - 5)) } ?? title
+            canvas.box(bounds, style: style, title: shown.isEmpty ? nil : shown,
                        titleStyle: isKey ? theme.title.bolded : theme.title)
             if let x = closeMarkerX { canvas.write("[x]", x: x, y: 0, style: style) }
         }
