@@ -82,6 +82,8 @@ struct BrowserTests {
         #expect(text(driver).contains("name: \(shownName)"))
         browser.app.runScript("<BS>")
         #expect(browser.objects?.arrangedCount == 79)
+        let column = browser.objectTable.state.selectedColumn
+        #expect(browser.objectTable.columns[column].id == "category", "back on the column it was followed from")
         // In the form: the relationship field, then f.
         browser.app.runScript("<Tab>jf")
         #expect(browser.objects?.selectedObjects.first?.entity.name == "FeedbackCategory")

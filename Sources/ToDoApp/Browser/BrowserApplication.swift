@@ -54,6 +54,8 @@ public final class BrowserApplication {
         var sortDescriptors: [ObjectSortDescriptor] = []
         /// The object to select on arrival.
         var selected: ManagedObject?
+        /// The column to select on arrival (the one a relationship was followed from).
+        var selectedColumn: String?
     }
 
     var place: Place
@@ -209,6 +211,9 @@ public final class BrowserApplication {
            let row = controller.arrangedIndex(of: object) {
             table.select(row: row)
             _ = controller.setSelectionIndex(row)
+        }
+        if let id = place.selectedColumn, let column = table.columns.firstIndex(where: { $0.id == id }) {
+            table.select(column: column)
         }
         if let row = entitySource.names.firstIndex(of: entity.name), entityList.state.selectedRow != row {
             let handler = entityList.onSelectionChange
@@ -404,6 +409,9 @@ public final class BrowserApplication {
         var here = place
         here.sortDescriptors = objects?.sortDescriptors ?? here.sortDescriptors
         here.selected = objects?.selectedObjects.first
+        if objectTable.columns.indices.contains(objectTable.state.selectedColumn) {
+            here.selectedColumn = objectTable.columns[objectTable.state.selectedColumn].id
+        }
         return here
     }
 
