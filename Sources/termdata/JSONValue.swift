@@ -143,7 +143,10 @@ enum JSONValue: Codable, Equatable {
         case (.decimal, .int(let i)): return .decimal(Decimal(i))
         case (.decimal, .double(let d)): return .decimal(Decimal(string: "\(d)", locale: Self.posix) ?? Decimal(d))
         case (.decimal, .decimal(let d)): return .decimal(d)
-        case (.decimal, .string(let s)): return Decimal(string: s, locale: Self.posix).map(ObjectValue.decimal)
+        case (.decimal, .string(let s)):
+            // More digits than a Decimal holds would be dropped without a word: refused.
+            guard Self.significantDigits(s).map({ $0 <= Self.decimalDigits }) ?? true else { return nil }
+            return Decimal(string: s, locale: Self.posix).map(ObjectValue.decimal)
         case (.boolean, .bool(let b)): return .bool(b)
         case (.string, .string(let s)): return .string(s)
         case (.date, .string(let s)): return Self.date(s).map(ObjectValue.date)
@@ -152,6 +155,22 @@ enum JSONValue: Codable, Equatable {
         case (.uri, .string(let s)): return URL(string: s).map(ObjectValue.url)
         default: return nil
         }
+    }
+
+    /// The significant digits a Decimal keeps exactly.
+    static let decimalDigits = 38
+
+    /// How many significant digits a number written as text has (`"0012.3400"` has 4), or
+    /// nil when it is not a plain decimal number.
+    static func significantDigits(_ text: String) -> Int? {
+        var mantissa = Substring(text.trimmingCharacters(in: .whitespaces))
+        if let e = mantissa.firstIndex(where: { $0 == "e" || $0 == "E" }) { mantissa = mantissa[..<e] }
+        if mantissa.first == "-" || mantissa.first == "+" { mantissa = mantissa.dropFirst() }
+        let digits = mantissa.filter { $0 != "." }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+              mantissa.filter({ $0 == "." }).count <= 1 else { return nil }
+        let trimmed = digits.drop(while: { $0 == "0" }).reversed().drop(while: { $0 == "0" })
+        return trimmed.count
     }
 
     var kindName: String {

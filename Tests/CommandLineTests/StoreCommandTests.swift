@@ -258,6 +258,30 @@ struct StoreCommandTests {
         #expect(!FileManager.default.fileExists(atPath: cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite").path))
     }
 
+    @Test("a decimal with more significant digits than a Decimal keeps is refused, not cut; one that fits comes back exactly")
+    func longDecimals() throws {
+        let cli = try CommandLineSession()
+        let model = TestSupport.ModelFixtures.allFeatures.path
+        let store = cli.file("d.xml").path
+        let long = try cli.write("""
+        {"format": "termdata-graph", "version": 1, "entities": {"AllTypesOfAttributes": [
+          {"@id": "a", "decimalAttribute": "123456789012345678901234567890123456789012"}]}}
+        """, to: "long.json")
+        let refused = try cli.run(["import", "--store", store, "--type", "xml", "--model", model, long])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("AllTypesOfAttributes a: 'decimalAttribute' has 42 significant digits; a Decimal keeps 38"),
+                "\(refused.stderr)")
+        let fits = try cli.write("""
+        {"format": "termdata-graph", "version": 1, "entities": {"AllTypesOfAttributes": [
+          {"@id": "b", "decimalAttribute": "1000000000000000000000000000000000000000000"},
+          {"@id": "c", "decimalAttribute": "12345678901234567890.123456789"}]}}
+        """, to: "fits.json")
+        #expect(try cli.run(["import", "--store", store, "--type", "xml", "--model", model, fits]).status == 0)
+        let export = try cli.run(["export", "--store", store, "--type", "xml", "--model", model])
+        #expect(export.stdout.contains("1000000000000000000000000000000000000000000"))
+        #expect(export.stdout.contains("12345678901234567890.123456789"))
+    }
+
     @Test("a save the model refuses writes nothing and leaves no new store behind")
     func refusedSave() throws {
         let cli = try CommandLineSession()
