@@ -151,6 +151,11 @@ enum JSONValue: Codable, Equatable {
         case (.string, .string(let s)): return .string(s)
         case (.date, .string(let s)): return Self.date(s).map(ObjectValue.date)
         case (.binary, .string(let s)), (.transformable, .string(let s)): return Data(base64Encoded: s).map(ObjectValue.data)
+        // A transformable value that is not a blob is written as itself, and read back so.
+        case (.transformable, .int(let i)): return .int(i)
+        case (.transformable, .double(let d)): return .double(d)
+        case (.transformable, .decimal(let d)): return .decimal(d)
+        case (.transformable, .bool(let b)): return .bool(b)
         case (.uuid, .string(let s)): return UUID(uuidString: s).map(ObjectValue.uuid)
         case (.uri, .string(let s)): return URL(string: s).map(ObjectValue.url)
         default: return nil
