@@ -75,12 +75,7 @@ struct GraphFile {
                         if a.type.isNumeric || a.type == .boolean || a.type == .string || a.type == .date || a.type == .binary
                             || a.type == .uuid || a.type == .uri || a.type == .transformable {
                             if value.attributeValue(a.type) == nil {
-                                if a.type == .decimal, case .string(let text) = value,
-                                   let digits = JSONValue.significantDigits(text), digits > JSONValue.decimalDigits {
-                                    problems.append("\(label): '\(key)' has \(digits) significant digits; a Decimal keeps \(JSONValue.decimalDigits)")
-                                } else {
-                                    problems.append("\(label): '\(key)' expects \(a.type.xcodeName), got \(value.kindName)")
-                                }
+                                problems.append("\(label): '\(key)': \(value.problem(as: a.type))")
                             }
                         }
                     } else if let r = entity.relationship(named: key) {

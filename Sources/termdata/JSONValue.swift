@@ -162,6 +162,35 @@ enum JSONValue: Codable, Equatable {
         }
     }
 
+    /// Why this value does not fit an attribute of a type, in words: the range of an
+    /// integer type, a fraction where a whole number goes, a date or base64 that does not
+    /// read. Call when `attributeValue(type)` is nil.
+    func problem(as type: AttributeType) -> String {
+        switch (type, self) {
+        case (.integer16, .int(let i)), (.integer32, .int(let i)), (.integer64, .int(let i)):
+            return type.rangeProblem(.int(i)) ?? "\(i) does not fit \(type.xcodeName)"
+        case (.integer16, .double(let d)), (.integer32, .double(let d)), (.integer64, .double(let d)):
+            return "\(d) is not a whole number, which \(type.xcodeName) needs"
+        case (.integer16, .decimal(let d)), (.integer32, .decimal(let d)), (.integer64, .decimal(let d)):
+            return "\(d) is not a whole number in the range of \(type.xcodeName)"
+        case (.decimal, .string(let text)):
+            if let digits = Self.significantDigits(text), digits > Self.decimalDigits {
+                return "\(digits) significant digits are more than a Decimal keeps (\(Self.decimalDigits))"
+            }
+            return "\"\(text)\" is not a decimal number"
+        case (.date, .string(let text)):
+            return "\"\(text)\" is not an ISO-8601 date (such as 2024-05-01T10:00:00Z)"
+        case (.binary, .string), (.transformable, .string):
+            return "this string is not base64, which \(type.xcodeName) needs"
+        case (.uuid, .string(let text)):
+            return "\"\(text)\" is not a UUID"
+        case (.uri, .string(let text)):
+            return "\"\(text)\" is not a URI"
+        default:
+            return "expects \(type.xcodeName), got \(kindName)"
+        }
+    }
+
     /// The significant digits a Decimal keeps exactly.
     static let decimalDigits = 38
 

@@ -251,7 +251,7 @@ struct StoreCommandTests {
         """
         let result = try cli.run(["import", try cli.write(bad, to: "bad.json")])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("ToDo t1: 'name' expects String, got a number"))
+        #expect(result.stderr.contains("ToDo t1: 'name': expects String, got a number"))
         #expect(result.stderr.contains("ToDo t2: unknown key 'colour'"))
         #expect(result.stderr.contains("ToDo t3: 'category' refers to 'nowhere', which the file does not define"))
         #expect(result.stderr.contains("unknown entity 'Gadget'"))
@@ -269,7 +269,7 @@ struct StoreCommandTests {
         """, to: "long.json")
         let refused = try cli.run(["import", "--store", store, "--type", "xml", "--model", model, long])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("AllTypesOfAttributes a: 'decimalAttribute' has 42 significant digits; a Decimal keeps 38"),
+        #expect(refused.stderr.contains("AllTypesOfAttributes a: 'decimalAttribute': 42 significant digits are more than a Decimal keeps (38)"),
                 "\(refused.stderr)")
         let fits = try cli.write("""
         {"format": "termdata-graph", "version": 1, "entities": {"AllTypesOfAttributes": [
@@ -296,6 +296,24 @@ struct StoreCommandTests {
         let export = try cli.run(["export", "--store", store, "--type", type, "--model", model, "--entity", "AllTypesOfAttributes"])
         #expect(export.stdout.contains("\"transformableAttribute\" : 42"), "\(export.stdout)")
         #expect(export.stdout.contains("\"transformableAttribute\" : \"dGV4dA==\""))
+    }
+
+    @Test("a value that does not fit its attribute says what is wrong with it")
+    func valueProblems() throws {
+        let cli = try CommandLineSession()
+        let file = try cli.write("""
+        {"format": "termdata-graph", "version": 1, "entities": {"AllTypesOfAttributes": [
+          {"@id": "a", "integer32Attribute": 3000000000, "integer16Attribute": 1.5, "dateAttribute": "yesterday",
+           "binaryAttribute": "not base64!"}]}}
+        """, to: "bad.json")
+        let result = try cli.run(["import", "--store", cli.file("v.sqlite").path, "--model", TestSupport.ModelFixtures.allFeatures.path, file])
+        #expect(result.status != 0)
+        for problem in ["'integer32Attribute': 3000000000 is out of range for Integer 32 (-2147483648…2147483647)",
+                        "'integer16Attribute': 1.5 is not a whole number, which Integer 16 needs",
+                        "'dateAttribute': \"yesterday\" is not an ISO-8601 date",
+                        "'binaryAttribute': this string is not base64, which Binary needs"] {
+            #expect(result.stderr.contains(problem), "\(problem)\n\(result.stderr)")
+        }
     }
 
     @Test("a save the model refuses writes nothing and leaves no new store behind")
