@@ -24,9 +24,13 @@ struct GraphFile {
 
     /// Reads a graph file's JSON.
     init(data: Data) throws {
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: data), case .object(let top) = json else {
-            throw CommandFailure("the file is not a JSON object")
+        let json: JSONValue
+        do {
+            json = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw CommandFailure("not valid JSON: \(Self.jsonProblem(in: data))")
         }
+        guard case .object(let top) = json else { throw CommandFailure("the file is not a JSON object") }
         guard top["format"] == .string(Self.format) else { throw CommandFailure("the file's \"format\" is not \"\(Self.format)\"") }
         guard top["version"] == .int(Self.version) else { throw CommandFailure("unsupported graph file version (this reads version \(Self.version))") }
         guard case .object(let byEntity)? = top["entities"] else { throw CommandFailure("the file has no \"entities\" object") }
@@ -39,6 +43,17 @@ struct GraphFile {
             }
         }
         self.entities = entities
+    }
+
+    /// What is wrong with text that does not read as JSON, as the system's parser says it
+    /// (an unexpected end, a number out of range, a bad character and where).
+    static func jsonProblem(in data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
+        }
+        return "it does not parse"
     }
 
     var json: JSONValue {

@@ -19,7 +19,12 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let model = try storeArguments.loadModel()
         guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure("cannot read \(file)") }
-        let graph = try GraphFile(data: data)
+        let graph: GraphFile
+        do {
+            graph = try GraphFile(data: data)
+        } catch let failure as CommandFailure {
+            throw CommandFailure("\(file): \(failure)")
+        }
         let problems = graph.problems(for: model)
         if !problems.isEmpty {
             throw CommandFailure("\(file): nothing imported:\n" + problems.map { "  " + $0 }.joined(separator: "\n"))

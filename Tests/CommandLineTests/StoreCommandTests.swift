@@ -298,6 +298,19 @@ struct StoreCommandTests {
         #expect(export.stdout.contains("\"transformableAttribute\" : \"dGV4dA==\""))
     }
 
+    @Test("a file that is not valid JSON is named, with what the parser found", arguments: [
+        (#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": ["#, "not valid JSON: Unexpected end of file"),
+        (#"{"a": 1e400}"#, "not valid JSON: Number 1e400 is not representable"),
+        ("[1]", "the file is not a JSON object"),
+    ])
+    func notJSON(_ text: String, _ message: String) throws {
+        let cli = try CommandLineSession()
+        let file = try cli.write(text, to: "broken.json")
+        let result = try cli.run(["import", file])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("\(file): \(message)"), "\(result.stderr)")
+    }
+
     @Test("a value that does not fit its attribute says what is wrong with it")
     func valueProblems() throws {
         let cli = try CommandLineSession()
