@@ -122,6 +122,41 @@ struct GraphFile {
                 }
             }
         }
+        if problems.isEmpty { problems += contradictions(for: model) }
+        return problems
+    }
+
+    /// Relationships given on both sides that disagree: `D9.employees` holds `E9` while
+    /// `E9.department` is `D8`. Import would keep whichever side it set last.
+    private func contradictions(for model: ManagedObjectModel) -> [String] {
+        var objects: [String: (entity: Entity, values: [String: JSONValue])] = [:]
+        for (name, list) in entities {
+            guard let entity = model.entity(named: name) else { continue }
+            for object in list { if case .string(let id)? = object["@id"] { objects[id] = (entity, object) } }
+        }
+        func targets(_ value: JSONValue?) -> [String] {
+            switch value {
+            case .string(let id)?: return [id]
+            case .array(let items)?: return items.compactMap { if case .string(let id) = $0 { return id } else { return nil } }
+            default: return []
+            }
+        }
+        var problems: [String] = []
+        for id in objects.keys.sorted() {
+            let (entity, values) = objects[id]!
+            for r in entity.relationships where values[r.name] != nil {
+                guard let inverse = r.inverseName else { continue }
+                for target in targets(values[r.name]) {
+                    guard let other = objects[target], let back = other.values[inverse] else { continue }
+                    if !targets(back).contains(id) {
+                        let listed = targets(back).map { "'\($0)'" }.joined(separator: ", ")
+                        let toMany = other.entity.relationship(named: inverse)?.isToMany == true
+                        let shown = listed.isEmpty ? (toMany ? "holds nothing" : "is null") : (toMany ? "holds only \(listed)" : "is \(listed)")
+                        problems.append("\(entity.name) \(id): '\(r.name)' holds '\(target)', whose '\(inverse)' \(shown)")
+                    }
+                }
+            }
+        }
         return problems
     }
 

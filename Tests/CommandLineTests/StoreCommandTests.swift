@@ -311,6 +311,22 @@ struct StoreCommandTests {
         #expect(result.stderr.contains("\(file): \(message)"), "\(result.stderr)")
     }
 
+    @Test("a relationship given on both sides that disagree is reported, and nothing is imported")
+    func contradictorySides() throws {
+        let cli = try CommandLineSession()
+        let file = try cli.write("""
+        {"format": "termdata-graph", "version": 1, "entities": {
+         "Category": [{"@id": "D8", "name": "Home"}, {"@id": "D9", "name": "Work", "todos": ["E9"]}],
+         "ToDo": [{"@id": "E9", "name": "Call", "category": "D8"}, {"@id": "E10", "name": "Mail", "category": "D9"}]}}
+        """, to: "conflict.json")
+        let result = try cli.run(["import", file])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("Category D9: 'todos' holds 'E9', whose 'category' is 'D8'"), "\(result.stderr)")
+        #expect(result.stderr.contains("ToDo E10: 'category' holds 'D9', whose 'todos' holds only 'E9'"), "\(result.stderr)")
+        #expect(!result.stderr.contains("D8:"), "D8 does not give its side")
+        #expect(!FileManager.default.fileExists(atPath: cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite").path))
+    }
+
     @Test("a value that does not fit its attribute says what is wrong with it")
     func valueProblems() throws {
         let cli = try CommandLineSession()
