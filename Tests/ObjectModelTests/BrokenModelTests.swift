@@ -74,6 +74,20 @@ struct BrokenModelTests {
                     <relationship name="b" maxCount="1" deletionRule="Explode" destinationEntity="A"/>
                 </entity>
             """), line: 4, entity: "A", property: "b", fragment: "unknown delete rule 'Explode'"),
+        .init(label: "fetched property whose predicate does not parse", xml: ModelFixtures.modelXML("""
+                <entity name="A">
+                    <attribute name="n" optional="YES" attributeType="String"/>
+                    <fetchedProperty name="same" optional="YES">
+                        <fetchRequest name="fetchedPropertyFetchRequest" entity="A" predicateString="n == == 1"/>
+                    </fetchedProperty>
+                </entity>
+            """), line: 6, entity: "A", property: "same", fragment: "the predicate \"n == == 1\" does not parse: expected a value or a key at 1:6"),
+        .init(label: "fetch request template whose predicate does not parse", xml: ModelFixtures.modelXML("""
+                <entity name="A">
+                    <attribute name="n" optional="YES" attributeType="String"/>
+                </entity>
+                <fetchRequest name="Broken" entity="A" predicateString="n BEGINSWITH"/>
+            """), line: 6, entity: nil, property: "Broken", fragment: "the predicate \"n BEGINSWITH\" does not parse"),
     ]
 
     @Test("a broken file is refused with an error naming file, line, entity and property", arguments: cases)

@@ -31,6 +31,8 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownAttribute(String)
         case noVersions
         case missingCurrentVersion(String)
+        /// A fetched property's or fetch request template's predicate that does not parse.
+        case invalidPredicate(String, reason: String)
     }
 
     public var kind: Kind
@@ -92,6 +94,7 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownEntity(let e): return "entity '\(e)' does not exist"
         case .unknownAttribute(let a): return "attribute '\(a)' does not exist"
         case .noVersions: return "the model bundle holds no .xcdatamodel version"
+        case .invalidPredicate(let format, let reason): return "the predicate \"\(format)\" does not parse: \(reason)"
         case .missingCurrentVersion(let v): return "the current version '\(v)' is not in the bundle"
         }
     }

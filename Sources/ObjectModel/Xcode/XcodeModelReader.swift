@@ -193,6 +193,7 @@ struct XcodeModelReader {
                              file: file, line: element.line, entity: entity, property: name)
         }
         let target = try required(request, "entity", entity: entity)
+        try checkPredicate(request.attributes["predicateString"], at: request, entity: entity, property: name)
         var extras = element.attributes
         extras.removeValue(forKey: "name")
         extras.removeValue(forKey: "optional")
@@ -205,9 +206,22 @@ struct XcodeModelReader {
             xcodeAttributes: extras)
     }
 
+    /// A predicate kept as text must still parse: a mistake is reported at its line, not
+    /// when something first fetches with it.
+    private func checkPredicate(_ format: String?, at element: XMLTree, entity: String? = nil, property: String) throws {
+        guard let format, !format.isEmpty else { return }
+        do {
+            _ = try ObjectPredicate(format: format)
+        } catch let error as PredicateSyntaxError {
+            throw ModelError(.invalidPredicate(format, reason: error.message), file: file, line: element.line,
+                             entity: entity, property: property)
+        }
+    }
+
     private func readTemplate(_ element: XMLTree) throws -> FetchRequestTemplate {
         let a = element.attributes
         let name = try required(element, "name")
+        try checkPredicate(a["predicateString"], at: element, property: name)
         func int(_ key: String) throws -> Int {
             guard let text = a[key] else { return 0 }
             guard let n = Int(text), n >= 0 else {
