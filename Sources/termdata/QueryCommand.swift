@@ -122,6 +122,7 @@ struct QueryCommand: ParsableCommand {
         for spec in variables {
             guard let eq = spec.firstIndex(of: "=") else { throw CommandFailure("--var \(spec): expected NAME=JSON") }
             let name = String(spec[..<eq]).trimmingCharacters(in: CharacterSet(charactersIn: "$ "))
+            guard !name.isEmpty else { throw CommandFailure("--var \(spec): the variable has no name (NAME=JSON)") }
             vars[name] = try JSONValue.parse(String(spec[spec.index(after: eq)...]), what: "--var \(name)").predicateValue()
         }
         do {

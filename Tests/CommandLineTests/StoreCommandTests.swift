@@ -374,6 +374,7 @@ struct StoreCommandTests {
         (["query", "ToDo", "name MATCHES '(['"], "Error: MATCHES pattern \"([\" is not a valid regular expression\n"),
         (["query", "ToDo", "name MATCHES '(['", "--evaluate", "memory"], "Error: MATCHES pattern \"([\" is not a valid regular expression\n"),
         (["query", "ToDo", "--keys", ""], "--keys names no key"),
+        (["query", "ToDo", "name == $X", "--var", "=1"], "the variable has no name"),
         (["query", "ToDo", "--keys", "name,,dueDate"], "--keys has an empty key"),
         (["query", "ToDo", "dueDate < %@", "--arg", "{\"$date\": 0}"], "takes an ISO-8601 string"),
         (["query", "--store", ".", "--model", TestSupport.ModelFixtures.toDo.path, "ToDo"], "is a folder, not a store file"),
