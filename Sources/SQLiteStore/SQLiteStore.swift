@@ -72,11 +72,6 @@ public final class SQLiteStore: PersistentStore {
         }
     }
 
-    /// Opens the store at `url`, creating it when the file does not exist; `nil` keeps it in memory.
-    ///
-    /// - Throws: `ObjectGraphError.storeFormat` for a file that is not a Core Data SQLite
-    ///   store, `.incompatibleStore` when its tables (or, for stores written here, its
-    ///   version hashes) do not fit the model, unless `options.ignoresVersioning`.
     /// `file:` URI that opens a database file as immutable.
     static func immutableURI(for url: URL) -> String {
         var components = URLComponents()
@@ -86,6 +81,11 @@ public final class SQLiteStore: PersistentStore {
         return components.string ?? "file:\(url.path)?immutable=1"
     }
 
+    /// Opens the store at `url`, creating it when the file does not exist; `nil` keeps it in memory.
+    ///
+    /// - Throws: `ObjectGraphError.storeFormat` for a file that is not a Core Data SQLite
+    ///   store, `.incompatibleStore` when its tables (or, for stores written here, its
+    ///   version hashes) do not fit the model, unless `options.ignoresVersioning`.
     public init(model: ManagedObjectModel, url: URL?, configurationName: String? = nil,
                 options: StoreOptions = StoreOptions()) throws {
         self.model = model

@@ -43,7 +43,7 @@ public final class ArrayControllerTableSource: TableDataSource {
         guard controller.isEditable, let object = controller.arrangedObject(at: row) else { return .readOnly }
         if let attribute = object.entity.attribute(named: column) { return EditorKind(for: attribute) }
         if let relationship = object.entity.relationship(named: column), !relationship.isToMany, let options = choices[column] {
-            return .choice([""] + options().map(CellValue.displayName))
+            return .choice([""] + CellValue.choiceLabels(for: options()))
         }
         return .readOnly
     }
@@ -90,11 +90,12 @@ public final class ArrayControllerTableSource: TableDataSource {
                 try object.setValue(ObjectValue.null, forKey: key)
                 return
             }
-            guard let target = (choices?() ?? []).first(where: { CellValue.displayName($0) == name }) else {
+            let candidates = choices?() ?? []
+            guard let i = CellValue.choiceLabels(for: candidates).firstIndex(of: name) else {
                 throw ObjectGraphError.typeMismatch(entity: object.entity.name, key: key,
                                                     expected: relationship.destinationEntityName, value: .string(name))
             }
-            try object.setValue(target, forKey: key)
+            try object.setValue(candidates[i], forKey: key)
         } else {
             throw ReadOnlyError()
         }

@@ -34,6 +34,20 @@ extension CellValue {
         return "\(object.entity.name) \(object.objectID.primaryKey.map(String.init) ?? "(new)")"
     }
 
+    /// The labels of a choice among objects: their display names, with `(2)`, `(3)`… after
+    /// a name already listed, so that each label picks one object.
+    ///
+    ///     CellValue.choiceLabels(for: [home, work, otherHome])   // ["Home", "Work", "Home (2)"]
+    public static func choiceLabels(for objects: [ManagedObject]) -> [String] {
+        var seen: [String: Int] = [:]
+        return objects.map { object in
+            let name = displayName(object)
+            let n = (seen[name] ?? 0) + 1
+            seen[name] = n
+            return n == 1 ? name : "\(name) (\(n))"
+        }
+    }
+
     /// The value to store in an attribute of a type, from what an editor produced.
     ///
     /// - Throws: `ObjectGraphError.typeMismatch` when the text does not read as the type.

@@ -26,14 +26,26 @@ public final class ObjectControllerForm {
                       choices: (() -> [ManagedObject])? = nil) -> FormField {
         let entity = controller.arrayController.context.model.entity(named: controller.arrayController.entityName)
         var editor: EditorKind = .readOnly
+        // The objects listed now, so that a label picks the object it was shown for even
+        // after names change (an unsaved object's name gains its key on saving).
+        var listed: [ManagedObject] = []
+        var labels: [String] = []
         if let attribute = entity?.attribute(named: key) {
             editor = EditorKind(for: attribute)
         } else if let relationship = entity?.relationship(named: key), !relationship.isToMany, let choices {
-            editor = .choice([""] + choices().map(CellValue.displayName))
+            listed = choices()
+            labels = CellValue.choiceLabels(for: listed)
+            editor = .choice([""] + labels)
         }
         return FormField(key, label: label, editor: editor, format: format,
                          get: { self.cellValue(key) },
-                         set: { value in try self.set(value, key: key, choices: choices) })
+                         set: { value in
+                             if case .text(let name) = value, let i = labels.firstIndex(of: name), !listed[i].isDeleted {
+                                 try self.set(value, key: key, choices: { listed })
+                             } else {
+                                 try self.set(value, key: key, choices: choices)
+                             }
+                         })
     }
 
     /// What a field shows for a key.

@@ -185,7 +185,7 @@ public final class ToDoApplication {
     /// The category field offers the categories as they are now.
     func refreshCategoryChoices() {
         guard let i = form.fields.firstIndex(where: { $0.id == ToDoKeys.category }) else { return }
-        form.fields[i].editor = .choice([""] + categories.arrangedObjects.map(CellValue.displayName))
+        form.fields[i].editor = .choice([""] + CellValue.choiceLabels(for: categories.arrangedObjects))
     }
 
     // MARK: Status

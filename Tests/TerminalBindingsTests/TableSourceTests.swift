@@ -85,6 +85,29 @@ struct TableSourceTests {
         #expect(controller.arrangedObjects[2].int("salary") == 250)
     }
 
+    @Test("a to-one choice lists each object once, same names told apart, and stores the object picked")
+    func sameNamedChoices() throws {
+        var departments: [ManagedObject] = []
+        for _ in 0..<2 {
+            let d = try stack.context.insertObject(forEntityName: "Department")
+            d["name"] = "Ops"
+            departments.append(d)
+        }
+        let detail = ObjectControllerForm(controller: ObjectController(selectionOf: controller))
+        let field = detail.field("department", label: "Dept", choices: { departments })
+        #expect(field.editor == .choice(["", "Ops", "Ops (2)"]))
+        controller.setSelectionIndex(0)
+        try field.set(.text("Ops (2)"))
+        #expect(controller.arrangedObjects[0].object("department") === departments[1])
+        try field.set(.text("Ops"))
+        #expect(controller.arrangedObjects[0].object("department") === departments[0])
+        // The table's cell editor lists and picks the same way.
+        source.choices["department"] = { departments }
+        #expect(source.editor(row: 1, column: "department") == .choice(["", "Ops", "Ops (2)"]))
+        try source.setValue(.text("Ops (2)"), row: 1, column: "department")
+        #expect(controller.arrangedObjects[1].object("department") === departments[1])
+    }
+
     @Test("objects show by their name, collections by their size")
     func display() throws {
         let e = controller.arrangedObjects[0]

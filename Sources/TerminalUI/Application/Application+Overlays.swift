@@ -1,7 +1,7 @@
 extension Application {
     /// Show the help overlay listing the commands that apply here.
     public func showHelp() {
-        show(HelpOverlay(commands: liveCommands))
+        show(HelpOverlay(commands: offeredCommands))
     }
 
     /// Show the command palette over the commands that apply here.

@@ -114,12 +114,17 @@ public final class Application {
 
     /// The commands that apply now: those of the focused view and its ancestors, then the
     /// global ones (unless a modal window is on top). The help overlay and palette list these.
-    public var liveCommands: [Command] {
+    public var liveCommands: [Command] { commands(reachableByKey: false) }
+
+    /// The live commands as the hints and the help offer them: while an editor takes typed
+    /// characters, `q` or `?` type themselves, so commands bound only to characters
+    /// elsewhere are left out (the menu still runs them).
+    public var offeredCommands: [Command] { commands(reachableByKey: true) }
+
+    private func commands(reachableByKey: Bool) -> [Command] {
         var result: [Command] = []
         var seen = Set<String>()
-        // While an editor takes typed characters, `q` or `?` type themselves: commands
-        // bound to them elsewhere are out of reach, so they are not offered.
-        let typing = keyWindow?.focusedView?.capturesTyping == true
+        let typing = reachableByKey && keyWindow?.focusedView?.capturesTyping == true
         func offer(_ command: Command, from view: View?) {
             guard !seen.contains(command.name) else { return }
             seen.insert(command.name)
@@ -320,7 +325,7 @@ public final class Application {
         if let prompt {
             prompt.draw(in: canvas.subcanvas(bottom))
         } else if showsStatusBar {
-            statusBar.hints = liveCommands.filter(\.isHint)
+            statusBar.hints = offeredCommands.filter(\.isHint)
             statusBar.draw(in: canvas.subcanvas(bottom))
         }
         menuBar?.drawDropdown(in: canvas)
@@ -354,6 +359,8 @@ public final class Application {
 
     /// The most waiting characters typed between two frames.
     static let burstLimit = 256
+    /// An event read while gathering typed text that is not typing: handled next pass.
+    private var pending: Event?
 
     private static func isTyping(_ event: Event) -> Bool {
         if case .key(.character) = event { return true }
@@ -362,23 +369,29 @@ public final class Application {
 
     /// Process events until `condition` holds or the application quits; the driver must be started.
     public func runLoop(until condition: () -> Bool) {
-        while !isQuitting, !condition() {
+        while !isQuitting, pending != nil || !condition() {
             fireDueTimers()
             if isQuitting { break }
             if needsDisplay { redraw() }
             let timeout = nextTimerDeadline.map { max(0, $0 - driver.clock.now) }
-            guard let event = driver.nextEvent(timeout: timeout) else { continue }
+            let next = pending ?? driver.nextEvent(timeout: timeout)
+            pending = nil
+            guard let event = next else { continue }
             handle(event)
             // Text already waiting for an open editor (a paste) is typed before the next
             // frame: one draw per burst rather than per character. Only typing is gathered,
-            // since other keys may act on what the last frame laid out; the bound keeps a
-            // long paste visible as it goes.
+            // since other keys may act on what the last frame laid out: the first other
+            // event waits for the next pass, after a redraw. The bound keeps a long paste
+            // visible as it goes.
             var burst = 0
             while burst < Self.burstLimit, !isQuitting, Self.isTyping(event), keyWindow?.focusedView?.capturesTyping == true,
                   let more = driver.nextEvent(timeout: 0) {
+                guard Self.isTyping(more) else {
+                    pending = more
+                    break
+                }
                 handle(more)
                 burst += 1
-                if !Self.isTyping(more) { break }
             }
         }
         fireDueTimers()

@@ -79,7 +79,19 @@ public final class FormView: View {
     }
 
     public override var commands: [Command] {
-        [
+        // While a field is edited the editor takes every key; these describe it.
+        if state.isEditing {
+            return [
+                Command("form.commit", title: "Store the edited value", keys: [.enter], hint: "Store") { [weak self] in
+                    self?.commitEditing()
+                    return .redraw
+                },
+                Command("form.cancel", title: "Cancel editing", keys: [.escape], hint: "Cancel") { [weak self] in
+                    self?.handle(.key(.escape)) ?? .ignored
+                },
+            ]
+        }
+        return [
             Command("form.next", title: "Next field", keys: [.character("j"), .down]) { [weak self] in
                 self?.moveFocus(by: 1) ?? .ignored
             },

@@ -42,7 +42,8 @@ public final class StatusBar: View {
         }
     }
 
-    /// A message on one line: line breaks and tabs become spaces.
+    /// A message on one line: its lines (split at line breaks and tabs) joined with ` · `,
+    /// each without leading blanks, blank ones dropped.
     static func oneLine(_ text: String) -> String {
         guard text.contains(where: { $0.isNewline || $0 == "\t" }) else { return text }
         return text.split(whereSeparator: { $0.isNewline || $0 == "\t" }).map { String($0.drop(while: \.isWhitespace)) }
