@@ -46,6 +46,16 @@ static inline mmask_t shim_mouse_events(void) {
 // (initscr would print an error and exit instead).
 static inline SCREEN *shim_newterm(void) { return newterm(NULL, stdout, stdin); }
 
+// Declared in <term.h>, whose macros (lines, columns...) would leak into Swift; in libtinfo.
+extern char *tigetstr(const char *capname);
+
+// Whether the terminal type can move the cursor to a position ("cup"): a dumb terminal cannot
+// draw a screen at all.
+static inline int shim_can_address_cursor(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
+
 static inline void shim_signal_default(int sig) { signal(sig, SIG_DFL); }
 
 // Give the terminal back when the process dies of a fatal signal (a Swift runtime trap raises

@@ -48,8 +48,13 @@ public final class CursesDriver: TerminalDriver {
         try Self.checkTerminal(environment: environment)
         setlocale(LC_ALL, "")
         if environment["ESCDELAY"] == nil { setenv("ESCDELAY", "25", 1) }
-        guard shim_newterm() != nil else {
+        guard let terminal = shim_newterm() else {
             throw TerminalError.noTerminal("unknown terminal type “\(environment["TERM"] ?? "")”")
+        }
+        guard shim_can_address_cursor() != 0 else {
+            endwin()
+            delscreen(terminal)
+            throw TerminalError.noTerminal("the terminal type “\(environment["TERM"] ?? "")” cannot place the cursor; set TERM to your terminal's type, such as xterm-256color")
         }
         isActive = true
         let screen = shim_stdscr()

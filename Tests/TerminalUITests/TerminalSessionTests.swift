@@ -156,6 +156,18 @@ struct TerminalSessionTests {
         #expect(result.before == result.after)
     }
 
+    @Test("on a terminal that cannot place the cursor (TERM=dumb) the gallery says so and leaves the terminal as it was")
+    func dumbTerminal() throws {
+        let session = try TmuxSession(width: 100, height: 30)
+        let dir = session.directory.path
+        try session.typeLine("stty -g > \(dir)/before; TERM=dumb \(try gallery()) 5 2> \(dir)/err; echo \"EXIT=$?\" > \(dir)/exit; stty -g > \(dir)/after; echo DONE")
+        let (exit, before, after, _) = try finish(session)
+        #expect(exit == "EXIT=1\n")
+        #expect(before == after, "the terminal's modes are back")
+        let message = try String(contentsOf: session.file("err"), encoding: .utf8)
+        #expect(message.contains("cannot place the cursor; set TERM"), "\(message)")
+    }
+
     @Test("without a terminal the gallery says so on one line and exits non-zero")
     func noTerminal() throws {
         let binary = try gallery()
