@@ -97,6 +97,24 @@ struct ToDoAppTests {
         #expect(!todo.context.hasChanges)
     }
 
+    @Test("in a sorted list a new item stays selected when its name moves it", arguments: [false, true])
+    func addSorted(sqlite: Bool) throws {
+        let todo: ToDoApplication
+        if sqlite {
+            let store = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
+            todo = try ToDoApplication(store: store, driver: MemoryDriver(size: Size(width: 100, height: 30)), now: { Clock().now })
+            todo.app.runScript("")
+        } else {
+            todo = try launch(seeded: false).0
+        }
+        todo.app.runScript("abuy milk<Enter>azebra<Enter><Esc>gs")
+        #expect(names(todo) == ["buy milk", "zebra"])
+        todo.app.runScript("ammm middle<Enter>")
+        #expect(names(todo) == ["buy milk", "mmm middle", "zebra"])
+        #expect(todo.items.selectedObjects.first?.string(ToDoKeys.name) == "mmm middle")
+        #expect(todo.table.state.selectedRow == 1)
+    }
+
     @Test("d deletes, u undoes, Ctrl-R redoes")
     func deleteUndoRedo() throws {
         let (todo, _) = try launch(seeded: false)

@@ -37,6 +37,8 @@ public final class FetchedResultsController {
     public var windowSize = 100
     /// How many windows stay in memory.
     public var cachedWindows = 8
+    /// How many results `index(of:)` reads at most when the sort has no "before" predicate.
+    public var scanLimit = 10_000
 
     /// How many objects match.
     public private(set) var count = 0
@@ -109,14 +111,20 @@ public final class FetchedResultsController {
     /// The index of an object in the results, or `nil` when it does not match.
     ///
     /// Looks in the windows in memory, then counts in the store the results that sort
-    /// before it and reads the few that tie with it.
+    /// before it and reads the few that tie with it. A localized sort has no predicate for
+    /// "sorts before": then the first `scanLimit` results are read, a window at a time.
     public func index(of object: ManagedObject) throws -> Int? {
         for (w, ids) in windows {
             if let i = ids.firstIndex(of: object.objectID) { return w * windowSize + i }
         }
         guard kinds.contains(object.entity.name) else { return nil }
         if let p = fetchRequest.predicate, !(try p.evaluate(with: .object(object))) { return nil }
-        guard let before = try beforePredicate(object) else { return nil }
+        guard let before = try beforePredicate(object) else {
+            for w in 0..<min((count + windowSize - 1) / windowSize, max(1, scanLimit / windowSize)) {
+                if let i = try window(w).firstIndex(of: object.objectID) { return w * windowSize + i }
+            }
+            return nil
+        }
         var counting = fetchRequest
         counting.predicate = .and([fetchRequest.predicate ?? .true, before])
         let start = try context.count(for: counting)
