@@ -16,6 +16,7 @@ extension CursesDriver {
             let status = wget_wch(window, &code)
             if status == OK {
                 quickErrors = 0
+                if code == 0x1B, let text = readPaste(window: window) { return .paste(text) }
                 return .key(readCharacter(code, window: window))
             }
             if status == KEY_CODE_YES {
@@ -38,6 +39,42 @@ extension CursesDriver {
         case SIGHUP: return .hangup
         default: return .interrupt
         }
+    }
+
+    /// After an ESC: the text of a bracketed paste when `[200~` follows at once, read up to
+    /// `ESC [201~`; otherwise nil, with what was read after the ESC given back.
+    private func readPaste(window: UnsafeMutablePointer<WINDOW>) -> String? {
+        wtimeout(window, 0)
+        var lookahead: [wint_t] = []
+        for expected in "[200~".unicodeScalars {
+            var next: wint_t = 0
+            guard wget_wch(window, &next) == OK else { break }
+            lookahead.append(next)
+            if next != wint_t(expected.value) { break }
+        }
+        guard lookahead.count == 5, lookahead.last == wint_t(("~" as Unicode.Scalar).value) else {
+            // Given back last first: ncurses returns the most recently pushed character first.
+            for code in lookahead.reversed() { unget_wch(wchar_t(bitPattern: UInt32(code))) }
+            return nil
+        }
+        let end = Array("\u{1B}[201~".unicodeScalars)
+        var scalars: [Unicode.Scalar] = []
+        // The terminal sends the paste at once; a pause this long means its end was lost.
+        wtimeout(window, 500)
+        while scalars.count < 1_000_000 {
+            var next: wint_t = 0
+            let status = wget_wch(window, &next)
+            if status == ERR { break }
+            guard status == OK, let scalar = Unicode.Scalar(UInt32(next)) else { continue }
+            scalars.append(scalar)
+            if scalars.count >= end.count, Array(scalars.suffix(end.count)) == end {
+                scalars.removeLast(end.count)
+                break
+            }
+        }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars)
+        return text
     }
 
     /// A typed character; ESC followed at once by another character is Alt with that character.

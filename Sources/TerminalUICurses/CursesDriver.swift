@@ -81,6 +81,14 @@ public final class CursesDriver: TerminalDriver {
         colorPairs = [:]
         previousFrame = nil
         SignalTrap.install()
+        Self.setBracketedPaste(true)
+    }
+
+    /// Asks the terminal to mark pasted text (`ESC [200~` … `ESC [201~`), so that a paste is
+    /// typed into the editor and never run as keys; terminals that do not know it ignore it.
+    static func setBracketedPaste(_ on: Bool) {
+        fputs(on ? "\u{1B}[?2004h" : "\u{1B}[?2004l", stdout)
+        fflush(stdout)
     }
 
     /// Turns off XON/XOFF flow control, which `cbreak` leaves on, so that Ctrl-S (save) and
@@ -99,6 +107,7 @@ public final class CursesDriver: TerminalDriver {
         guard isActive else { return }
         if mouseEnabled { mousemask(0, nil) }
         curs_set(1)
+        Self.setBracketedPaste(false)
         endwin()
         SignalTrap.remove()
         isActive = false
@@ -115,10 +124,12 @@ public final class CursesDriver: TerminalDriver {
 
     public func suspend() {
         guard isActive else { return }
+        Self.setBracketedPaste(false)
         endwin()
         raise(SIGTSTP)
         // Resumed: ncurses restores its modes on the next refresh.
         invalidate()
         wrefresh(shim_stdscr())
+        Self.setBracketedPaste(true)
     }
 }

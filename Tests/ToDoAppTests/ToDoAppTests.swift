@@ -115,6 +115,21 @@ struct ToDoAppTests {
         #expect(todo.table.state.selectedRow == 1)
     }
 
+    @Test("pasted text is typed into the open editor, line breaks as spaces; with no editor open it is refused, not run as keys")
+    func paste() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aKeep me<Enter>")
+        todo.app.runScript("a")
+        driver.send(.paste("zzz\nd q"))
+        todo.app.runScript("<Enter>")
+        #expect(Set(names(todo)) == ["Keep me", "zzz d q"])
+        #expect(!todo.app.isQuitting)
+        driver.send(.paste("dd"))
+        let text = screen(todo.app.runScript(""))
+        #expect(Set(names(todo)) == ["Keep me", "zzz d q"], "nothing deleted")
+        #expect(text.contains("Paste into a cell or field being edited"))
+    }
+
     @Test("d deletes, u undoes, Ctrl-R redoes")
     func deleteUndoRedo() throws {
         let (todo, _) = try launch(seeded: false)

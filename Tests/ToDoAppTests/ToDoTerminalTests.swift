@@ -54,6 +54,15 @@ struct ToDoTerminalTests {
         screen = try session.waitFor { $0.contains { $0.contains("Category: Garden") } }
         #expect(screen.contains { $0.contains("Category: Garden") })
 
+        // A paste is text: its line break becomes a space and its "d" deletes nothing.
+        try session.send("BTab", "a")
+        try session.tmux(["set-buffer", "Water\nd the roses"])
+        try session.tmux(["paste-buffer", "-p"])
+        try session.send("Enter")
+        screen = try session.waitFor { $0.contains { $0.contains("Water d the roses") } && $0.last?.contains("3 items") == true }
+        #expect(screen.contains { $0.contains("│Water d the roses") })
+        #expect(screen.contains { $0.contains("│Repot the fern") })
+
         // q saves and quits; the terminal is as it was.
         try session.send("q")
         let exit = session.waitForFile("exit")

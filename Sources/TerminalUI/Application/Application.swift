@@ -185,10 +185,32 @@ public final class Application {
             let result = onSignal?(signal) ?? .quit
             apply(result, to: nil)
             return result
+        case let .paste(text):
+            return paste(text)
         case .inputClosed:
             isQuitting = true
             return .handled
         }
+    }
+
+    /// Pasted text goes into the prompt or the open editor, character by character, with
+    /// line breaks and tabs as spaces and other control characters dropped; with nowhere to
+    /// type it, it is refused rather than run as keys (a `d` in it would delete).
+    private func paste(_ text: String) -> EventResult {
+        guard prompt != nil || keyWindow?.focusedView?.capturesTyping == true else {
+            showMessage("Paste into a cell or field being edited (Enter edits it)", isError: true)
+            return .redraw
+        }
+        var result: EventResult = .handled
+        for character in text {
+            if character.isNewline || character == "\t" {
+                result = result.union(handleKey(.character(" ")))
+            } else if let scalar = character.unicodeScalars.first, scalar.value >= 0x20, scalar.value != 0x7F {
+                result = result.union(handleKey(.character(character)))
+            }
+        }
+        needsDisplay = true
+        return result
     }
 
     private func handleKey(_ key: Key) -> EventResult {

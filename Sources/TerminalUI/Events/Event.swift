@@ -8,6 +8,9 @@ public enum Event: Hashable, Sendable {
     case signal(TerminalSignal)
     /// A timer scheduled with `Application.schedule` is due.
     case timer(TimerID)
+    /// Text the terminal marked as pasted (bracketed paste): typed into an open editor or
+    /// prompt, never taken as commands.
+    case paste(String)
     /// Standard input closed: nothing more will come.
     case inputClosed
 }
