@@ -130,6 +130,19 @@ struct ToDoAppTests {
         #expect(text.contains("Paste into a cell or field being edited"))
     }
 
+    @Test("Ctrl-S during an edit stores the edit and saves; a value the model refuses keeps the edit open and says why")
+    func saveWhileEditing() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aBuy milk<C-s>")
+        #expect(try storedNames() == ["Buy milk"])
+        #expect(!todo.table.state.isEditing)
+        #expect(screen(driver.screenLines).contains("saved"))
+        // In the form: the name must not be empty (the model's minimum length).
+        todo.app.runScript("<Tab><Enter><C-u><C-s>")
+        #expect(screen(driver.screenLines).contains("Finish or cancel the edit"), "\(screen(driver.screenLines))")
+        #expect(try storedNames() == ["Buy milk"])
+    }
+
     @Test("d deletes, u undoes, Ctrl-R redoes")
     func deleteUndoRedo() throws {
         let (todo, _) = try launch(seeded: false)

@@ -101,6 +101,13 @@ public struct CellEditor {
     }
 
     /// Apply a key.
+    /// Keys an open editor leaves to the application: function keys (F10 quits, F1 helps),
+    /// Ctrl-S (saving commits the edit first) and Ctrl-Q.
+    public static func belongsToApplication(_ key: Key) -> Bool {
+        if case .function = key { return true }
+        return key == .control("s") || key == .control("q")
+    }
+
     public mutating func handle(_ key: Key) -> Outcome {
         switch key {
         case .escape:

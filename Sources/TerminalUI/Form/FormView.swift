@@ -177,8 +177,8 @@ public final class FormView: View {
     public override func handle(_ event: Event) -> EventResult {
         switch event {
         case let .key(key) where state.isEditing:
-            // Function keys belong to the application even during an edit.
-            if case .function = key { return .ignored }
+            // Function keys, Ctrl-S and Ctrl-Q belong to the application even during an edit.
+            if CellEditor.belongsToApplication(key) { return .ignored }
             guard var editor = state.editor else { return .ignored }
             let outcome = editor.handle(key)
             state.editor = editor

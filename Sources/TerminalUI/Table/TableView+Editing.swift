@@ -69,8 +69,9 @@ extension TableView {
     }
 
     func handleEditingKey(_ key: Key) -> EventResult {
-        // Function keys belong to the application (F10 quits, F1 helps) even during an edit.
-        if case .function = key { return .ignored }
+        // Function keys belong to the application (F10 quits, F1 helps) even during an edit,
+        // as do Ctrl-S (save, which commits the edit first) and Ctrl-Q.
+        if CellEditor.belongsToApplication(key) { return .ignored }
         guard var editor = state.editor else { return .ignored }
         let outcome = editor.handle(key)
         state.editor = editor
