@@ -5,7 +5,7 @@ import TerminalUI
 extension ToDoApplication {
     func installQuitting() {
         app.keyMap.rebind("app.quit", to: [.character("q"), .control("q"), .function(10)])
-        app.keyMap.add(Command("todo.interrupt", title: "Quit without saving (asks first)", keys: [.control("c")]) { [weak self] in
+        app.keyMap.add(Command("todo.interrupt", title: "Quit, asking whether to save (Save is the default)", keys: [.control("c")]) { [weak self] in
             self?.interrupt() ?? .quit
         })
         app.shouldQuit = { [weak self] in self?.shouldQuit() ?? true }
@@ -60,11 +60,12 @@ extension ToDoApplication {
             forceQuit = true
             return .quit
         }
+        // As in the browser: Enter saves, so that Ctrl-C then Enter never loses work.
         app.alert(title: "Unsaved changes",
-                  message: "Discard \(changes) unsaved change\(changes == 1 ? "" : "s") and quit?",
-                  buttons: ["Discard and quit", "Save and quit", "Cancel"], completion: { [weak self] choice in
+                  message: "Save \(changes) unsaved change\(changes == 1 ? "" : "s") before quitting?",
+                  buttons: ["Save and quit", "Discard and quit", "Cancel"], completion: { [weak self] choice in
                       guard let self, let choice, choice < 2 else { return }
-                      if choice == 1 {
+                      if choice == 0 {
                           // Saving is what q does; a failure is reported there.
                           self.app.requestQuit()
                           return

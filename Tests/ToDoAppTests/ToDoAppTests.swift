@@ -369,14 +369,14 @@ struct ToDoAppTests {
         #expect(todo.app.isQuitting)
     }
 
-    @Test("Ctrl-C asks before discarding unsaved changes")
+    @Test("Ctrl-C asks what to do with unsaved changes; Discard and quit leaves the store as it was")
     func interrupt() throws {
         let (todo, _) = try launch(seeded: false)
         todo.app.runScript("aScratch<Enter>")
         let text = screen(todo.app.runScript("<C-c>"))
-        #expect(text.contains("Discard 1 unsaved change and quit?"))
-        #expect(!text.contains("q saves"), "q does nothing in the dialog")
-        todo.app.runScript("<Enter>")
+        #expect(text.contains("Save 1 unsaved change before quitting?"))
+        #expect(text.contains("[ Save and quit ]"), "saving is the default")
+        todo.app.runScript("<Right><Enter>")
         #expect(todo.app.isQuitting)
         #expect(try storedNames().isEmpty)
     }
@@ -389,9 +389,9 @@ struct ToDoAppTests {
         for _ in 0..<2 { driver.send(.signal(.interrupt)) }
         todo.app.runScript("")
         todo.app.runScript("<Esc>")
-        #expect(!screen(driver.screenLines).contains("unsaved change and quit?"), "one Esc closes the only dialog")
+        #expect(!screen(driver.screenLines).contains("before quitting?"), "one Esc closes the only dialog")
         #expect(!todo.app.isQuitting)
-        todo.app.runScript("<C-c><Right><Enter>")
+        todo.app.runScript("<C-c><Enter>")
         #expect(todo.app.isQuitting)
         #expect(try storedNames() == ["Scratch"])
     }
