@@ -40,6 +40,22 @@ extension ContextEditing {
         ]
     }
 
+    /// Runs `body` as one step to undo (an insert and the values it starts with).
+    func inOneUndoStep<T>(_ body: () throws -> T) rethrows -> T {
+        context.undoManager?.beginUndoGrouping()
+        defer { context.undoManager?.endUndoGrouping() }
+        return try body()
+    }
+
+    /// Takes back an object just added whose first edit was cancelled: when nothing was
+    /// recorded since its add (`undoCount` then), undoing removes it.
+    func discardAdded(_ object: ManagedObject?, undoCount: Int) {
+        context.processPendingChanges()
+        guard let object, object.isInserted, let undo = context.undoManager, undo.undoGroupCount == undoCount else { return }
+        context.undo()
+        endEvent()
+    }
+
     func undo() -> EventResult {
         _ = commitEdits()
         guard context.undoManager?.canUndo == true else {

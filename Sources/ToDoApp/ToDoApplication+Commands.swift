@@ -80,18 +80,15 @@ extension ToDoApplication: ContextEditing {
         do {
             let filtered = items.filterPredicate != nil
             // The insert and the blank name are one step to undo.
-            context.undoManager?.beginUndoGrouping()
-            let added: ManagedObject?
-            do {
-                added = try items.add()
-                added?[ToDoKeys.name] = ""
-            } catch {
-                context.undoManager?.endUndoGrouping()
-                throw error
+            let added: ManagedObject? = try inOneUndoStep {
+                let item = try items.add()
+                item?[ToDoKeys.name] = ""
+                return item
             }
-            context.undoManager?.endUndoGrouping()
             guard let item = added else { return .redraw }
             endEvent()
+            // Esc on its first edit takes the new item back.
+            newItem = (item, context.undoManager?.undoGroupCount ?? 0)
             if filtered && items.filterPredicate == nil {
                 // Adding clears the filter, so that the new item shows; the status says so.
                 filterText = ""
@@ -205,8 +202,13 @@ extension ToDoApplication: ContextEditing {
 
     func addCategory() -> EventResult {
         do {
-            guard let category = try categories.add() else { return .redraw }
-            category[ToDoKeys.name] = "New category"
+            // The insert and the placeholder name are one step to undo.
+            let added: ManagedObject? = try inOneUndoStep {
+                let category = try categories.add()
+                category?[ToDoKeys.name] = "New category"
+                return category
+            }
+            guard let category = added else { return .redraw }
             endEvent()
             if let row = categories.arrangedIndex(of: category) { categoryTable.select(row: row) }
             // Typing replaces the placeholder name; Esc keeps it.

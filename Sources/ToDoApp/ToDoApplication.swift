@@ -42,6 +42,8 @@ public final class ToDoApplication {
     var alertTimer: TimerID?
     /// The filter the user typed, as typed.
     public internal(set) var filterText = ""
+    /// The item `a` just added, with the undo count after it: Esc on its first edit takes it back.
+    var newItem: (object: ManagedObject, undoCount: Int)?
     /// Set when the user chose to quit without saving (or could not be asked).
     var forceQuit = false
     var observations: [BindingObservation] = []
@@ -98,6 +100,11 @@ public final class ToDoApplication {
         installCommands()
         installMenus()
         installQuitting()
+        table.onCancelEditing = { [weak self] in
+            guard let self, let added = self.newItem else { return }
+            self.newItem = nil
+            self.discardAdded(added.object, undoCount: added.undoCount)
+        }
         // Smaller, the window would show its frame and no rows: it says so instead.
         app.minimumSize = Size(width: 40, height: 12)
         app.show(mainWindow)

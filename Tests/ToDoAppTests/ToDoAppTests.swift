@@ -143,6 +143,21 @@ struct ToDoAppTests {
         #expect(try storedNames() == ["Buy milk"])
     }
 
+    @Test("Esc on a new item's first edit takes the item back; after a stored edit, Esc only cancels")
+    func escapeNewItem() throws {
+        let (todo, _) = try launch(seeded: false)
+        todo.app.runScript("aKeep<Enter>")
+        todo.app.runScript("aTyped then cancelled<Esc>")
+        #expect(names(todo) == ["Keep"])
+        #expect(!todo.context.insertedObjects.contains { $0.string(ToDoKeys.name) == "" })
+        todo.app.runScript("aSecond<Enter>")
+        todo.app.runScript("<Enter><C-u>Other<Esc>")
+        #expect(Set(names(todo)) == ["Keep", "Second"], "an item with a stored name stays")
+        // Nothing of the cancelled add is left to undo: undo goes back through Second.
+        todo.app.runScript("uu")
+        #expect(names(todo) == ["Keep"])
+    }
+
     @Test("d deletes, u undoes, Ctrl-R redoes")
     func deleteUndoRedo() throws {
         let (todo, _) = try launch(seeded: false)

@@ -44,6 +44,9 @@ public final class UndoStack {
     public var canUndo: Bool { !undoGroups.isEmpty || !open.changes.isEmpty }
     /// Whether there is something to redo.
     public var canRedo: Bool { !redoGroups.isEmpty }
+    /// How many groups an undo can revert, counting changes not yet closed into a group:
+    /// unchanged between two moments when nothing was recorded in between.
+    public var undoGroupCount: Int { undoGroups.count + (open.changes.isEmpty ? 0 : 1) }
     /// The name of the group an undo would revert.
     public var undoActionName: String { open.changes.isEmpty ? (undoGroups.last?.actionName ?? "") : open.actionName }
     /// The name of the group a redo would apply.

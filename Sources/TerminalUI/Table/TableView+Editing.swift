@@ -37,7 +37,9 @@ extension TableView {
 
     /// Close the editor without storing.
     public func cancelEditing() {
+        guard state.editor != nil else { return }
         state.editor = nil
+        onCancelEditing?()
     }
 
     /// Store the editor's value; returns false (and keeps the editor open with the message)
@@ -79,7 +81,7 @@ extension TableView {
         case .editing:
             return .redraw
         case .cancel:
-            state.editor = nil
+            cancelEditing()
         case .commit:
             commitEditing()
         case let .commitAndMove(_, forward):

@@ -19,6 +19,8 @@ public final class TableView: View {
     public var onSelectionChange: ((Int) -> Void)?
     /// Called with the row on Enter when no column of it is editable, or on a double click.
     public var onActivate: ((Int) -> Void)?
+    /// Called when an open editor is cancelled (Esc), nothing stored.
+    public var onCancelEditing: (() -> Void)?
     /// Where "today" comes from for date editors.
     public var today: () -> Date = { Date() }
 

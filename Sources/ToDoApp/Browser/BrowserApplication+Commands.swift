@@ -80,18 +80,25 @@ extension BrowserApplication: ContextEditing {
             return .redraw
         }
         do {
-            guard let object = try objects.add() else { return .redraw }
-            // In a followed to-many list, the new object belongs to the owner.
-            if let owner = place.owner?.object, let inverse = place.owner?.inverse {
-                if object.entity.relationship(named: inverse)?.isToMany == true {
-                    try object.setValue(ObjectValue.array((object.objects(inverse) + [owner]).map { .object($0) }), forKey: inverse)
-                } else {
-                    try object.setValue(owner, forKey: inverse)
+            // The insert and its owner are one step to undo.
+            let added: ManagedObject? = try inOneUndoStep {
+                guard let object = try objects.add() else { return nil }
+                // In a followed to-many list, the new object belongs to the owner.
+                if let owner = place.owner?.object, let inverse = place.owner?.inverse {
+                    if object.entity.relationship(named: inverse)?.isToMany == true {
+                        try object.setValue(ObjectValue.array((object.objects(inverse) + [owner]).map { .object($0) }), forKey: inverse)
+                    } else {
+                        try object.setValue(owner, forKey: inverse)
+                    }
                 }
+                return object
             }
+            guard let object = added else { return .redraw }
             // Adding clears the filter (so the new object shows); the place says so too.
             if objects.filterPredicate == nil { place.filterText = "" }
             endEvent()
+            // Esc on its first edit takes the new object back.
+            newObject = (object, context.undoManager?.undoGroupCount ?? 0)
             guard let row = objects.arrangedIndex(of: object) else {
                 app.showMessage("Added a \(place.entityName)")
                 return .redraw

@@ -40,6 +40,8 @@ public final class BrowserApplication {
     private var observations: [Any] = []
     /// Set once the user chose how to leave unsaved changes.
     var quitConfirmed = false
+    /// The object `a` just added, with the undo count after it: Esc on its first edit takes it back.
+    var newObject: (object: ManagedObject, undoCount: Int)?
 
     /// Where the browser is: an entity, narrowed by a relationship followed and a filter.
     struct Place {
@@ -181,6 +183,11 @@ public final class BrowserApplication {
         let table = TableView(columns: Self.columns(for: entity, editable: !isReadOnly), dataSource: counting)
         table.extraCommands = objectCommands()
         table.onActivate = { [weak self] _ in self?.followSelectedCell() }
+        table.onCancelEditing = { [weak self] in
+            guard let self, let added = self.newObject else { return }
+            self.newObject = nil
+            self.discardAdded(added.object, undoCount: added.undoCount)
+        }
         let wasFocused = objectTable.hasFocus
         objectTable.removeFromSuperview()
         mainWindow.addSubview(table)
