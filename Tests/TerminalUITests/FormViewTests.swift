@@ -62,6 +62,19 @@ struct FormViewTests {
         ])
     }
 
+    @Test("Edit is offered on a field that can be edited, not on a read-only one; while editing, the editor's keys are")
+    func editHint() {
+        let (app, _, form, _) = makeForm()
+        app.runScript("")
+        #expect(app.offeredCommands.contains { $0.name == "form.edit" && $0.isHint })
+        form.state.focusedField = 5      // Created: read-only
+        #expect(!app.offeredCommands.contains { $0.name == "form.edit" && $0.isHint })
+        form.state.focusedField = 0
+        app.runScript("<Enter>")
+        #expect(app.offeredCommands.contains { $0.name == "form.commit" })
+        #expect(!app.offeredCommands.contains { $0.name == "form.next" }, "j types a j")
+    }
+
     @Test("Enter edits the focused field and Enter stores it")
     func editText() {
         let (app, _, form, record) = makeForm()

@@ -470,6 +470,17 @@ struct ToDoAppTests {
         #expect(!screen(driver.screenLines).contains("Welcome!"))
     }
 
+    @Test("keys typed while the terminal is too small do not reach the hidden editor")
+    func keysWhileTooSmall() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aAB")
+        driver.resize(to: Size(width: 30, height: 8))
+        todo.app.runScript("Qd")
+        driver.resize(to: Size(width: 100, height: 30))
+        todo.app.runScript("<Enter>")
+        #expect(names(todo) == ["AB"])
+    }
+
     @Test("at the smallest size it takes, the list shows an item and the form")
     func smallestTerminal() throws {
         let (_, driver) = try launch(width: 40, height: 12)

@@ -214,6 +214,11 @@ public final class Application {
     }
 
     private func handleKey(_ key: Key) -> EventResult {
+        // While the screen is too small to show the application, keys would act on what
+        // cannot be seen: only the quit keys work.
+        if !driver.size.contains(minimumSize), key != .control("q"), key != .control("c"), key != .function(10) {
+            return .handled
+        }
         if let prompt {
             let result = prompt.handleKey(key)
             if result.contains(.closeScreen) { self.prompt = nil }

@@ -104,7 +104,8 @@ public final class FormView: View {
             Command("form.last", title: "Last field", keys: [.character("G"), .end]) { [weak self] in
                 self?.moveFocus(by: self?.fields.count ?? 0) ?? .ignored
             },
-            Command("form.edit", title: "Edit field", keys: [.enter, .character("e")], hint: "Edit") { [weak self] in
+            Command("form.edit", title: "Edit field", keys: [.enter, .character("e")],
+                    hint: fields.indices.contains(state.focusedField) && fields[state.focusedField].editor != .readOnly ? "Edit" : nil) { [weak self] in
                 self?.beginEditing() ?? .ignored
             },
             Command("form.toggle", title: "Flip a checkbox", keys: [.character(" ")]) { [weak self] in
