@@ -43,6 +43,7 @@ struct OverlayTests {
         let harness = tableApp(size: Size(width: 60, height: 12))
         var screen = harness.run("<F1>")
         #expect(screen.contains { $0.contains("Next row") })
+        #expect(screen.contains { $0.contains("1–8 of ") && $0.contains("scroll") }, "it says there is more: \(screen.joined(separator: "\n"))")
         screen = harness.run("GG")
         #expect(!screen.contains { $0.contains("Next row") })
         #expect(screen.contains { $0.contains("Redraw the screen") })

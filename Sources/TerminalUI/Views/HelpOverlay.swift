@@ -38,7 +38,13 @@ public final class HelpOverlay: Window {
             canvas.write(command.title, x: 3 + keyColumnWidth, y: 1 + i, style: theme.normal,
                          maxWidth: canvas.size.width - keyColumnWidth - 5)
         }
-        canvas.write("Esc close", x: 2, y: canvas.size.height - 2, style: theme.dimmed)
+        // Longer than the window: say so, and where the view is.
+        var footer = "Esc close"
+        if entries.count > pageHeight {
+            let last = min(entries.count, scrollOffset + pageHeight)
+            footer = "\(scrollOffset + 1)–\(last) of \(entries.count) · j/k, PgDn/PgUp scroll · Esc close"
+        }
+        canvas.write(footer, x: 2, y: canvas.size.height - 2, style: theme.dimmed, maxWidth: canvas.size.width - 4)
     }
 
     public override func handle(_ event: Event) -> EventResult {
