@@ -17,7 +17,7 @@ struct StoreArguments: ParsableArguments {
     @Option(help: "The model: an .xcdatamodeld bundle or .xcdatamodel folder (default for the ToDo store: the bundled ToDo model).")
     var model: String?
 
-    @Option(help: "The store type: sqlite, xml or binary (default: from the file extension, else sqlite).")
+    @Option(help: "The store type: sqlite, xml or binary (default: what an existing file holds, else from the file extension, else sqlite).")
     var type: StoreKind?
 
     var storeURL: URL { store.map { URL(fileURLWithPath: $0) } ?? ToDoStore.defaultURL() }

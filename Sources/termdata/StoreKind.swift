@@ -6,15 +6,33 @@ import ObjectGraph
 enum StoreKind: String, ExpressibleByArgument, CaseIterable {
     case sqlite, xml, binary
 
-    /// The type a file's extension suggests: `.xml` is XML, `.sqlite`, `.db` and `.sqlite3` are
-    /// SQLite, anything else binary.
+    /// The type of an existing file by its first bytes; otherwise the type its extension
+    /// suggests: `.xml` is XML, `.sqlite`, `.db` and `.sqlite3` are SQLite, anything else the
+    /// fallback.
     init(inferringFrom url: URL, default fallback: StoreKind = .binary) {
+        // An existing file says what it is, whatever its name.
+        if let kind = Self.sniff(url) {
+            self = kind
+            return
+        }
         switch url.pathExtension.lowercased() {
         case "xml": self = .xml
         case "sqlite", "sqlite3", "db": self = .sqlite
         case "plist", "binary", "bin": self = .binary
         default: self = fallback
         }
+    }
+
+    /// The kind a file's first bytes show: SQLite's header, the binary store's magic, or XML.
+    static func sniff(_ url: URL) -> StoreKind? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 16), !head.isEmpty else { return nil }
+        if head.starts(with: Array("SQLite format 3".utf8)) { return .sqlite }
+        if head.starts(with: Array("TDBS".utf8)) { return .binary }
+        let text = String(decoding: head, as: UTF8.self).drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })
+        if text.hasPrefix("<") { return .xml }
+        return nil
     }
 
     var storeType: StoreType {

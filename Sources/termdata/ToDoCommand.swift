@@ -16,7 +16,7 @@ struct ToDoCommand: ParsableCommand {
     @Option(help: "The store file (default: the ToDo store in the data directory).")
     var store: String?
 
-    @Option(name: .customLong("store-type"), help: "Store type: sqlite, xml or binary (default: from the extension, else sqlite).")
+    @Option(name: .customLong("store-type"), help: "Store type: sqlite, xml or binary (default: what an existing file holds, else from the extension, else sqlite).")
     var storeType: StoreKind?
 
     @Flag(help: "Start a new store without the welcome item and sample categories.")

@@ -327,6 +327,23 @@ struct StoreCommandTests {
         #expect(!FileManager.default.fileExists(atPath: cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite").path))
     }
 
+    @Test("an existing store's type comes from its contents, whatever its name; a new store's from its extension")
+    func typeFromContents() throws {
+        let cli = try importedToDo()
+        let original = cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite")
+        let xml = cli.file("todo.xml").path
+        let export = try cli.write(try cli.run(["export"]).stdout, to: "all.json")
+        #expect(try cli.run(["import", "--store", xml, "--model", TestSupport.ModelFixtures.toDo.path, export]).status == 0)
+        // The XML store under a SQLite name, and the SQLite store under an XML name.
+        try FileManager.default.copyItem(atPath: xml, toPath: cli.file("disguised.sqlite").path)
+        try FileManager.default.copyItem(at: original, to: cli.file("disguised.xml"))
+        for name in ["disguised.sqlite", "disguised.xml"] {
+            let count = try cli.run(["query", "--store", cli.file(name).path, "--model", TestSupport.ModelFixtures.toDo.path, "ToDo", "--count"])
+            #expect(count.status == 0, "\(name): \(count.stderr)")
+            #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4", "\(name)")
+        }
+    }
+
     @Test("a value that does not fit its attribute says what is wrong with it")
     func valueProblems() throws {
         let cli = try CommandLineSession()
