@@ -200,9 +200,10 @@ public final class ToDoApplication {
     func updateStatus() {
         let count = items.arrangedCount
         let changes = store.unsavedChangeCount
+        // The count first and the changes last, as in the browser: a narrow status bar keeps both.
         var parts = ["\(count) item\(count == 1 ? "" : "s")"]
-        parts.append(changes == 0 ? "saved" : "\(changes) unsaved change\(changes == 1 ? "" : "s")")
         if !filterText.isEmpty { parts.append("filter: \(filterText)") }
+        parts.append(changes == 0 ? "saved" : "\(changes) unsaved change\(changes == 1 ? "" : "s")")
         app.statusBar.status = parts.joined(separator: " · ")
         mainWindow.title = "ToDo — \(store.url.lastPathComponent)"
         mainWindow.layoutSubviews()

@@ -81,6 +81,19 @@ struct ApplicationTests {
         #expect(driver.screenLines.last == " Saved: · ok                     1 item")
     }
 
+    @Test("a status a little too wide gives up its middle parts first, keeping the count and the changes")
+    func statusMiddle() {
+        let (app, driver, _, _, _) = makeApp()
+        app.statusBar.status = "2 items · filter: milk eggs · 1 unsaved change"
+        app.runScript("")
+        #expect(driver.screenLines.last?.hasSuffix("2 items · filter: milk eggs · 1 unsaved change") == false)
+        #expect(driver.screenLines.last?.hasSuffix("2 items · … · 1 unsaved change") == true, "\(driver.screenLines.last ?? "")")
+        app.statusBar.status = "3 Employee · Department “Ops” › employees · filter: ada · saved"
+        app.setNeedsDisplay()
+        app.runScript("")
+        #expect(driver.screenLines.last?.hasSuffix("3 Employee · … · saved") == true, "\(driver.screenLines.last ?? "")")
+    }
+
     @Test("q quits when nobody takes it")
     func quit() {
         let (app, _, _, left, _) = makeApp()

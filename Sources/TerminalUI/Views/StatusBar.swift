@@ -19,7 +19,7 @@ public final class StatusBar: View {
         let message = self.message.map { " " + Self.oneLine($0) }
         var statusRoom = width - 2
         if let message { statusRoom = min(statusRoom, max(width / 2, width - message.displayWidth - 3)) }
-        let shown = status.truncatedFromStart(toWidth: statusRoom)
+        let shown = Self.fitted(status, width: statusRoom)
         let statusWidth = shown.displayWidth
         if !shown.isEmpty {
             canvas.write(shown, x: width - statusWidth - 1, y: 0, style: theme.statusBar)
@@ -40,6 +40,21 @@ public final class StatusBar: View {
             x += canvas.write(keyText, x: x, y: 0, style: theme.statusKey)
             x += canvas.write(" " + label + "  ", x: x, y: 0, style: theme.statusBar)
         }
+    }
+
+    /// The status in `width` cells: its ` · `-separated parts from the middle give way to
+    /// `…` first, so that the first (a count) and the last (unsaved changes) stay; if that is
+    /// not enough, its start is cut.
+    static func fitted(_ status: String, width: Int) -> String {
+        guard status.displayWidth > width else { return status }
+        var parts = status.components(separatedBy: " · ")
+        while parts.count > 2 {
+            // The parts dropped are the ones just before the last.
+            parts.remove(at: parts.count - 2)
+            let candidate = (parts.dropLast() + ["…", parts[parts.count - 1]]).joined(separator: " · ")
+            if candidate.displayWidth <= width { return candidate }
+        }
+        return status.truncatedFromStart(toWidth: width)
     }
 
     /// A message on one line: its lines (split at line breaks and tabs) joined with ` · `,
