@@ -84,9 +84,16 @@ struct BrowserTests {
         #expect(browser.objects?.arrangedCount == 79)
         let column = browser.objectTable.state.selectedColumn
         #expect(browser.objectTable.columns[column].id == "category", "back on the column it was followed from")
-        // In the form: the relationship field, then f.
+        // In the form: the relationship field, then f; Backspace comes back to that field.
         browser.app.runScript("<Tab>jf")
         #expect(browser.objects?.selectedObjects.first?.entity.name == "FeedbackCategory")
+        browser.app.runScript("<BS>")
+        #expect(browser.objects?.entityName == "FeedbackSubCategory")
+        #expect(!browser.objectTable.hasFocus, "the form has the focus again")
+        let list = browser.app.runScript("<Enter>")
+        #expect(list.contains { $0.contains("Account Closure") }, "Enter on the category field lists the categories")
+        #expect(browser.objects?.entityName == "FeedbackSubCategory", "a list to choose from, not another follow")
+        browser.app.runScript("<Esc>")
     }
 
     @Test("in the form, Enter on a to-one chooses its destination from a list; f still follows")

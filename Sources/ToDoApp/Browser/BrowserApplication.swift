@@ -58,6 +58,8 @@ public final class BrowserApplication {
         var selected: ManagedObject?
         /// The column to select on arrival (the one a relationship was followed from).
         var selectedColumn: String?
+        /// The form field to focus on arrival, when the relationship was followed from the form.
+        var formField: String?
     }
 
     var place: Place
@@ -228,7 +230,12 @@ public final class BrowserApplication {
             entityList.select(row: row)
             entityList.onSelectionChange = handler
         }
-        if wasFocused || mainWindow.focusedView == nil || mainWindow.focusedView?.superview == nil { mainWindow.focus(table) }
+        if let id = place.formField, let field = form.fields.firstIndex(where: { $0.id == id }), !form.isHidden {
+            form.state.focusedField = field
+            mainWindow.focus(form)
+        } else if wasFocused || mainWindow.focusedView == nil || mainWindow.focusedView?.superview == nil {
+            mainWindow.focus(table)
+        }
         updateStatus()
         return true
     }
@@ -418,6 +425,9 @@ public final class BrowserApplication {
         here.selected = objects?.selectedObjects.first
         if objectTable.columns.indices.contains(objectTable.state.selectedColumn) {
             here.selectedColumn = objectTable.columns[objectTable.state.selectedColumn].id
+        }
+        if form.hasFocus, form.fields.indices.contains(form.state.focusedField) {
+            here.formField = form.fields[form.state.focusedField].id
         }
         return here
     }
