@@ -8,7 +8,20 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Add the objects of a graph JSON file to a store, creating the store when missing.",
-        discussion: "Invalid input (an unknown entity or key, a value of the wrong type, a dangling reference) is reported with each object's @id, and nothing is written."
+        discussion: """
+            The file lists objects under their concrete entity, each with an @id; a to-one \
+            relationship holds an @id, a to-many one an array of them; dates are ISO-8601 \
+            strings, binary data is base64, null is no value:
+
+              {"format": "termdata-graph", "version": 1, "entities": {
+                "Category": [{"@id": "c1", "name": "Home"}],
+                "ToDo": [{"@id": "t1", "name": "Buy milk", "category": "c1",
+                          "dueDate": "2024-05-01T10:00:00Z"}]}}
+
+            `termdata export` writes the same format. Invalid input (an unknown entity or \
+            key, a value of the wrong type, a dangling reference, relationship sides that \
+            disagree) is reported with each object's @id, and nothing is written.
+            """
     )
 
     @OptionGroup var storeArguments: StoreArguments

@@ -344,6 +344,19 @@ struct StoreCommandTests {
         }
     }
 
+    @Test("the example in import --help imports as it stands")
+    func helpExample() throws {
+        let cli = try CommandLineSession()
+        let help = try cli.run(["import", "--help"]).stdout
+        let start = try #require(help.range(of: "{\"format\""))
+        let end = try #require(help.range(of: "}}\n", range: start.lowerBound..<help.endIndex))
+        let file = try cli.write(String(help[start.lowerBound..<end.upperBound]), to: "example.json")
+        let result = try cli.run(["import", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        let query = try cli.run(["query", "ToDo", "category.name == 'Home'", "--count"])
+        #expect(query.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    }
+
     @Test("a value that does not fit its attribute says what is wrong with it")
     func valueProblems() throws {
         let cli = try CommandLineSession()
