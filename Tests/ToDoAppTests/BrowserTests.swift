@@ -33,6 +33,15 @@ struct BrowserTests {
         return (browser, driver)
     }
 
+    /// The browser on an empty in-memory store of another model.
+    func launch(model: URL, width: Int = 100, height: Int = 30) throws -> (BrowserApplication, MemoryDriver, TestStack) {
+        let stack = try TestStack(model: try XcodeModelFile.read(model).current)
+        let driver = MemoryDriver(size: Size(width: width, height: height))
+        let browser = try BrowserApplication(context: stack.context, title: model.lastPathComponent, driver: driver)
+        browser.app.runScript("")
+        return (browser, driver, stack)
+    }
+
     func text(_ driver: MemoryDriver) -> String { driver.screenLines.joined(separator: "\n") }
 
     func storedNames(_ entity: String) throws -> [String] {
@@ -139,10 +148,7 @@ struct BrowserTests {
 
     @Test("a save the model refuses lists each problem by object and key, and shows them under the fields")
     func saveProblems() throws {
-        let stack = try TestStack(model: try XcodeModelFile.read(ModelFixtures.employeeDirectory).current)
-        let driver = MemoryDriver(size: Size(width: 110, height: 40))
-        let browser = try BrowserApplication(context: stack.context, title: "directory", driver: driver)
-        browser.app.runScript("")
+        let (browser, driver, stack) = try launch(model: ModelFixtures.employeeDirectory, width: 110, height: 40)
         browser.app.runScript("<Tab>jj<Enter>")
         #expect(browser.objects?.entityName == "Employee")
         browser.app.runScript("at<Enter><C-s>")          // a birth date only: the names are missing
@@ -164,10 +170,7 @@ struct BrowserTests {
 
     @Test("an entity without properties leaves the frame alone: no 'No object selected' on its border")
     func entityWithoutProperties() throws {
-        let stack = try TestStack(model: try XcodeModelFile.read(ModelFixtures.allFeatures).current)
-        let driver = MemoryDriver(size: Size(width: 100, height: 30))
-        let browser = try BrowserApplication(context: stack.context, title: "features", driver: driver)
-        browser.app.runScript("")
+        let (browser, driver, _) = try launch(model: ModelFixtures.allFeatures)
         #expect(browser.objects?.entityName == "AbstractEntity")
         let border = try #require(driver.screenLines.last { $0.hasPrefix("└") })
         #expect(!border.contains("No object selected"), "\(border)")

@@ -20,9 +20,11 @@ struct ToDoAppTests {
 
     final class Clock: @unchecked Sendable { var now = Date(timeIntervalSinceReferenceDate: 800_000_000) }
 
-    func launch(seeded: Bool = true, width: Int = 100, height: Int = 30, clock: Clock = Clock(),
+    /// The application on the XML store at `url`, or with `sqlite` on a SQLite store beside it.
+    func launch(seeded: Bool = true, sqlite: Bool = false, width: Int = 100, height: Int = 30, clock: Clock = Clock(),
                 alertInterval: Double = 60) throws -> (ToDoApplication, MemoryDriver) {
-        let store = try ToDoStore.open(at: url, type: .xml, seeded: seeded)
+        let store = sqlite ? try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: seeded)
+                           : try ToDoStore.open(at: url, type: .xml, seeded: seeded)
         let driver = MemoryDriver(size: Size(width: width, height: height))
         let todo = try ToDoApplication(store: store, driver: driver, alertInterval: alertInterval, now: { clock.now })
         todo.app.runScript("")
@@ -81,14 +83,7 @@ struct ToDoAppTests {
 
     @Test("undoing an added item takes two steps on either store: its typed name, then the item", arguments: [false, true])
     func undoAdd(sqlite: Bool) throws {
-        let todo: ToDoApplication
-        if sqlite {
-            let store = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
-            todo = try ToDoApplication(store: store, driver: MemoryDriver(size: Size(width: 100, height: 30)), now: { Clock().now })
-            todo.app.runScript("")
-        } else {
-            todo = try launch(seeded: false).0
-        }
+        let (todo, _) = try launch(seeded: false, sqlite: sqlite)
         todo.app.runScript("aEggs<Enter>")
         todo.app.runScript("u")
         #expect(names(todo) == [""])
@@ -99,14 +94,7 @@ struct ToDoAppTests {
 
     @Test("in a sorted list a new item stays selected when its name moves it", arguments: [false, true])
     func addSorted(sqlite: Bool) throws {
-        let todo: ToDoApplication
-        if sqlite {
-            let store = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
-            todo = try ToDoApplication(store: store, driver: MemoryDriver(size: Size(width: 100, height: 30)), now: { Clock().now })
-            todo.app.runScript("")
-        } else {
-            todo = try launch(seeded: false).0
-        }
+        let (todo, _) = try launch(seeded: false, sqlite: sqlite)
         todo.app.runScript("abuy milk<Enter>azebra<Enter><Esc>gs")
         #expect(names(todo) == ["buy milk", "zebra"])
         todo.app.runScript("ammm middle<Enter>")
@@ -187,9 +175,7 @@ struct ToDoAppTests {
         "name.length > 3", "name == $x", "name MATCHES '[('",
     ])
     func refusedFilterOnSQLite(_ filter: String) throws {
-        let store = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
-        let driver = MemoryDriver(size: Size(width: 100, height: 30))
-        let todo = try ToDoApplication(store: store, driver: driver, now: { Clock().now })
+        let (todo, driver) = try launch(seeded: false, sqlite: true)
         todo.app.runScript("aBuy milk<Enter>aCall Anna<Enter><C-s>/milk<Enter>")
         #expect(Set(names(todo)) == ["Buy milk"])
         let text = screen(todo.app.runScript("/<C-u>\(filter)<Enter>"))
@@ -201,9 +187,7 @@ struct ToDoAppTests {
 
     @Test("on a SQLite store, a saved new item stays on screen and can be changed (the rows are read a window at a time)")
     func saveOnSQLite() throws {
-        let store = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
-        let driver = MemoryDriver(size: Size(width: 100, height: 30))
-        let todo = try ToDoApplication(store: store, driver: driver, now: { Clock().now })
+        let (todo, driver) = try launch(seeded: false, sqlite: true)
         todo.app.runScript("aFirst<Enter>aSecond<Enter><C-s>")
         let text = screen(driver.screenLines)
         #expect(text.contains("│First "), "the saved rows still show their items")

@@ -9,20 +9,29 @@ import TerminalUI
 extension BrowserApplication: ContextEditing {
     /// The object table's own commands (it is rebuilt for each entity).
     func objectCommands() -> [Command] {
-        var commands = [
+        offeredUnlessReadOnly([
             Command("browser.add", title: "Add an object", keys: [.character("a"), .insert], hint: "Add") { [weak self] in
                 self?.addObject() ?? .ignored
             },
             Command("browser.delete", title: "Delete the selected object (undoable)", keys: [.character("d"), .delete], hint: "Delete") { [weak self] in
                 self?.deleteSelectedObjects() ?? .ignored
             },
+        ]) + [
             Command("browser.filter", title: "Filter: words, or a predicate", keys: [.character("/")], hint: "Filter") { [weak self] in
                 self?.beginFilter() ?? .ignored
             },
         ]
-        // Read-only: adding and deleting still answer why not, but are not offered.
-        if isReadOnly { for i in commands.indices where commands[i].name != "browser.filter" { commands[i].isHint = false } }
-        return commands
+    }
+
+    /// Read-only, commands that would change the store still answer why not, but are not
+    /// offered as hints.
+    func offeredUnlessReadOnly(_ commands: [Command]) -> [Command] {
+        guard isReadOnly else { return commands }
+        return commands.map { command in
+            var command = command
+            command.isHint = false
+            return command
+        }
     }
 
     func installCommands() {
@@ -34,11 +43,7 @@ extension BrowserApplication: ContextEditing {
             Command("browser.back", title: "Go back to where the relationship was followed from", keys: [.backspace], hint: "Back") { [weak self] in
                 self?.goBack() ?? .ignored
             },
-        ] + editingCommands(prefix: "browser").map { command in
-            var command = command
-            if isReadOnly { command.isHint = false }
-            return command
-        } + [
+        ] + offeredUnlessReadOnly(editingCommands(prefix: "browser")) + [
             Command("browser.clearFilter", title: "Clear the filter", keys: []) { [weak self] in
                 self?.applyFilter("") ?? .ignored
             },
