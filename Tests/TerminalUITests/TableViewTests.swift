@@ -301,7 +301,7 @@ struct TableExtraCommandTests {
         #expect(!table.commands.contains { $0.name == "table.search" }, "search lost its only key")
         #expect(!table.commands.contains { $0.name == "table.searchNext" || $0.name == "table.searchPrevious" },
                 "with / taken there is no search for n and N to repeat")
-        slash[0].action()
+        _ = slash[0].action()
         #expect(filtered == 1)
     }
 }

@@ -58,12 +58,19 @@ public final class TmuxSession {
         try tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
     }
 
-    /// Wait until the screen satisfies `condition`; the last screen either way.
+    /// Wait until the screen satisfies `condition` and return it; a screen that never does
+    /// within `timeout` seconds throws, showing the last screen, so a test cannot go on as
+    /// if what it waited for had happened.
     @discardableResult
-    public func waitFor(timeout: Double = 10, _ condition: ([String]) -> Bool) throws -> [String] {
+    public func waitFor(timeout: Double = 10, sourceLocation: String = #fileID, line: Int = #line,
+                        _ condition: ([String]) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var lines = try screen()
-        while !condition(lines), Date() < deadline {
+        while !condition(lines) {
+            guard Date() < deadline else {
+                throw TmuxError("\(sourceLocation):\(line): the screen did not become as expected within \(timeout) s; it shows:\n"
+                                + lines.joined(separator: "\n"))
+            }
             Thread.sleep(forTimeInterval: 0.05)
             lines = try screen()
         }

@@ -127,7 +127,7 @@ struct BrowserTests {
     @Test("an object added in a followed list belongs to its owner; the views left behind are freed")
     func addInFollowedList() throws {
         let (browser, _) = try launch()
-        weak var categories = browser.objects
+        weak let categories = browser.objects
         browser.app.runScript("l<Enter>")                  // Settlement's 4 sub-categories
         #expect(categories == nil, "the previous controller (and its table) went away")
         browser.app.runScript("aDelayed payout<Enter>")

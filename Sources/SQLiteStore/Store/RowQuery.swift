@@ -74,8 +74,11 @@ extension Row {
     /// bytes.
     func storedValue(atIndex i: Int) -> DatabaseValue {
         let value: DatabaseValue = self[i]
-        guard case .string(let text) = value.storage, let bytes = dataNoCopy(atIndex: i),
-              bytes.count != text.utf8.count else { return value }
-        return String(decoding: bytes, as: UTF8.self).databaseValue
+        guard case .string(let text) = value.storage else { return value }
+        let whole: String? = try? withUnsafeData(atIndex: i) { bytes in
+            guard let bytes, bytes.count != text.utf8.count else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return whole?.databaseValue ?? value
     }
 }
