@@ -32,7 +32,7 @@ extension ToDoApplication {
         alertItems = (alertItems + due).reduce(into: []) { list, item in if !list.contains(item) { list.append(item) } }
         let source = AlertListSource(items: alertItems)
         let list = TableView(columns: [
-            TableColumn(ToDoKeys.name, title: "Due soon", width: 30),
+            TableColumn(ToDoKeys.name, title: "Due soon", width: 30, compressedWidth: 16),
             TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true)),
             TableColumn(ToDoKeys.completed, title: "Done", width: 5, alignment: .center, format: .checkbox),
             TableColumn(ToDoKeys.doNotAlert, title: "No alert", width: 8, alignment: .center, format: .checkbox),

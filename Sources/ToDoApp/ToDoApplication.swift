@@ -65,7 +65,7 @@ public final class ToDoApplication {
         detail = ObjectController(selectionOf: items)
         itemsSource = ArrayControllerTableSource(controller: items)
         table = TableView(columns: [
-            TableColumn(ToDoKeys.name, title: "Item", width: 36, editor: .text),
+            TableColumn(ToDoKeys.name, title: "Item", width: 36, compressedWidth: 18, editor: .text),
             TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
             TableColumn(ToDoKeys.completed, title: "Done", width: 5, alignment: .center, format: .checkbox, editor: .toggle),
             TableColumn(ToDoKeys.doNotAlert, title: "No alert", width: 8, alignment: .center, format: .checkbox, editor: .toggle),
@@ -91,7 +91,7 @@ public final class ToDoApplication {
         categoryTable = TableView(columns: [TableColumn(ToDoKeys.name, title: "Category", width: 20, editor: .text)],
                                   dataSource: ArrayControllerTableSource(controller: categories))
         categoryItemsTable = TableView(columns: [
-            TableColumn(ToDoKeys.name, title: "Items in category", width: 28),
+            TableColumn(ToDoKeys.name, title: "Items in category", width: 28, compressedWidth: 16),
             TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true)),
         ], dataSource: ArrayControllerTableSource(controller: categoryItems))
         categoryPanel = Window(title: "Categories", floating: true)

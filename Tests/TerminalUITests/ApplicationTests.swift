@@ -94,6 +94,20 @@ struct ApplicationTests {
         #expect(driver.screenLines.last?.hasSuffix("3 Employee · … · saved") == true, "\(driver.screenLines.last ?? "")")
     }
 
+    @Test("when the key hints do not all fit, the help hint keeps its place at the end")
+    func helpHintStays() {
+        let hints = [Command("a", title: "Add", keys: [.character("a")]) { .handled },
+                     Command("d", title: "Delete", keys: [.character("d")]) { .handled },
+                     Command("e", title: "Edit", keys: [.enter]) { .handled },
+                     Command(StatusBar.helpCommandName, title: "Help: list keys", keys: [.character("?")], hint: "Help") { .handled }]
+        let all = StatusBar.fittedHints(hints, width: 60).map { "\($0.key) \($0.label)" }
+        #expect(all == ["a Add", "d Delete", "Enter Edit", "? Help"])
+        let narrow = StatusBar.fittedHints(hints, width: 25).map { "\($0.key) \($0.label)" }
+        #expect(narrow == ["a Add", "d Delete", "? Help"], "the hints before it give way: \(narrow)")
+        #expect(StatusBar.fittedHints(hints, width: 8).map(\.label) == ["Help"])
+        #expect(StatusBar.fittedHints(hints, width: 5).isEmpty, "nothing is drawn past the room there is")
+    }
+
     @Test("q quits when nobody takes it")
     func quit() {
         let (app, _, _, left, _) = makeApp()

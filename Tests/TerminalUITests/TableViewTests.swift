@@ -100,6 +100,25 @@ struct TableViewTests {
         #expect(screen[1] == "│Col1    │Col2    │Col3    │ │")
     }
 
+    @Test("a compressible column gives up its width, down to its compressed width, so the columns after it stay in view")
+    func compressedColumn() {
+        let columns = [TableColumn("title", title: "Title", width: 20, compressedWidth: 8),
+                       TableColumn("list", title: "List", width: 6), TableColumn("id", title: "#", width: 4)]
+        let harness = TableHarness(rows: RecordingRows(count: 2), columns: columns, size: Size(width: 27, height: 6))
+        var screen = harness.run("")
+        #expect(screen[1] == "│Title        │List  │   #│", "narrowed just enough: \(screen[1])")
+        #expect(screen[3].hasPrefix("│Task 1       │Home  │   1│"), "\(screen[3])")
+        harness.driver.resize(to: Size(width: 40, height: 6))
+        screen = harness.run("")
+        #expect(screen[1].hasPrefix("│Title               │List  │   #│"), "its own width once there is room: \(screen[1])")
+        harness.driver.resize(to: Size(width: 20, height: 6))
+        screen = harness.run("")
+        #expect(screen[1].hasPrefix("│Title   │List  │") && !screen[1].contains("#"), "no narrower than its compressed width: \(screen[1])")
+        screen = harness.run("ll")
+        #expect(harness.table.state.selectedColumn == 2)
+        #expect(screen[1].contains("#"), "the last column scrolls into view: \(screen[1])")
+    }
+
     @Test("columns can be widened, narrowed, hidden and shown again")
     func columnResizeAndHide() {
         let harness = TableHarness(rows: RecordingRows(count: 1))

@@ -442,7 +442,7 @@ public final class Application {
             self?.requestQuit()
             return .handled
         })
-        keyMap.add(Command("app.help", title: "Help: list keys", keys: [.character("?"), .function(1)], hint: "Help") { [weak self] in
+        keyMap.add(Command(StatusBar.helpCommandName, title: "Help: list keys", keys: [.character("?"), .function(1)], hint: "Help") { [weak self] in
             self?.showHelp()
             return .redraw
         })

@@ -6,7 +6,12 @@ public struct TableColumn {
     public let id: String
     public var title: String
     public var width: Int
+    /// The narrowest the column can be made by resizing it.
     public var minWidth: Int
+    /// When the table is narrower than its columns, the width this column gives its space
+    /// up to, so that the columns after it stay in view; `nil` keeps its width and leaves
+    /// those columns to horizontal scrolling.
+    public var compressedWidth: Int?
     /// Nil aligns numbers right and everything else left.
     public var alignment: Alignment?
     public var format: ValueFormat
@@ -14,7 +19,7 @@ public struct TableColumn {
     public var isHidden: Bool
     public var isSortable: Bool
 
-    public init(_ id: String, title: String? = nil, width: Int = 12, minWidth: Int = 3,
+    public init(_ id: String, title: String? = nil, width: Int = 12, minWidth: Int = 3, compressedWidth: Int? = nil,
                 alignment: Alignment? = nil, format: ValueFormat = .automatic,
                 editor: EditorKind = .readOnly, isHidden: Bool = false, isSortable: Bool = true) {
         precondition(width >= 1, "column \(id) needs a width of at least 1, not \(width)")
@@ -22,6 +27,7 @@ public struct TableColumn {
         self.title = title ?? id
         self.width = width
         self.minWidth = max(1, minWidth)
+        self.compressedWidth = compressedWidth.map { max(1, min($0, width)) }
         self.alignment = alignment
         self.format = format
         self.editor = editor

@@ -75,21 +75,40 @@ public final class TableView: View {
         let index: Int
         let x: Int
         let width: Int
+        /// Whether the column shows all the width it has at this table width (which, for a
+        /// compressible column, may be less than its own).
+        let isWhole: Bool
     }
 
     /// The columns that fit in `width`, starting at `state.firstColumn`.
     func placedColumns(width: Int) -> [PlacedColumn] {
+        let shown = shownWidths(width: width)
         var result: [PlacedColumn] = []
         var x = 0
-        for index in columns.indices where index >= state.firstColumn && !columns[index].isHidden {
+        for (index, full) in shown {
             guard x < width else { break }
-            let w = min(columns[index].width, width - x)
+            let w = min(full, width - x)
             // A sliver of a column says nothing; leave the space blank instead.
-            if w < min(3, columns[index].width), !result.isEmpty { break }
-            result.append(PlacedColumn(index: index, x: x, width: w))
+            if w < min(3, full), !result.isEmpty { break }
+            result.append(PlacedColumn(index: index, x: x, width: w, isWhole: w == full))
             x += w + 1
         }
         return result
+    }
+
+    /// The columns from `state.firstColumn` on, each with the width it is drawn at: its own,
+    /// unless they do not all fit in `width`, when the compressible ones give up space,
+    /// from the left, down to their compressed width.
+    private func shownWidths(width: Int) -> [(index: Int, width: Int)] {
+        var shown = columns.indices.filter { $0 >= state.firstColumn && !columns[$0].isHidden }.map { ($0, columns[$0].width) }
+        var excess = shown.reduce(0) { $0 + $1.1 + 1 } - 1 - width
+        for i in shown.indices where excess > 0 {
+            guard let compressed = columns[shown[i].0].compressedWidth else { continue }
+            let given = min(excess, max(0, shown[i].1 - compressed))
+            shown[i].1 -= given
+            excess -= given
+        }
+        return shown.map { (index: $0.0, width: $0.1) }
     }
 
     var visibleColumnIndices: [Int] { columns.indices.filter { !columns[$0].isHidden } }
@@ -104,8 +123,7 @@ public final class TableView: View {
         if state.selectedColumn < state.firstColumn { state.firstColumn = state.selectedColumn }
         while state.firstColumn < state.selectedColumn {
             let placed = placedColumns(width: frame.width)
-            if let column = placed.first(where: { $0.index == state.selectedColumn }),
-               column.width == columns[state.selectedColumn].width || column.x == 0 {
+            if let column = placed.first(where: { $0.index == state.selectedColumn }), column.isWhole || column.x == 0 {
                 break
             }
             guard let next = columns.indices.first(where: { $0 > state.firstColumn && !columns[$0].isHidden }) else { break }
@@ -117,7 +135,7 @@ public final class TableView: View {
             let current = state.firstColumn
             state.firstColumn = previous
             let placed = placedColumns(width: frame.width)
-            if placed.contains(where: { $0.index == state.selectedColumn && $0.width == columns[state.selectedColumn].width }) { continue }
+            if placed.contains(where: { $0.index == state.selectedColumn && $0.isWhole }) { continue }
             state.firstColumn = current
             break
         }

@@ -31,16 +31,37 @@ public final class StatusBar: View {
             return
         }
         var x = 0
-        for command in hints {
-            guard let key = command.keys.first else { continue }
-            let keyText = key.description
-            let label = command.hintLabel ?? command.title
-            let needed = keyText.displayWidth + label.displayWidth + 3
-            if x + needed > room { break }
-            x += canvas.write(keyText, x: x, y: 0, style: theme.statusKey)
+        for (key, label) in Self.fittedHints(hints, width: room) {
+            x += canvas.write(key, x: x, y: 0, style: theme.statusKey)
             x += canvas.write(" " + label + "  ", x: x, y: 0, style: theme.statusBar)
         }
     }
+
+    /// The hints (key and label) that fit in `width` cells, in order; when not all do, the
+    /// help hint keeps its place at the end, as the way to find the rest.
+    static func fittedHints(_ hints: [Command], width: Int) -> [(key: String, label: String)] {
+        var items = hints.compactMap { command -> (key: String, label: String, isHelp: Bool)? in
+            guard let key = command.keys.first else { return nil }
+            return (key.description, command.hintLabel ?? command.title, command.name == helpCommandName)
+        }
+        func needed(_ item: (key: String, label: String, isHelp: Bool)) -> Int { item.key.displayWidth + item.label.displayWidth + 3 }
+        var help: (key: String, label: String, isHelp: Bool)?
+        if items.reduce(0, { $0 + needed($1) }) > width, let h = items.firstIndex(where: \.isHelp) {
+            help = items.remove(at: h)
+        }
+        var room = width - (help.map(needed) ?? 0)
+        var shown: [(key: String, label: String)] = []
+        for item in items {
+            guard needed(item) <= room else { break }
+            shown.append((item.key, item.label))
+            room -= needed(item)
+        }
+        if let help, room >= 0 { shown.append((help.key, help.label)) }
+        return shown
+    }
+
+    /// The name of the command whose hint stays when the others do not fit.
+    public static let helpCommandName = "app.help"
 
     /// The status in `width` cells: its ` · `-separated parts from the middle give way to
     /// `…` first, so that the first (a count) and the last (unsaved changes) stay; if that is

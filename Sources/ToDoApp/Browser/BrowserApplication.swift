@@ -80,7 +80,7 @@ public final class BrowserApplication {
         guard let first = names.first else { throw ObjectGraphError.unsupported("the model has no entities") }
         entitySource = EntityListSource(context: context, names: names)
         entityList = TableView(columns: [
-            TableColumn("entity", title: "Entity", width: 22),
+            TableColumn("entity", title: "Entity", width: 22, compressedWidth: 12),
             TableColumn("count", title: "Objects", width: 7, alignment: .right),
         ], dataSource: entitySource)
         objectTable = TableView(columns: [], dataSource: EmptySource())
