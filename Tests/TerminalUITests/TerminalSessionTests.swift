@@ -52,7 +52,9 @@ struct TerminalSessionTests {
         #expect(screen[29].hasSuffix("3/500  500 rows"))
 
         try session.send("l", "Enter")
-        try session.tmux(["send-keys", "-l", " & tea"])
+        // A flag and a skin-toned emoji are several scalars that each take cells: every
+        // scalar reaches the terminal, in the cells the table gave it.
+        try session.tmux(["send-keys", "-l", " & tea 🇫🇷👍🏽"])
         screen = try session.waitFor { $0.contains { $0.contains("Fix milk & tea") } }
         #expect(screen[29].hasPrefix("Enter Store  Esc Cancel"))
 
@@ -67,7 +69,7 @@ struct TerminalSessionTests {
         #expect(screen.contains { $0.contains("Fix milk & tea") })
         try session.send("Enter")
         screen = try session.waitFor { $0[14].contains("3/500") }
-        #expect(screen[6].contains("│     3│Fix milk & tea"))
+        #expect(screen[6].contains("│     3│Fix milk & tea 🇫🇷👍🏽       │"), "\(screen[6])")
 
         try session.send("q")
         let result = try finish(session)

@@ -52,8 +52,17 @@ public struct Canvas {
         return ax >= clip.x && ay >= clip.y && ay < clip.maxY && ax + width <= clip.maxX
     }
 
-    /// Put one character; a wide one that does not fit whole leaves a blank.
+    /// Put one character; a wide one that does not fit whole leaves a blank. A cluster of
+    /// several terminal units (a joined emoji sequence, a flag) takes a cell run per unit.
     public func put(_ character: Character, x: Int, y: Int, style: Style) {
+        if !character.isASCII, character.unicodeScalars.count > 1, case let units = DisplayWidth.units(of: character), units.count > 1 {
+            var x = x
+            for unit in units {
+                put(unit, x: x, y: y, style: style)
+                x += DisplayWidth.of(unit)
+            }
+            return
+        }
         let width = DisplayWidth.of(character)
         if width == 2, !visible(x, y, width: 2) {
             if visible(x, y) { buffer.set(Cell(" ", width: 1, style: style), x: origin.x + x, y: origin.y + y) }

@@ -3,7 +3,9 @@
 /// East Asian wide and fullwidth characters and emoji take two cells, combining marks and
 /// other zero-width scalars none, everything else printable one. C0 controls and DEL take
 /// one: the canvas draws them as control pictures (`␊`, `␉`). A grapheme cluster takes
-/// the width of its first scalar; a variation selector 16 turns it into a two-cell emoji.
+/// the width of its first scalar, and a variation selector 16 turns it into a two-cell
+/// emoji; a cluster of several scalars that each take cells (a joined emoji sequence, a
+/// flag) takes theirs added up, as curses and most terminals draw it.
 ///
 ///     DisplayWidth.of("日本")    // 4
 ///     DisplayWidth.of("e\u{301}") // 1
@@ -26,11 +28,45 @@ public enum DisplayWidth {
         return 1
     }
 
-    /// The cells taken by one grapheme cluster.
+    /// The cells taken by one grapheme cluster: those of its terminal units (see `units(of:)`).
     public static func of(_ character: Character) -> Int {
+        if character.isASCII { return character.unicodeScalars.first.map { of($0) } ?? 0 }
         let scalars = character.unicodeScalars
+        guard scalars.count > 1 else { return scalars.first.map { of($0) } ?? 0 }
+        return units(of: character).reduce(0) { $0 + unitWidth($1) }
+    }
+
+    /// A grapheme cluster as the terminal and curses lay it out: one unit per scalar that
+    /// takes cells, each with the zero-width scalars after it (combining marks, a variation
+    /// selector, a zero-width joiner). Most clusters are one unit; an emoji sequence joined
+    /// by U+200D (a family) or a flag (two regional indicators) are several, each drawn in
+    /// cells of its own, as `wcwidth` counts them, so that the screen and curses agree on
+    /// where the next character goes.
+    public static func units(of character: Character) -> [Character] {
+        let scalars = character.unicodeScalars
+        guard scalars.count > 1, !character.isASCII else { return [character] }
+        var units: [String.UnicodeScalarView] = []
+        var current = String.UnicodeScalarView()
+        var hasBase = false
+        for scalar in scalars {
+            if of(scalar) > 0, hasBase {
+                units.append(current)
+                current = String.UnicodeScalarView()
+            }
+            if of(scalar) > 0 { hasBase = true }
+            current.append(scalar)
+        }
+        units.append(current)
+        guard units.count > 1 else { return [character] }
+        return units.map { Character(String($0)) }
+    }
+
+    /// The cells taken by one terminal unit: the width of its first scalar; a variation
+    /// selector 16 turns it into a two-cell emoji.
+    private static func unitWidth(_ unit: Character) -> Int {
+        let scalars = unit.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        if character.isASCII { return of(first) }
+        if unit.isASCII { return of(first) }
         var width = of(first)
         if width == 1, scalars.contains(where: { $0.value == 0xFE0F }), first.properties.isEmoji {
             width = 2
