@@ -100,6 +100,22 @@ enum CompanyFixture {
         Case(format: "notes.@count >= 1", expected: ["Ada", "Bob"]),
         Case(format: "ANY notes.text CONTAINS 'SQL'", expected: ["Ada"]),
         Case(format: "ANY projects.department.name == 'Engineering'", expected: ["Ada", "Bob", "dave"]),
+        // Through two to-many steps: the quantifier ranges over the members' members.
+        Case(format: "ANY projects.members.name == 'Bob'", expected: ["Ada", "Bob"]),
+        Case(format: "ALL projects.members.salary > 10000", expected: ["Bob", "Cécile", "Émile"]),
+        Case(format: "NONE projects.members.name == 'dave'", expected: ["Bob", "Cécile", "Émile"]),
+        Case(format: "ANY department.projects.members.salary > 60", expected: ["Ada", "Cécile"]),
+        // A key path or SELF on the right is the employee's, not the member's.
+        Case(format: "ANY projects.members.salary > salary", expected: ["Bob", "dave"]),
+        Case(format: "ANY notes.author == SELF", expected: ["Ada", "Bob"]),
+        Case(format: "ANY projects.department != department", expected: ["Bob", "dave"]),
+        // SUBQUERY(...).@count, with key paths of the member ($p) and of the employee.
+        Case(format: "SUBQUERY(projects, $p, $p.name BEGINSWITH 'D').@count > 0", expected: ["Ada", "Bob"]),
+        Case(format: "SUBQUERY(projects, $p, ANY $p.members.salary > salary).@count > 0", expected: ["Bob", "dave"]),
+        Case(format: "SUBQUERY(projects, $p, $p.department == department).@count == 2", expected: ["Ada"]),
+        Case(format: "SUBQUERY(notes, $n, $n.text CONTAINS 'SQL' OR $n.text == 'new').@count BETWEEN {1, 1}", expected: ["Ada", "Bob"]),
+        Case(format: "SUBQUERY(projects, $p, SUBQUERY($p.members, $m, $m.salary == 0).@count > 0).@count == 1", expected: ["Ada", "dave"]),
+        Case(format: "SUBQUERY(projects, $p, $p.members.@count < 2).@count == 0", expected: ["Ada", "Bob", "Cécile", "dave", "Émile"]),
         Case(format: "salary > 60000 AND department.name == 'Engineering'", expected: ["Ada", "Cécile"]),
         Case(format: "salary < 1 OR name == 'Bob'", expected: ["Bob", "dave"]),
         Case(format: "NOT (salary < 1 OR name == 'Bob')", expected: ["Ada", "Cécile", "Émile"]),

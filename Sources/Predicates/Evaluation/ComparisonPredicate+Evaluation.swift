@@ -21,9 +21,12 @@ extension ComparisonPredicate {
         case .direct:
             return try ComparisonPredicate.test(left, op, right, options: options)
         case .any, .none, .all:
-            let items: [ObjectValue]
+            var items: [ObjectValue]
             switch left {
-            case .array(let a), .set(let a): items = a
+            case .array(let a), .set(let a):
+                // A key path through two to-many steps (projects.members.name) gives each
+                // project's names: the quantifier is over all of them, as in SQL.
+                items = lhs.keyPathName?.contains(".") == true ? Self.flattened(a) : a
             case .dictionary(let d): items = Array(d.values)
             case .null: items = []
             default:
@@ -45,6 +48,21 @@ extension ComparisonPredicate {
                 return modifier == .any ? found : !found
             }
         }
+    }
+
+    /// The elements of nested arrays and sets, in order, in one array.
+    private static func flattened(_ items: [ObjectValue]) -> [ObjectValue] {
+        guard items.contains(where: { if case .array = $0 { return true }; if case .set = $0 { return true }; return false }) else {
+            return items
+        }
+        var result: [ObjectValue] = []
+        for item in items {
+            switch item {
+            case .array(let inner), .set(let inner): result += flattened(inner)
+            default: result.append(item)
+            }
+        }
+        return result
     }
 
     private static func orderingCollection(_ value: ObjectValue) -> PredicateEvaluationError {

@@ -42,6 +42,8 @@ final class QueryCompiler {
     private(set) var entityColumns: [String: String] = [:]
     /// Names standing for SQL expressions (HAVING and grouped ORDER BY).
     var namedExpressions: [String: (sql: String, type: AttributeType)] = [:]
+    /// The members a `SUBQUERY` variable stands for, while its predicate is compiled.
+    private var variableScopes: [String: Scope] = [:]
 
     init(schema: StoreSchema, entity: String) throws {
         guard let mapping = schema.mapping(for: entity) else { throw ObjectGraphError.unknownEntity(entity) }
@@ -157,7 +159,7 @@ final class QueryCompiler {
             case .in:
                 if case .keyPath(let path) = c.rhs, case .toMany(let r, let storage, let owner, let rest) = try operand(path, from: scope) {
                     let element = ComparisonPredicate(.keyPath(rest.isEmpty ? "self" : rest.joined(separator: ".")), .equalTo, c.lhs, options: c.options)
-                    return try subquery(r, storage, owner: owner, condition: element, quantifier: .any)
+                    return try subquery(r, storage, owner: owner, condition: element, quantifier: .any, outer: scope)
                 }
                 // A string IN a string attribute is a substring test: the attribute CONTAINS it.
                 if case .constant(.string) = c.lhs {
@@ -166,9 +168,19 @@ final class QueryCompiler {
             default: break
             }
         }
+        if case .member(.subquery(let collection, let variable, let inner), "@count") = c.lhs {
+            let count = try subqueryCount(collection, variable: variable, inner, in: scope)
+            return try compareCount(count, c.op, try constant(c.rhs))
+        }
         let left = try operandOf(c.lhs, in: scope)
         switch left {
         case .toMany(let r, let storage, let owner, let rest):
+            if c.modifier != .direct, let op = rest.first, op.hasPrefix("@") {
+                // Memory takes the operator over the whole collection, a number ANY cannot range over.
+                throw SQLiteStoreError.unsupportedInSQL(
+                    "\(c.modifier.rawValue) needs a collection, and \(r.name).\(rest.joined(separator: ".")) is one number; "
+                    + "to test each member, use SUBQUERY(collection, $x, condition on $x).@count > 0")
+            }
             if rest == ["@count"] {
                 let count = try countSQL(r, storage, owner: owner)
                 return try compare(.expression(count, .integer64), c.op, c.rhs, options: c.options, in: scope)
@@ -182,14 +194,18 @@ final class QueryCompiler {
                     // A collection CONTAINS a value: some member (or member's key) equals it.
                     let element = ComparisonPredicate(rest.isEmpty ? .evaluatedObject : .keyPath(rest.joined(separator: ".")),
                                                       .equalTo, c.rhs, options: rest.isEmpty ? [] : c.options)
-                    return try subquery(r, storage, owner: owner, condition: element, quantifier: .any)
+                    return try subquery(r, storage, owner: owner, condition: element, quantifier: .any, outer: scope)
                 }
                 throw SQLiteStoreError.unsupportedInSQL(
                     "comparing the to-many relationship '\(r.name)' needs ANY, ALL, NONE, @count, or @sum/@avg/@min/@max of an attribute")
             }
+            // Through a second to-many step (ANY projects.members.name): the members' members
+            // are quantified the same way, ALL within ALL, ANY within ANY and NONE.
+            let crossesToMany = schema.mapping(for: r.destinationEntityName).map { Self.crossesToMany(rest, from: $0, in: schema) } ?? false
             let element = ComparisonPredicate(rest.isEmpty ? .evaluatedObject : .keyPath(rest.joined(separator: ".")),
-                                              c.op, c.rhs, options: c.options)
-            return try subquery(r, storage, owner: owner, condition: element, quantifier: c.modifier)
+                                              c.op, c.rhs, modifier: crossesToMany ? (c.modifier == .all ? .all : .any) : .direct,
+                                              options: c.options)
+            return try subquery(r, storage, owner: owner, condition: element, quantifier: c.modifier, outer: scope)
         default:
             if c.modifier != .direct {
                 throw SQLiteStoreError.unsupportedInSQL("\(c.modifier.rawValue) needs a to-many key path on the left")
@@ -203,6 +219,11 @@ final class QueryCompiler {
         case .keyPath(let path): return try operand(path, from: scope)
         case .evaluatedObject: return .object("\(scope.alias).Z_PK", entity: scope.mapping.entity.name)
         case .member(.evaluatedObject, let path): return try operand(path, from: scope)
+        case .variable(let name) where variableScopes[name] != nil:
+            let member = variableScopes[name]!
+            return .object("\(member.alias).Z_PK", entity: member.mapping.entity.name)
+        case .member(.variable(let name), let path) where variableScopes[name] != nil:
+            return try operand(path, from: variableScopes[name]!)
         case .variable(let name):
             throw SQLiteStoreError.unsupportedInSQL("variable $\(name) has no value (substitute variables first)")
         default:
@@ -211,8 +232,10 @@ final class QueryCompiler {
     }
 
     /// `EXISTS` / `NOT EXISTS` over the members of a to-many relationship.
+    /// The member is compared with the right-hand side as written in `outer`: a key path or
+    /// `SELF` there is the outer object's, as in memory.
     private func subquery(_ r: RelationshipDescription, _ storage: StoreSchema.ToManyStorage, owner: String,
-                          condition: ComparisonPredicate, quantifier: ComparisonModifier) throws -> SQLFragment {
+                          condition: ComparisonPredicate, quantifier: ComparisonModifier, outer: Scope) throws -> SQLFragment {
         guard let destination = schema.mapping(for: r.destinationEntityName) else {
             throw ObjectGraphError.unknownEntity(r.destinationEntityName)
         }
@@ -220,6 +243,16 @@ final class QueryCompiler {
         let scope = Scope(alias: alias, mapping: destination)
         let savedJoins = joins
         joins = []
+        // The outer object as a variable no predicate can name (the parser takes no control characters).
+        let outerName = "\u{1}outer-\(alias)"
+        var condition = condition
+        switch condition.rhs {
+        case .keyPath(let path): condition.rhs = .member(.variable(outerName), keyPath: path)
+        case .evaluatedObject: condition.rhs = .variable(outerName)
+        default: break
+        }
+        variableScopes[outerName] = outer
+        defer { variableScopes[outerName] = nil }
         var inner = try compile(condition, in: scope)
         let innerJoins = joins.map { " " + $0.sql }.joined()
         joins = savedJoins
@@ -237,6 +270,80 @@ final class QueryCompiler {
         case .any, .direct: return SQLFragment(exists, inner.arguments)
         case .all, .none: return SQLFragment("NOT " + exists, inner.arguments)
         }
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count` as a scalar subquery: the members of a
+    /// to-many key path that match the predicate, `$x` standing for each; key paths without
+    /// `$x` are the outer object's, as in memory.
+    private func subqueryCount(_ collection: ObjectExpression, variable: String, _ predicate: ObjectPredicate,
+                               in scope: Scope) throws -> SQLFragment {
+        guard case .toMany(let r, let storage, let owner, let rest) = try operandOf(collection, in: scope), rest.isEmpty else {
+            throw SQLiteStoreError.unsupportedInSQL("SUBQUERY over \(collection), which is not a to-many relationship")
+        }
+        guard let destination = schema.mapping(for: r.destinationEntityName) else {
+            throw ObjectGraphError.unknownEntity(r.destinationEntityName)
+        }
+        let alias = newAlias()
+        let savedJoins = joins, savedVariable = variableScopes[variable]
+        joins = []
+        variableScopes[variable] = Scope(alias: alias, mapping: destination)
+        defer {
+            joins = savedJoins
+            variableScopes[variable] = savedVariable
+        }
+        let condition = try compile(predicate, in: scope)
+        let innerJoins = joins.map { " " + $0.sql }.joined()
+        let from: String
+        switch storage {
+        case .foreignKey(let table, let column):
+            from = "FROM \(table) \(alias)\(innerJoins) WHERE \(alias).\(column) = \(owner).Z_PK"
+        case .joinTable(let name, let own, let other):
+            from = "FROM \(name) j\(alias) JOIN \(destination.table.name) \(alias) ON \(alias).Z_PK = j\(alias).\(other)"
+                + "\(innerJoins) WHERE j\(alias).\(own) = \(owner).Z_PK"
+        }
+        return SQLFragment("(SELECT COUNT(*) \(from) AND COALESCE(\(condition.sql), 0))", condition.arguments)
+    }
+
+    /// A count (never NULL) compared with a constant, as memory compares an integer.
+    private func compareCount(_ count: SQLFragment, _ op: ComparisonOperator, _ value: ObjectValue) throws -> SQLFragment {
+        func number(_ v: ObjectValue) -> DatabaseValue? {
+            switch v {
+            case .int, .double, .decimal, .bool: return DatabaseValueCoding.databaseValue(v)
+            default: return nil
+            }
+        }
+        switch op {
+        case .equalTo, .notEqualTo:
+            guard let n = number(value) else { return op == .equalTo ? .alwaysFalse : .alwaysTrue }
+            return SQLFragment("\(count.sql) \(op == .equalTo ? "=" : "<>") ?", count.arguments + [n])
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            guard let n = number(value) else { return .alwaysFalse }
+            return SQLFragment("\(count.sql) \(op.rawValue) ?", count.arguments + [n])
+        case .between:
+            guard let bounds = value.collectionElements, bounds.count == 2 else {
+                throw SQLiteStoreError.unsupportedInSQL("BETWEEN needs two values on the right")
+            }
+            guard let low = number(bounds[0]), let high = number(bounds[1]) else { return .alwaysFalse }
+            return SQLFragment("\(count.sql) BETWEEN ? AND ?", count.arguments + [low, high])
+        case .in:
+            let numbers = (value.collectionElements ?? []).compactMap(number)
+            guard !numbers.isEmpty else { return .alwaysFalse }
+            return SQLFragment("\(count.sql) IN (\(Array(repeating: "?", count: numbers.count).joined(separator: ", ")))",
+                               count.arguments + numbers)
+        default:
+            throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) with SUBQUERY(...).@count")
+        }
+    }
+
+    /// Whether a key path from an entity goes through a to-many relationship.
+    static func crossesToMany(_ path: [String], from mapping: StoreSchema.EntityMapping, in schema: StoreSchema) -> Bool {
+        var mapping = mapping
+        for key in path {
+            if mapping.toManyStorage(for: key) != nil { return true }
+            guard let fk = mapping.foreignKey(for: key), let next = schema.mapping(for: fk.destinationEntityName) else { return false }
+            mapping = next
+        }
+        return false
     }
 
     /// `@sum`, `@avg`, `@min` or `@max` of an attribute over a to-many relationship's
@@ -303,9 +410,8 @@ final class QueryCompiler {
         let isString = type == .string || type == .uri
         let folding = isString && !options.isEmpty && !options.contains(.normalized)
 
-        // Key path against key path.
-        if case .keyPath(let path) = rhs {
-            let right = try operand(path, from: scope)
+        // Key path against key path (or a SUBQUERY variable's).
+        if let right = try rightOperand(rhs, in: scope) {
             let rightColumn: String
             var rightType: AttributeType?
             switch right {
@@ -400,6 +506,17 @@ final class QueryCompiler {
             guard case .string = value else { throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) needs a string pattern") }
             let function = op == .like ? "td_like" : "td_matches"
             return SQLFragment("\(function)(\(column), ?, ?)", [value.databaseValueForFunction, options.rawValue.databaseValue])
+        }
+    }
+
+    /// The operand of a right-hand side that is a key path, or a `SUBQUERY` variable or its
+    /// key path; nil for a value.
+    private func rightOperand(_ rhs: ObjectExpression, in scope: Scope) throws -> Operand? {
+        switch rhs {
+        case .keyPath(let path): return try operand(path, from: scope)
+        case .variable(let name) where variableScopes[name] != nil: return try operandOf(rhs, in: scope)
+        case .member(.variable(let name), _) where variableScopes[name] != nil: return try operandOf(rhs, in: scope)
+        default: return nil
         }
     }
 
