@@ -44,23 +44,47 @@ extension ManagedObjectContext {
         }
     }
 
-    private func restoreStatus(_ object: ManagedObject, from: ManagedObject.Status, to: ManagedObject.Status) {
-        switch (from, to) {
-        case (.deleted, let back):
+    /// Brings an object back (undoing a deletion, redoing an insertion) or takes it away
+    /// (undoing an insertion, redoing a deletion) from the state it is in now, which a save
+    /// since the change may have moved on: an insertion undone after it was saved deletes the
+    /// object from the store at the next save, and a deletion undone after it was saved
+    /// inserts the object again, under a new ID, with its values and relationships.
+    private func restoreStatus(_ object: ManagedObject, from: ManagedObject.Status, to target: ManagedObject.Status) {
+        let bringsBack = target == .clean || target == .inserted
+        switch (bringsBack, object.status) {
+        case (true, .clean), (true, .inserted), (false, .deleted), (false, .invalid):
+            return
+        case (true, .deleted):
+            // A deletion not saved yet is taken back.
             pendingDeletes.removeAll { $0 === object }
+            let back: ManagedObject.Status = object.objectID.isTemporaryID ? .inserted : .clean
             setStatus(object, back, wasInserted: false)
             if back == .inserted { noteInsertedInEvent(object) } else { noteUpdatedInEvent(object) }
-        case (_, .deleted):
-            setStatus(object, .deleted, wasInserted: from == .inserted)
-            event.deleted.append(object)
-        case (.inserted, .invalid):
-            setStatus(object, .invalid, wasInserted: true)
-            event.deleted.append(object)
-        case (.invalid, .inserted):
+        case (true, .invalid):
+            if object.managedObjectContext !== self { object.managedObjectContext = self }
+            if !object.objectID.isTemporaryID {
+                // Its deletion was saved: the store no longer has it, so it is saved anew.
+                object.objectID = .temporary(entityName: object.entity.name)
+                object.attributeValues = object.attributeValues ?? object.snapshot?.attributes ?? object.entity.defaultAttributeValues
+                object.snapshot = nil
+                object.changedKeys = []
+                object.originals = [:]
+                for i in object.relationshipValues.indices {
+                    if case .toManyFault(let pending) = object.relationshipValues[i] {
+                        object.relationshipValues[i] = .toMany(OrderedSet(pending.added))
+                    }
+                }
+            }
             setStatus(object, .inserted, wasInserted: false)
             noteInsertedInEvent(object)
-        default:
-            setStatus(object, to, wasInserted: false)
+        case (false, .inserted):
+            // Never saved: discarded, as an undone insertion always was.
+            setStatus(object, target == .deleted ? .deleted : .invalid, wasInserted: true)
+            event.deleted.append(object)
+        case (false, .clean):
+            // Saved since it was inserted (or brought back): deleted at the next save.
+            setStatus(object, .deleted, wasInserted: false)
+            event.deleted.append(object)
         }
     }
 }

@@ -176,6 +176,8 @@ public final class ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         precondition(object.managedObjectContext === self, "\(object) belongs to another context")
         guard object.status == .clean || object.status == .inserted else { return }
+        // Its values are kept for an undo, which after a save inserts it again.
+        if undoManager != nil, object.isFault { try? object.fireFault() }
         object.prepareForDeletion()
         let from = object.status
         setStatus(object, .deleted, wasInserted: from == .inserted)
