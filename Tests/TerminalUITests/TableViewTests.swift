@@ -180,6 +180,8 @@ struct TableViewTests {
         #expect(harness.table.state.isEditing)
         screen = harness.run("<C-u>abc<Enter>")
         #expect(screen[4].contains("⚠ “abc” is not a number"))
+        screen = harness.run("<C-u>2,750<Enter>")
+        #expect(screen[4].contains("⚠ “2,750” could be read two ways"), "a thousands comma is not taken for a decimal one")
         screen = harness.run("<C-u>2,5<Enter>")
         #expect(!harness.table.state.isEditing)
         #expect(harness.rows.stored["0.price"] == .decimal(2.5))
@@ -233,6 +235,30 @@ struct TableViewTests {
         #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 12, 23, 8, 30)))
         harness.run("<Enter>t<Enter>")
         #expect(rows.stored["0.due"] == .date(RecordingRows.day(2030, 1, 2, 8, 30)))
+    }
+
+    @Test("the date editor clears with Backspace, takes typed digits part by part, and keeps the chosen day across short months")
+    func dateEditorClearTypeAndMonths() {
+        let rows = RecordingRows(count: 2)
+        let harness = TableHarness(rows: rows, columns: [
+            TableColumn("due", title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
+        ], size: Size(width: 64, height: 10))
+        var screen = harness.run("<Enter><Backspace>")
+        #expect(screen[3].hasPrefix("│(no date)"), "\(screen[3])")
+        #expect(screen[9].contains("Backspace Clear  t Today"), "the hints name the date keys: \(screen[9])")
+        harness.run("<Enter>")
+        #expect(rows.stored["0.due"] == .empty, "a cleared date stores no value")
+        // Typed: year, month, day, hour, minute, each moving on to the next part.
+        harness.run("j<Enter><Left><Left>202512241815<Enter>")
+        #expect(rows.stored["1.due"] == .date(RecordingRows.day(2025, 12, 24, 18, 15)))
+        // 31 October, then month by month: the 31st comes back after November's 30th.
+        harness.run("<Enter><Left><Left>2025103109<Left><Left><Left>")
+        screen = harness.run("<Up>")
+        #expect(screen[4].hasPrefix("│2025-11-30"), "\(screen[4])")
+        screen = harness.run("<Up><Up><Up>")
+        #expect(screen[4].hasPrefix("│2026-02-28"), "\(screen[4])")
+        screen = harness.run("<Up>")
+        #expect(screen[4].hasPrefix("│2026-03-31"), "\(screen[4])")
     }
 
     @Test("a choice cell opens a popup list; j/k pick and Enter stores")

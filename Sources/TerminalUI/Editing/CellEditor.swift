@@ -65,6 +65,19 @@ public struct CellEditor {
         }
     }
 
+    /// The keys of this editor's own, beyond Enter, Esc and Tab, for the help and the hints:
+    /// the date editor's parts, steps, typing and clearing.
+    public var ownKeys: [(name: String, title: String, keys: [Key], hint: String?)] {
+        guard case .date = mode else { return [] }
+        return [
+            ("editor.dateClear", "Date: clear (no date); an arrow brings it back", [.backspace, .delete], "Clear"),
+            ("editor.dateToday", "Date: today, keeping the time", [.character("t")], "Today"),
+            ("editor.dateStep", "Date: part one later or earlier (PgUp/PgDn ten)", [.up, .down], "Change"),
+            ("editor.datePart", "Date: previous or next part", [.left, .right], nil),
+            ("editor.dateType", "Date: type the part's digits (2026, 12, 24…)", [], nil),
+        ]
+    }
+
     /// Empties a text editor, so that typing replaces a placeholder value ("New category")
     /// that Esc keeps.
     public mutating func clearText() {
@@ -75,7 +88,7 @@ public struct CellEditor {
     public func currentValue() throws -> CellValue {
         switch mode {
         case let .date(state):
-            return .date(state.date)
+            return state.isCleared ? .empty : .date(state.date)
         case let .choice(options, selected):
             return options.indices.contains(selected) ? .text(options[selected]) : .empty
         case let .text(state):
@@ -90,7 +103,18 @@ public struct CellEditor {
                 return .integer(n)
             case .decimal:
                 if trimmed.isEmpty { return .empty }
-                guard let d = Double(trimmed.replacingOccurrences(of: ",", with: ".")), d.isFinite else {
+                // A decimal comma is read as a point (2,5), but where a comma could also
+                // separate thousands (2,750, 1,234.5) the number is refused rather than guessed.
+                var number = trimmed.replacingOccurrences(of: "_", with: "")
+                let commas = number.filter { $0 == "," }.count
+                if commas > 0 {
+                    let digitsAfter = number.split(separator: ",", omittingEmptySubsequences: false).last?.count ?? 0
+                    guard commas == 1, !number.contains("."), digitsAfter != 3 else {
+                        throw EditorError("“\(trimmed)” could be read two ways: write 2750 or 2.75, without commas")
+                    }
+                    number = number.replacingOccurrences(of: ",", with: ".")
+                }
+                guard let d = Double(number), d.isFinite else {
                     throw EditorError("“\(trimmed)” is not a number")
                 }
                 return .decimal(d)
@@ -164,7 +188,7 @@ public struct CellEditor {
         case let .date(state):
             canvas.fill(rect, style: theme.editor)
             canvas.write(state.text, x: rect.x, y: rect.y, style: theme.editor, maxWidth: rect.width)
-            let range = state.partRange
+            let range = state.isCleared ? 0..<0 : state.partRange
             let text = Array(state.text)
             for i in range where i < rect.width {
                 canvas.put(text[i], x: rect.x + i, y: rect.y, style: theme.selectedCell)
