@@ -48,6 +48,14 @@ struct BrowserTests {
         try SQLiteTestRows.names(storeURL, entity: entity)
     }
 
+    @Test("with no objects to show, the browser starts in the entity list, where j picks the next entity")
+    func startsInEntityListWhenEmpty() throws {
+        let (browser, driver, _) = try launch(model: ModelFixtures.company)
+        #expect(driver.screenLines.last?.hasSuffix("0 Badge · saved") == true, "\(driver.screenLines.last ?? "")")
+        browser.app.runScript("j")
+        #expect(driver.screenLines.last?.hasSuffix("0 Department · saved") == true, "\(driver.screenLines.last ?? "")")
+    }
+
     @Test("the entities are listed with their counts, and the first one's objects and form are shown")
     func firstScreen() throws {
         let (browser, driver) = try launch()
@@ -149,7 +157,7 @@ struct BrowserTests {
     @Test("a save the model refuses lists each problem by object and key, and shows them under the fields")
     func saveProblems() throws {
         let (browser, driver, stack) = try launch(model: ModelFixtures.employeeDirectory, width: 110, height: 40)
-        browser.app.runScript("<Tab>jj<Enter>")
+        browser.app.runScript("jj<Enter>")                  // an empty store starts in the entity list
         #expect(browser.objects?.entityName == "Employee")
         browser.app.runScript("at<Enter><C-s>")          // a birth date only: the names are missing
         let dialog = text(driver)

@@ -115,7 +115,9 @@ public final class BrowserApplication {
         app.minimumSize = Size(width: 50, height: 12)
         app.show(mainWindow)
         show(place)
-        mainWindow.focus(objectTable)
+        // The objects when there are some to move through; otherwise the entity list, where
+        // j and k pick another entity.
+        mainWindow.focus((objects?.arrangedCount ?? 0) > 0 ? objectTable : entityList)
     }
 
     /// Runs until the user quits.
