@@ -210,8 +210,10 @@ extension ToDoApplication: ContextEditing {
             }
             guard let category = added else { return .redraw }
             endEvent()
+            // Esc on its first edit takes the new category back, as it does a new item.
+            newCategory = (category, context.undoManager?.undoGroupCount ?? 0)
             if let row = categories.arrangedIndex(of: category) { categoryTable.select(row: row) }
-            // Typing replaces the placeholder name; Esc keeps it.
+            // Typing replaces the placeholder name.
             let result = categoryTable.beginEditing()
             categoryTable.state.editor?.clearText()
             return result.union(.redraw)

@@ -44,6 +44,8 @@ public final class ToDoApplication {
     public internal(set) var filterText = ""
     /// The item `a` just added, with the undo count after it: Esc on its first edit takes it back.
     var newItem: (object: ManagedObject, undoCount: Int)?
+    /// A category just added from the panel, taken back when its first edit is cancelled.
+    var newCategory: (object: ManagedObject, undoCount: Int)?
     /// Set when the user chose to quit without saving (or could not be asked).
     var forceQuit = false
     var observations: [BindingObservation] = []
@@ -103,6 +105,11 @@ public final class ToDoApplication {
         table.onCancelEditing = { [weak self] in
             guard let self, let added = self.newItem else { return }
             self.newItem = nil
+            self.discardAdded(added.object, undoCount: added.undoCount)
+        }
+        categoryTable.onCancelEditing = { [weak self] in
+            guard let self, let added = self.newCategory else { return }
+            self.newCategory = nil
             self.discardAdded(added.object, undoCount: added.undoCount)
         }
         // Smaller, the window would show its frame and no rows: it says so instead.

@@ -268,9 +268,11 @@ struct ToDoAppTests {
         todo.app.runScript("aGarden<Enter>")
         #expect(todo.categories.arrangedObjects.compactMap { $0.string("name") }.contains("Garden"),
                 "typing replaces the placeholder name")
+        let count = todo.categories.arrangedObjects.count
         todo.app.runScript("a<Esc>")
-        #expect(todo.categories.arrangedObjects.compactMap { $0.string("name") }.contains("New category"),
-                "Esc keeps it")
+        #expect(!todo.categories.arrangedObjects.compactMap { $0.string("name") }.contains("New category"),
+                "Esc on its first edit takes the new category back, as it does a new item")
+        #expect(todo.categories.arrangedObjects.count == count)
         // Home holds the welcome item: deleting it asks first.
         let home = try #require(todo.categories.arrangedObjects.first { $0.string("name") == "Home" })
         todo.categories.setSelectedObjects([home])
