@@ -127,6 +127,11 @@ struct QueryCommand: ParsableCommand {
         }
         do {
             var parsed = try ObjectPredicate(format: predicate, argumentArray: args)
+            // The format reads its arguments in order: one that still parses without the
+            // last --arg never used it, which is a mistake to say, not to ignore.
+            if !args.isEmpty, (try? ObjectPredicate(format: predicate, argumentArray: Array(args.dropLast()))) != nil {
+                throw CommandFailure("--arg \(args.count) is not used: the predicate has fewer %@ and %K than the \(args.count) --arg values given")
+            }
             parsed = try parsed.substitutingVariables(vars)
             return parsed
         } catch let error as PredicateSyntaxError {

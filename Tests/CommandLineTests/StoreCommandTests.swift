@@ -407,6 +407,7 @@ struct StoreCommandTests {
         (["query", "ToDo", "name == $X", "--var", "=1"], "the variable has no name"),
         (["query", "ToDo", "--keys", "name,,dueDate"], "--keys has an empty key"),
         (["query", "ToDo", "dueDate < %@", "--arg", "{\"$date\": 0}"], "takes an ISO-8601 string"),
+        (["query", "ToDo", "name == %@", "--arg", "\"a\"", "--arg", "\"b\""], "--arg 2 is not used"),
         (["query", "--store", ".", "--model", TestSupport.ModelFixtures.toDo.path, "ToDo"], "is a folder, not a store file"),
     ])
     func mistakes(_ arguments: [String], _ message: String) throws {
