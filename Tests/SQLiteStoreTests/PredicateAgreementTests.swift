@@ -84,6 +84,32 @@ struct PredicateAgreementTests {
         #expect(try names(sqlite, request).sorted() == names(memory, request).sorted())
     }
 
+    @Test("a decomposed é (e + U+0301): == and < compare literally on both paths, [c] and [d] fold to one text", arguments: [
+        ("name == 'émile'", ["émile"]),
+        ("name == 'e\u{301}mile'", ["e\u{301}mile"]),
+        ("name ==[n] 'émile'", ["émile"]),
+        ("name ==[c] 'ÉMILE'", ["émile", "e\u{301}mile"]),
+        ("name ==[cd] 'EMILE'", ["émile", "e\u{301}mile"]),
+        ("name < 'f'", ["e\u{301}mile"]),
+        ("name BEGINSWITH[c] 'É'", ["émile", "e\u{301}mile"]),
+    ])
+    func decomposedText(_ format: String, _ expected: [String]) throws {
+        let model = try ModelFixtures.companyModel()
+        let memory = try TestStack(model: model)
+        let sqlite = try SQLiteTestStack(model: model)
+        for context in [memory.context, sqlite.context] {
+            for name in ["émile", "e\u{301}mile"] {
+                let e = try context.insertObject(forEntityName: "Employee")
+                e["name"] = .string(name)
+            }
+            try context.save()
+        }
+        let request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: format))
+        func scalars(_ names: [String]) -> [[UInt32]] { names.map { $0.unicodeScalars.map(\.value) }.sorted { $0.lexicographicallyPrecedes($1) } }
+        #expect(scalars(try names(memory.newContext(), request)) == scalars(expected), "in memory")
+        #expect(scalars(try names(try sqlite.reopened().context, request)) == scalars(expected), "in SQL")
+    }
+
     @Test("a number IN a string is an error on both paths, not no match")
     func numberInString() throws {
         let (memory, sqlite) = try Self.stacks()

@@ -149,7 +149,7 @@ extension ComparisonPredicate {
 
     private static func equal(_ l: ObjectValue, _ r: ObjectValue, _ options: ComparisonOptions) -> Bool {
         if !options.isEmpty, case .string(let a) = l, case .string(let b) = r {
-            return options.fold(a) == options.fold(b)
+            return options.fold(a).utf8.elementsEqual(options.fold(b).utf8)
         }
         return l == r
     }

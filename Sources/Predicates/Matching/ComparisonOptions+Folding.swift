@@ -20,6 +20,8 @@ extension ComparisonOptions {
         var fold: String.CompareOptions = []
         if caseless { fold.insert(.caseInsensitive) }
         if contains(.diacriticInsensitive) { fold.insert(.diacriticInsensitive) }
-        return string.folding(options: fold, locale: nil)
+        // In normal form C, so that text folded from a composed é and from e + U+0301 is the
+        // same text, compared literally (as SQL compares the folded bytes).
+        return string.folding(options: fold, locale: nil).precomposedStringWithCanonicalMapping
     }
 }

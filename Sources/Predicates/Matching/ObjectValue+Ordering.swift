@@ -17,7 +17,10 @@ extension ObjectValue {
     public static func compare(_ a: ObjectValue, _ b: ObjectValue, options: ComparisonOptions = []) -> ComparisonResult? {
         switch (a, b) {
         case (.string(let x), .string(let y)):
-            return order(options.fold(x), options.fold(y))
+            // By scalar (UTF-8 byte) order, as SQL's BINARY collation orders.
+            let (a, b) = (options.fold(x), options.fold(y))
+            if a.utf8.elementsEqual(b.utf8) { return .orderedSame }
+            return a.utf8.lexicographicallyPrecedes(b.utf8) ? .orderedAscending : .orderedDescending
         case (.int(let x), .int(let y)):
             return order(x, y)
         case (.date(let x), .date(let y)):

@@ -173,7 +173,9 @@ extension ObjectValue: Equatable {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.int(let a), .int(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        // Literally, as isEqual: compares strings (and SQL their bytes): a composed é is not
+        // e + U+0301. [c] and [d] fold both to normal form C first.
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
         case (.date(let a), .date(let b)): return a == b
         case (.data(let a), .data(let b)): return a == b
         case (.uuid(let a), .uuid(let b)): return a == b
