@@ -342,6 +342,19 @@ struct EvaluationTests {
         .init("name LIKE[cd] %@", [.string("ANN")], true),
     ]
 
+    @Test("an integer against a double compares exactly, as SQLite does: 2^53 + 1 is more than 2^53, Int64.max less than 2^63")
+    func integerAgainstDouble() throws {
+        let big = ObjectValue.int(9_007_199_254_740_993)
+        #expect(try !ComparisonPredicate.test(big, .equalTo, .double(9_007_199_254_740_992)))
+        #expect(try ComparisonPredicate.test(big, .greaterThan, .double(9_007_199_254_740_992)))
+        #expect(try ComparisonPredicate.test(.double(9_007_199_254_740_992), .lessThan, big))
+        #expect(try ComparisonPredicate.test(.int(Int.max), .lessThan, .double(9_223_372_036_854_775_808)))
+        #expect(try ComparisonPredicate.test(.int(3), .equalTo, .double(3)))
+        #expect(try ComparisonPredicate.test(.int(3), .lessThan, .double(3.5)))
+        #expect(try ComparisonPredicate.test(.int(-3), .greaterThan, .double(-3.5)))
+        #expect(try !ComparisonPredicate.test(.int(1), .equalTo, .double(.nan)))
+    }
+
     @Test("comparison operators follow Core Data's equality and ordering", arguments: comparisons)
     func comparisonOperators(_ c: EvaluationCase) {
         assertEvaluates(c.format, c.arguments, on: Samples.ann, to: c.expected)

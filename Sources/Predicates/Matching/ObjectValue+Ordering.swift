@@ -38,6 +38,22 @@ extension ObjectValue {
         }
     }
 
+    /// An integer against a double without rounding the integer to a double (2^53 + 1 is
+    /// more than 2^53), as SQLite compares them; nil against NaN.
+    static func exactOrder(_ i: Int, _ d: Double) -> ComparisonResult? {
+        if d.isNaN { return nil }
+        if d >= 9_223_372_036_854_775_808.0 { return .orderedAscending }
+        if d < -9_223_372_036_854_775_808.0 { return .orderedDescending }
+        let whole = d.rounded(.down)
+        let w = Int(whole)
+        if i != w { return i < w ? .orderedAscending : .orderedDescending }
+        return d > whole ? .orderedAscending : .orderedSame
+    }
+
+    private static func reversed(_ r: ComparisonResult) -> ComparisonResult {
+        r == .orderedAscending ? .orderedDescending : r == .orderedDescending ? .orderedAscending : .orderedSame
+    }
+
     private static func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
         x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
     }
@@ -52,6 +68,10 @@ extension ObjectValue {
             return order(x, y)
         }
         switch (a, b) {
+        case (.double(let y), _) where !decimal && b.intValue != nil && !b.isDouble:
+            return exactOrder(b.intValue!, y).map(Self.reversed)
+        case (_, .double(let y)) where !decimal && a.intValue != nil && !a.isDouble:
+            return exactOrder(a.intValue!, y)
         case (.double, _), (_, .double), (.decimal, _), (_, .decimal):
             guard let x = a.doubleValue, let y = b.doubleValue, !x.isNaN, !y.isNaN else { return nil }
             return order(x, y)
@@ -59,5 +79,12 @@ extension ObjectValue {
             guard let x = a.intValue, let y = b.intValue else { return nil }
             return order(x, y)
         }
+    }
+}
+
+extension ObjectValue {
+    var isDouble: Bool {
+        if case .double = self { return true }
+        return false
     }
 }

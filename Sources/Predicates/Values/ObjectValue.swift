@@ -195,6 +195,9 @@ extension ObjectValue: Equatable {
         if case .decimal = a, let x = a.decimalValue, let y = b.decimalValue { return x == y }
         if case .decimal = b, let x = a.decimalValue, let y = b.decimalValue { return x == y }
         if let x = a.intValue, let y = b.intValue, !(a.isFloating || b.isFloating) { return x == y }
+        // An integer against a double exactly, as SQLite compares them (2^53 + 1 is not 2^53).
+        if case .double(let d) = b, !a.isFloating, let i = a.intValue { return exactOrder(i, d) == .orderedSame }
+        if case .double(let d) = a, !b.isFloating, let i = b.intValue { return exactOrder(i, d) == .orderedSame }
         guard let x = a.doubleValue, let y = b.doubleValue else { return false }
         return x == y
     }
