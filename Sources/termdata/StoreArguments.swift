@@ -14,7 +14,7 @@ struct StoreArguments: ParsableArguments {
     @Option(help: "The store file (default: the ToDo store in $XDG_DATA_HOME/termdata).")
     var store: String?
 
-    @Option(help: "The model: an .xcdatamodeld bundle or .xcdatamodel folder (default for the ToDo store: the bundled ToDo model).")
+    @Option(help: "The model: an .xcdatamodeld bundle or .xcdatamodel folder, or ToDo for the bundled ToDo model (the default for a ToDo store).")
     var model: String?
 
     @Option(help: "The store type: sqlite, xml or binary (default: what an existing file holds, else from the file extension, else sqlite).")
@@ -31,14 +31,17 @@ struct StoreArguments: ParsableArguments {
     /// Every version of the model (for migration).
     func loadVersions() throws -> ModelVersions {
         let url: URL
-        if let model {
+        if let model, model.lowercased() == "todo", !FileManager.default.fileExists(atPath: model) {
+            // The bundled ToDo model by name, for a new ToDo store kept elsewhere.
+            url = BundledResources.toDoModelURL
+        } else if let model {
             url = URL(fileURLWithPath: model)
         } else if store == nil {
             url = BundledResources.toDoModelURL
         } else {
             let bundled = try ModelCommand.load(BundledResources.toDoModelURL)
             guard isToDoStore(storeURL, versions: bundled) else {
-                throw CommandFailure("--model is required for a store other than the ToDo store")
+                throw CommandFailure("--model is required for a store other than the ToDo store (--model ToDo names the bundled ToDo model)")
             }
             return bundled
         }

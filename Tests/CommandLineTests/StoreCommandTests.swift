@@ -27,6 +27,18 @@ struct StoreCommandTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     }
 
+    @Test("--model ToDo names the bundled model, so a new ToDo store can be made anywhere")
+    func bundledModelByName() throws {
+        let cli = try CommandLineSession()
+        let path = try cli.write(Self.graph, to: "todo.json")
+        let refused = try cli.run(["import", "--store", "Elsewhere.sqlite", path])
+        #expect(refused.status != 0 && refused.stderr.contains("--model ToDo names the bundled ToDo model"), "\(refused.stderr)")
+        let result = try cli.run(["import", "--store", "Elsewhere.sqlite", "--model", "ToDo", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try cli.run(["query", "--store", "Elsewhere.sqlite", "ToDo", "--count"]).stdout == "4\n",
+                "the store is then known as a ToDo store without --model")
+    }
+
     @Test("import creates the default ToDo store with the bundled model; query reads it back")
     func importAndQuery() throws {
         let cli = try importedToDo()
