@@ -37,9 +37,7 @@ extension ManagedObjectContext {
             case .order(let object, let i, let from, let to):
                 primitiveSetOrder(object, i, inverted ? from : to)
             case .status(let object, let from, let to):
-                let target = inverted ? from : to
-                let source = inverted ? to : from
-                restoreStatus(object, from: source, to: target)
+                restoreStatus(object, to: inverted ? from : to)
             }
         }
     }
@@ -49,7 +47,7 @@ extension ManagedObjectContext {
     /// since the change may have moved on: an insertion undone after it was saved deletes the
     /// object from the store at the next save, and a deletion undone after it was saved
     /// inserts the object again, under a new ID, with its values and relationships.
-    private func restoreStatus(_ object: ManagedObject, from: ManagedObject.Status, to target: ManagedObject.Status) {
+    private func restoreStatus(_ object: ManagedObject, to target: ManagedObject.Status) {
         let bringsBack = target == .clean || target == .inserted
         switch (bringsBack, object.status) {
         case (true, .clean), (true, .inserted), (false, .deleted), (false, .invalid):

@@ -68,9 +68,9 @@ extension ObjectValue {
             return order(x, y)
         }
         switch (a, b) {
-        case (.double(let y), _) where !decimal && b.intValue != nil && !b.isDouble:
+        case (.double(let y), _) where !decimal && b.intValue != nil && !b.isFloating:
             return exactOrder(b.intValue!, y).map(Self.reversed)
-        case (_, .double(let y)) where !decimal && a.intValue != nil && !a.isDouble:
+        case (_, .double(let y)) where !decimal && a.intValue != nil && !a.isFloating:
             return exactOrder(a.intValue!, y)
         case (.double, _), (_, .double), (.decimal, _), (_, .decimal):
             guard let x = a.doubleValue, let y = b.doubleValue, !x.isNaN, !y.isNaN else { return nil }
@@ -79,12 +79,5 @@ extension ObjectValue {
             guard let x = a.intValue, let y = b.intValue else { return nil }
             return order(x, y)
         }
-    }
-}
-
-extension ObjectValue {
-    var isDouble: Bool {
-        if case .double = self { return true }
-        return false
     }
 }

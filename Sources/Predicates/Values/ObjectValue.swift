@@ -202,7 +202,8 @@ extension ObjectValue: Equatable {
         return x == y
     }
 
-    fileprivate var isFloating: Bool {
+    /// Whether the value is a double (not an integer, boolean or decimal).
+    var isFloating: Bool {
         if case .double = self { return true }
         return false
     }

@@ -232,40 +232,26 @@ final class QueryCompiler {
     }
 
     /// `EXISTS` / `NOT EXISTS` over the members of a to-many relationship.
+    ///
     /// The member is compared with the right-hand side as written in `outer`: a key path or
     /// `SELF` there is the outer object's, as in memory.
     private func subquery(_ r: RelationshipDescription, _ storage: StoreSchema.ToManyStorage, owner: String,
                           condition: ComparisonPredicate, quantifier: ComparisonModifier, outer: Scope) throws -> SQLFragment {
-        guard let destination = schema.mapping(for: r.destinationEntityName) else {
-            throw ObjectGraphError.unknownEntity(r.destinationEntityName)
+        var (inner, from) = try overMembers(r, storage, owner: owner) { members in
+            // The outer object as a variable no predicate can name (the parser takes no control characters).
+            let outerName = "\u{1}outer-\(members.alias)"
+            var condition = condition
+            switch condition.rhs {
+            case .keyPath(let path): condition.rhs = .member(.variable(outerName), keyPath: path)
+            case .evaluatedObject: condition.rhs = .variable(outerName)
+            default: break
+            }
+            variableScopes[outerName] = outer
+            defer { variableScopes[outerName] = nil }
+            return try compile(condition, in: members)
         }
-        let alias = newAlias()
-        let scope = Scope(alias: alias, mapping: destination)
-        let savedJoins = joins
-        joins = []
-        // The outer object as a variable no predicate can name (the parser takes no control characters).
-        let outerName = "\u{1}outer-\(alias)"
-        var condition = condition
-        switch condition.rhs {
-        case .keyPath(let path): condition.rhs = .member(.variable(outerName), keyPath: path)
-        case .evaluatedObject: condition.rhs = .variable(outerName)
-        default: break
-        }
-        variableScopes[outerName] = outer
-        defer { variableScopes[outerName] = nil }
-        var inner = try compile(condition, in: scope)
-        let innerJoins = joins.map { " " + $0.sql }.joined()
-        joins = savedJoins
         if quantifier == .all { inner = SQLFragment("NOT COALESCE(\(inner.sql), 0)", inner.arguments) }
-        let from: String
-        switch storage {
-        case .foreignKey(let table, let column):
-            from = "SELECT 1 FROM \(table) \(alias)\(innerJoins) WHERE \(alias).\(column) = \(owner).Z_PK"
-        case .joinTable(let name, let own, let other):
-            from = "SELECT 1 FROM \(name) j\(alias) JOIN \(destination.table.name) \(alias) ON \(alias).Z_PK = j\(alias).\(other)"
-                + "\(innerJoins) WHERE j\(alias).\(own) = \(owner).Z_PK"
-        }
-        let exists = "EXISTS (\(from) AND \(inner.sql))"
+        let exists = "EXISTS (SELECT 1 \(from) AND \(inner.sql))"
         switch quantifier {
         case .any, .direct: return SQLFragment(exists, inner.arguments)
         case .all, .none: return SQLFragment("NOT " + exists, inner.arguments)
@@ -280,28 +266,36 @@ final class QueryCompiler {
         guard case .toMany(let r, let storage, let owner, let rest) = try operandOf(collection, in: scope), rest.isEmpty else {
             throw SQLiteStoreError.unsupportedInSQL("SUBQUERY over \(collection), which is not a to-many relationship")
         }
+        let (condition, from) = try overMembers(r, storage, owner: owner) { members in
+            let saved = variableScopes[variable]
+            variableScopes[variable] = members
+            defer { variableScopes[variable] = saved }
+            return try compile(predicate, in: scope)
+        }
+        return SQLFragment("(SELECT COUNT(*) \(from) AND COALESCE(\(condition.sql), 0))", condition.arguments)
+    }
+
+    /// Work over the members of a to-many relationship: `body` gets their scope (a new
+    /// alias), and what it joins stays inside the subquery. Returns the body's result and the
+    /// members' `FROM … WHERE` clause, linked to `owner` and holding those joins.
+    private func overMembers<T>(_ r: RelationshipDescription, _ storage: StoreSchema.ToManyStorage, owner: String,
+                                _ body: (Scope) throws -> T) throws -> (result: T, from: String) {
         guard let destination = schema.mapping(for: r.destinationEntityName) else {
             throw ObjectGraphError.unknownEntity(r.destinationEntityName)
         }
         let alias = newAlias()
-        let savedJoins = joins, savedVariable = variableScopes[variable]
+        let savedJoins = joins
         joins = []
-        variableScopes[variable] = Scope(alias: alias, mapping: destination)
-        defer {
-            joins = savedJoins
-            variableScopes[variable] = savedVariable
-        }
-        let condition = try compile(predicate, in: scope)
+        defer { joins = savedJoins }
+        let result = try body(Scope(alias: alias, mapping: destination))
         let innerJoins = joins.map { " " + $0.sql }.joined()
-        let from: String
         switch storage {
         case .foreignKey(let table, let column):
-            from = "FROM \(table) \(alias)\(innerJoins) WHERE \(alias).\(column) = \(owner).Z_PK"
+            return (result, "FROM \(table) \(alias)\(innerJoins) WHERE \(alias).\(column) = \(owner).Z_PK")
         case .joinTable(let name, let own, let other):
-            from = "FROM \(name) j\(alias) JOIN \(destination.table.name) \(alias) ON \(alias).Z_PK = j\(alias).\(other)"
-                + "\(innerJoins) WHERE j\(alias).\(own) = \(owner).Z_PK"
+            return (result, "FROM \(name) j\(alias) JOIN \(destination.table.name) \(alias) ON \(alias).Z_PK = j\(alias).\(other)"
+                        + "\(innerJoins) WHERE j\(alias).\(own) = \(owner).Z_PK")
         }
-        return SQLFragment("(SELECT COUNT(*) \(from) AND COALESCE(\(condition.sql), 0))", condition.arguments)
     }
 
     /// A count (never NULL) compared with a constant, as memory compares an integer.
@@ -351,16 +345,11 @@ final class QueryCompiler {
     /// no members is 0, the others are NULL.
     private func aggregateSQL(_ function: String, of attribute: String, over r: RelationshipDescription,
                               _ storage: StoreSchema.ToManyStorage, owner: String) throws -> Operand {
-        guard let destination = schema.mapping(for: r.destinationEntityName) else {
-            throw ObjectGraphError.unknownEntity(r.destinationEntityName)
-        }
-        let alias = newAlias()
-        let savedJoins = joins
-        joins = []
-        defer { joins = savedJoins }
-        guard case .attribute(let column, let type) = try operand(attribute, from: Scope(alias: alias, mapping: destination)),
-              joins.isEmpty else {
-            throw SQLiteStoreError.unsupportedInSQL("\(function) over '\(r.name)' needs an attribute of \(r.destinationEntityName)")
+        let ((column, type), from) = try overMembers(r, storage, owner: owner) { members -> (String, AttributeType) in
+            guard case .attribute(let column, let type) = try operand(attribute, from: members), joins.isEmpty else {
+                throw SQLiteStoreError.unsupportedInSQL("\(function) over '\(r.name)' needs an attribute of \(r.destinationEntityName)")
+            }
+            return (column, type)
         }
         let isNumber: Bool
         switch type {
@@ -369,14 +358,6 @@ final class QueryCompiler {
         }
         if (function == "@sum" || function == "@avg") && !isNumber {
             throw SQLiteStoreError.unsupportedInSQL("\(function) needs a number attribute, and '\(attribute)' is not one")
-        }
-        let from: String
-        switch storage {
-        case .foreignKey(let table, let foreignKey):
-            from = "FROM \(table) \(alias) WHERE \(alias).\(foreignKey) = \(owner).Z_PK"
-        case .joinTable(let name, let own, let other):
-            from = "FROM \(name) j\(alias) JOIN \(destination.table.name) \(alias) ON \(alias).Z_PK = j\(alias).\(other) "
-                + "WHERE j\(alias).\(own) = \(owner).Z_PK"
         }
         switch function {
         case "@sum": return .expression("COALESCE((SELECT SUM(\(column)) \(from)), 0)", type)

@@ -65,17 +65,23 @@ public struct CellEditor {
         }
     }
 
-    /// The keys of this editor's own, beyond Enter, Esc and Tab, for the help and the hints:
-    /// the date editor's parts, steps, typing and clearing.
-    public var ownKeys: [(name: String, title: String, keys: [Key], hint: String?)] {
+    /// Commands for the keys of this editor's own, beyond Enter, Esc and Tab, for the help
+    /// and the hints (the date editor's parts, steps, typing and clearing); each hands its
+    /// key to `perform`, the view's way into the editor.
+    public func ownCommands(perform: @escaping (Key) -> EventResult) -> [Command] {
         guard case .date = mode else { return [] }
-        return [
+        let keys: [(name: String, title: String, keys: [Key], hint: String?)] = [
             ("editor.dateClear", "Date: clear (no date); an arrow brings it back", [.backspace, .delete], "Clear"),
             ("editor.dateToday", "Date: today, keeping the time", [.character("t")], "Today"),
             ("editor.dateStep", "Date: part one later or earlier (PgUp/PgDn ten)", [.up, .down], "Change"),
             ("editor.datePart", "Date: previous or next part", [.left, .right], nil),
             ("editor.dateType", "Date: type the part's digits (2026, 12, 24…)", [], nil),
         ]
+        return keys.map { own in
+            Command(own.name, title: own.title, keys: own.keys, hint: own.hint) {
+                own.keys.first.map(perform) ?? .ignored
+            }
+        }
     }
 
     /// Empties a text editor, so that typing replaces a placeholder value ("New category")

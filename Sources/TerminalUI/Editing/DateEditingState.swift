@@ -61,20 +61,24 @@ public struct DateEditingState: Hashable, Sendable {
             return true
         }
         typed = ""
-        switch key {
-        case .backspace, .delete:
+        if key == .backspace || key == .delete {
             isCleared = true
             return true
-        case .left, .right, .up, .down, .character("h"), .character("l"), .character("k"), .character("j"),
-             .character("+"), .character("-"), .backTab, .pageUp, .pageDown, .character("t"):
-            // An arrow brings a cleared date back as it was, before it moves anything.
-            if isCleared {
-                isCleared = false
-                if key != .character("t") { return true }
-            }
-        default:
-            return false
         }
+        if isCleared {
+            // A key of the editor brings a cleared date back as it was, before it moves
+            // anything; only t also takes today.
+            var back = self
+            back.isCleared = false
+            guard back.move(key, today: today) else { return false }
+            if key == .character("t") { self = back } else { isCleared = false }
+            return true
+        }
+        return move(key, today: today)
+    }
+
+    /// Picks a part, steps it, or jumps to today; false for a key that does none of these.
+    private mutating func move(_ key: Key, today: Date) -> Bool {
         switch key {
         case .left, .character("h"), .backTab:
             part = Part(rawValue: max(0, part.rawValue - 1))!

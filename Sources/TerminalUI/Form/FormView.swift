@@ -89,12 +89,7 @@ public final class FormView: View {
                 Command("form.cancel", title: "Cancel editing", keys: [.escape], hint: "Cancel") { [weak self] in
                     self?.handle(.key(.escape)) ?? .ignored
                 },
-            ] + (state.editor?.ownKeys ?? []).map { own in
-                Command(own.name, title: own.title, keys: own.keys, hint: own.hint) { [weak self] in
-                    guard let key = own.keys.first else { return .ignored }
-                    return self?.handle(.key(key)) ?? .ignored
-                }
-            }
+            ] + (state.editor?.ownCommands { [weak self] key in self?.handle(.key(key)) ?? .ignored } ?? [])
         }
         return [
             Command("form.next", title: "Next field", keys: [.character("j"), .down]) { [weak self] in

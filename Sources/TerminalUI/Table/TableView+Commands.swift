@@ -87,12 +87,7 @@ extension TableView {
                 self?.cancelEditing()
                 return .redraw
             },
-        ] + (state.editor?.ownKeys ?? []).map { own in
-            Command(own.name, title: own.title, keys: own.keys, hint: own.hint) { [weak self] in
-                guard let key = own.keys.first else { return .ignored }
-                return self?.handleEditingKey(key) ?? .ignored
-            }
-        } + [
+        ] + (state.editor?.ownCommands { [weak self] key in self?.handleEditingKey(key) ?? .ignored } ?? []) + [
             Command("table.commitAndNext", title: "Store and edit the next cell", keys: [.tab], hint: "Next") { [weak self] in
                 self?.handleEditingKey(.tab) ?? .ignored
             },
