@@ -26,12 +26,52 @@ extension CellValue {
         }
     }
 
-    /// A short name for an object: its `name` or `title` attribute, else entity and key.
+    /// A short name for an object: its `name` or `title` attribute, else its first string
+    /// attribute, else entity and key. A reference that leads nowhere says so: to an object deleted in this session
+    /// ("Sales (deleted)"), or to a row no longer in the store ("Department 4 (missing)"),
+    /// which a No Action delete rule can leave behind.
     public static func displayName(_ object: ManagedObject) -> String {
-        for key in ["name", "title", "label"] where object.entity.attribute(named: key) != nil {
-            if let s = object.string(key), !s.isEmpty { return s }
+        switch Reach(object) {
+        case .missing: return "\(keyName(object)) (missing)"
+        case .deleted: return "\(plainName(object)) (deleted)"
+        case .present: return plainName(object)
         }
-        return "\(object.entity.name) \(object.objectID.primaryKey.map(String.init) ?? "(new)")"
+    }
+
+    /// Whether an object a relationship leads to is there to show.
+    public enum Reach {
+        /// In the context and the store.
+        case present
+        /// Deleted in this context (saved or not).
+        case deleted
+        /// A fault whose row is not in the store.
+        case missing
+
+        public init(_ object: ManagedObject) {
+            if object.isDeleted || (!object.isValid && !object.isFault) {
+                self = .deleted
+            } else if object.isFault, (try? object.managedObjectContext?.existingObject(with: object.objectID)) == nil {
+                self = .missing
+            } else {
+                self = .present
+            }
+        }
+    }
+
+    /// `name`, `title` or `label`; else the first stored string attribute (a person's
+    /// `firstName`); else entity and key.
+    private static func plainName(_ object: ManagedObject) -> String {
+        let attributes = object.entity.attributes
+        let preferred = ["name", "title", "label"].compactMap { key in attributes.first { $0.name == key } }
+        let fallback = attributes.first { $0.type == .string && !$0.isTransient }
+        for attribute in preferred + (preferred.isEmpty ? [fallback].compactMap { $0 } : []) {
+            if let s = try? object.value(forKey: attribute.name).stringValue, !s.isEmpty { return s }
+        }
+        return keyName(object)
+    }
+
+    private static func keyName(_ object: ManagedObject) -> String {
+        "\(object.entity.name) \(object.objectID.primaryKey.map(String.init) ?? "(new)")"
     }
 
     /// The labels of a choice among objects: their display names, with `(2)`, `(3)`… after

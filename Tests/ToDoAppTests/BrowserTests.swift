@@ -113,6 +113,49 @@ struct BrowserTests {
         browser.app.runScript("<Esc>")
     }
 
+    @Test("a to-one left behind by a No Action delete shows the object as deleted, then missing once saved; f stays put")
+    func danglingToOne() throws {
+        SQLiteStore.register()
+        let model = try ModelFixtures.employeeModel()
+        let url = try Fixtures.temporaryDirectory("dangling").appendingPathComponent("Directory.sqlite")
+        func openContext() throws -> ManagedObjectContext {
+            let coordinator = PersistentStoreCoordinator(model: model)
+            try coordinator.addStore(type: .sqlite, at: url)
+            return ManagedObjectContext(coordinator: coordinator)
+        }
+        let context = try openContext()
+        let sales = try context.insertObject(forEntityName: "Department")
+        sales["name"] = "Sales"
+        let ann = try context.insertObject(forEntityName: "Employee")
+        ann["firstName"] = "Ann"
+        ann["lastName"] = "Archer"
+        ann["salary"] = 10
+        try ann.setValue(sales, forKey: "department")
+        try context.save()
+        context.delete(sales)               // No Action: Ann still points at Sales
+
+        func browse(_ context: ManagedObjectContext) throws -> (BrowserApplication, MemoryDriver) {
+            let driver = MemoryDriver(size: Size(width: 100, height: 24))
+            let browser = try BrowserApplication(context: context, title: "Directory.sqlite", driver: driver)
+            browser.app.runScript("")
+            browser.app.runScript("<Home>jj<Tab>llll")  // Employee, its department column
+            #expect(browser.objects?.entityName == "Employee")
+            return (browser, driver)
+        }
+        var (browser, driver) = try browse(context)
+        #expect(text(driver).contains("department →: Sales (deleted)"), "\(text(driver))")
+        browser.app.runScript("f")
+        #expect(browser.objects?.entityName == "Employee", "nothing to follow to")
+        #expect(text(driver).contains("department of Ann leads to Sales (deleted)"))
+
+        try context.save()
+        (browser, driver) = try browse(try openContext())
+        #expect(text(driver).contains("department →: Department 1 (missing)"), "\(text(driver))")
+        browser.app.runScript("f")
+        #expect(browser.objects?.entityName == "Employee", "the missing row is not replaced by another department")
+        #expect(text(driver).contains("leads to a Department no longer in the store"))
+    }
+
     @Test("in the form, Enter on a to-one chooses its destination from a list; f still follows")
     func chooseToOne() throws {
         let (browser, driver) = try launch()

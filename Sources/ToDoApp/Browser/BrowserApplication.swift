@@ -394,6 +394,16 @@ public final class BrowserApplication {
                 app.showMessage("\(name) has no \(relationship.name)")
                 return .redraw
             }
+            switch CellValue.Reach(destination) {
+            case .present: break
+            case .deleted:
+                app.showMessage("\(relationship.name) of \(name) leads to \(CellValue.displayName(destination))", isError: true)
+                return .redraw
+            case .missing:
+                app.showMessage("\(relationship.name) of \(name) leads to a \(destination.entity.name) no longer in the store",
+                                isError: true)
+                return .redraw
+            }
             next = Place(entityName: destination.entity.name, selected: destination)
         }
         guard show(next) else { return .redraw }
