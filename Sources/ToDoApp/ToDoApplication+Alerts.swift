@@ -4,8 +4,10 @@ import TerminalBindings
 import TerminalUI
 
 extension ToDoApplication {
-    /// Looks for items coming due; when there are some, opens the alert panel listing
-    /// them and rings the bell. Each item alerts once (its lastAlertDate is set).
+    /// Looks for items coming due or overdue; when there are some, opens the alert panel
+    /// listing them and rings the bell. Each item alerts once (its lastAlertDate is set).
+    /// When nothing else was waiting to be saved, the marks are saved at once, so that an
+    /// alert alone does not leave the store with unsaved changes.
     @discardableResult
     public func checkAlerts() -> EventResult {
         // A panel opening mid-edit would take the keys being typed (its n and Space act on the
@@ -14,25 +16,32 @@ extension ToDoApplication {
             return .ignored
         }
         let due: [ManagedObject]
+        let time = now()
+        let wasSaved = !context.hasChanges
         do {
-            due = try alerts.takeDueItems(in: context, now: now())
+            due = try alerts.takeDueItems(in: context, now: time)
         } catch {
             app.showMessage("Could not check for due items: \(error)", isError: true)
             return .redraw
         }
         guard !due.isEmpty else { return .ignored }
-        context.processPendingChanges()
-        showAlertPanel(with: due)
+        if wasSaved {
+            do { try context.save() } catch {
+                app.showMessage("Could not save the alert marks (they are saved with your next save): \(error)", isError: true)
+            }
+        }
+        showAlertPanel(with: due, now: time)
         app.driver.bell()
         updateStatus()
         return .redraw
     }
 
-    private func showAlertPanel(with due: [ManagedObject]) {
+    private func showAlertPanel(with due: [ManagedObject], now: Date) {
         alertItems = (alertItems + due).reduce(into: []) { list, item in if !list.contains(item) { list.append(item) } }
+        let overdue = alertItems.contains { ($0.date(ToDoKeys.dueDate) ?? now) < now }
         let source = AlertListSource(items: alertItems)
         let list = TableView(columns: [
-            TableColumn(ToDoKeys.name, title: "Due soon", width: 30, compressedWidth: 16),
+            TableColumn(ToDoKeys.name, title: overdue ? "Item" : "Due soon", width: 30, compressedWidth: 16),
             TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true)),
             TableColumn(ToDoKeys.completed, title: "Done", width: 5, alignment: .center, format: .checkbox),
             TableColumn(ToDoKeys.doNotAlert, title: "No alert", width: 8, alignment: .center, format: .checkbox),
@@ -53,7 +62,7 @@ extension ToDoApplication {
             },
         ]
         if let alertPanel { app.close(alertPanel) }
-        let panel = Window(title: "Due in the next 5 minutes", floating: true)
+        let panel = Window(title: overdue ? "Overdue or due in the next 5 minutes" : "Due in the next 5 minutes", floating: true)
         panel.addSubview(list)
         let rows = alertItems.count
         panel.placement = { area in

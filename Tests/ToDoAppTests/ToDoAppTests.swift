@@ -307,6 +307,60 @@ struct ToDoAppTests {
         #expect(driver.bellCount == 1, "an item alerts once")
     }
 
+    @Test("an item that came due while the application was closed alerts at the first check, once; the mark is saved and cannot be undone")
+    func overdueAlerts() throws {
+        let clock = Clock()
+        do {
+            let store = try ToDoStore.open(at: url, type: .xml, seeded: false)
+            for (name, completed) in [("Pay rent", false), ("Filed already", true)] {
+                let item = try store.context.insertObject(forEntityName: ToDoKeys.toDo)
+                item[ToDoKeys.name] = .string(name)
+                item[ToDoKeys.completed] = .bool(completed)
+                item[ToDoKeys.dueDate] = .date(clock.now.addingTimeInterval(-3600))
+            }
+            try store.context.save()
+        }
+        let (todo, driver) = try launch(seeded: false, clock: clock, alertInterval: 60)
+        driver.wait(61)
+        let lines = todo.app.runScript("")
+        #expect(screen(lines).contains("Overdue or due in the next 5 minutes"))
+        #expect(driver.bellCount == 1)
+        #expect(lines.last?.hasSuffix("2 items · saved") == true, "the alert alone leaves nothing unsaved: \(lines.last ?? "")")
+        let reopened = try ToDoStore.open(at: url, type: .xml, seeded: false)
+        let stored = try reopened.context
+            .fetch(FetchRequest(entityName: ToDoKeys.toDo, sortDescriptors: [ObjectSortDescriptor(key: ToDoKeys.name)]))
+        #expect(stored.map { $0.date(ToDoKeys.lastAlertDate) } == [nil, clock.now], "only the item not completed alerted")
+        let after = todo.app.runScript("<Esc>u")
+        #expect(after.last?.contains("Nothing to undo") == true, "the mark is not the user's to undo")
+        clock.now = clock.now.addingTimeInterval(600)
+        driver.wait(60)
+        todo.app.runScript("")
+        #expect(driver.bellCount == 1, "an overdue item alerts once")
+    }
+
+    @Test("an item that alerted before its due date does not alert again once overdue; a new due date alerts again")
+    func alertOncePerDueDate() throws {
+        let clock = Clock()
+        let (todo, driver) = try launch(seeded: false, clock: clock, alertInterval: 60)
+        todo.app.runScript("aStand-up<Enter>")
+        let item = try #require(todo.items.arrangedObjects.first)
+        item[ToDoKeys.dueDate] = .date(clock.now.addingTimeInterval(120))
+        driver.wait(61)
+        todo.app.runScript("")
+        #expect(driver.bellCount == 1)
+        todo.app.runScript("<Esc>")
+        #expect(todo.store.unsavedChangeCount == 1, "with the new item unsaved, the mark waits for the next save")
+        clock.now = clock.now.addingTimeInterval(600)
+        driver.wait(60)
+        todo.app.runScript("")
+        #expect(driver.bellCount == 1, "overdue now, but it alerted for this due date")
+        item[ToDoKeys.dueDate] = .date(clock.now.addingTimeInterval(60))
+        driver.wait(60)
+        todo.app.runScript("")
+        #expect(driver.bellCount == 2)
+        #expect(screen(todo.app.runScript("")).contains("Due in the next 5 minutes"))
+    }
+
     @Test("an item coming due while an edit is open alerts after the edit ends; the keys typed stay in the edit")
     func alertWaitsForEdit() throws {
         let clock = Clock()
@@ -440,12 +494,13 @@ struct ToDoAppTests {
         #expect(items.map { "\($0.string("name")!)=\($0.bool("doNotAlert")!)" } == ["Archive mail=true", "ask for a raise=true", "buy bread=false"])
     }
 
-    @Test("the due-items predicate is the article's, without completed items")
+    @Test("the due-items predicate looks five minutes ahead, leaves out completed and marked items, and those alerted since their due date")
     func duePredicate() throws {
         let now = Date(timeIntervalSinceReferenceDate: 0)
         let p = try DueItemAlerts().predicate(now: now)
-        #expect(p.predicateFormat.contains("dueDate >= CAST(0"))
-        #expect(p.predicateFormat.contains("lastAlertDate == nil OR lastAlertDate < CAST(-300"))
+        #expect(p.predicateFormat.contains("dueDate <= CAST(300"))
+        #expect(p.predicateFormat.contains("completed == 0"))
+        #expect(p.predicateFormat.contains("lastAlertDate == nil OR lastAlertDate < dueDate"))
     }
 
     @Test("a terminal too small to show a row and the form says so, with the size it needs", arguments: [(19, 3), (39, 30), (100, 11)])

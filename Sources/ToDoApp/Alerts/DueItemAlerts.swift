@@ -2,26 +2,52 @@ import Foundation
 import ObjectGraph
 import Predicates
 
-/// Finds the items due in the next five minutes that have not alerted in the last five —
-/// the versioning article's version-2 query — and marks them alerted.
+/// Finds the items to alert for and marks them alerted: those due in the next five
+/// minutes, as in the versioning article's version-2 query, and those already overdue.
+///
+/// The article's query alerts only for items coming due while the application runs: an item
+/// that came due while it was closed would never alert. Here an item alerts once for its due
+/// date — when it comes due, or at the first check after that — unless it is completed or
+/// marked not to alert. Changing its due date lets it alert again.
 public struct DueItemAlerts {
-    /// How far ahead an item counts as due, and how long before it may alert again.
+    /// How far ahead an item counts as due; an alert this long before the due date counts
+    /// as the alert for that date.
     public var window: TimeInterval = 5 * 60
 
     public init() {}
 
-    /// The article's predicate, with completed items left out: an item already done needs no alert.
+    /// The items that may need an alert, for the store to find: due by the end of the
+    /// window, not completed, not marked, and not alerted since their due date.
+    ///
+    /// A predicate cannot subtract a time from a date, so the last condition is the
+    /// coarser `lastAlertDate < dueDate`; `needsAlert` finishes the choice.
     public func predicate(now: Date) throws -> ObjectPredicate {
         try ObjectPredicate(
-            format: "dueDate >= %@ AND dueDate <= %@ AND doNotAlert == NO AND completed == NO AND (lastAlertDate == nil OR lastAlertDate < %@)",
-            now, now.addingTimeInterval(window), now.addingTimeInterval(-window))
+            format: "dueDate <= %@ AND doNotAlert == NO AND completed == NO AND (lastAlertDate == nil OR lastAlertDate < dueDate)",
+            now.addingTimeInterval(window))
     }
 
-    /// The due items, earliest first, each given `lastAlertDate = now` so it alerts once.
+    /// Whether an item the predicate found has not alerted for its due date yet: never, or
+    /// before its window opened.
+    public func needsAlert(_ item: ManagedObject) -> Bool {
+        guard let due = item.date(ToDoKeys.dueDate) else { return false }
+        guard let last = item.date(ToDoKeys.lastAlertDate) else { return true }
+        return last < due.addingTimeInterval(-window)
+    }
+
+    /// The items to alert for, earliest first, each given `lastAlertDate = now` so that it
+    /// alerts once. The marks are not undoable: undo takes back what the user did.
     public func takeDueItems(in context: ManagedObjectContext, now: Date) throws -> [ManagedObject] {
         let request = FetchRequest(entityName: ToDoKeys.toDo, predicate: try predicate(now: now),
                                    sortDescriptors: [ObjectSortDescriptor(key: ToDoKeys.dueDate)])
-        let items = try context.fetch(request)
+        let items = try context.fetch(request).filter(needsAlert)
+        guard !items.isEmpty else { return [] }
+        context.processPendingChanges()
+        context.undoManager?.disableUndoRegistration()
+        defer {
+            context.processPendingChanges()
+            context.undoManager?.enableUndoRegistration()
+        }
         for item in items { try item.setValue(now, forKey: ToDoKeys.lastAlertDate) }
         return items
     }
