@@ -49,6 +49,17 @@ struct ValidationTests {
         #expect(salary.object === e)
         #expect(salary.description == "new Employee: salary is larger than the maximum 1000000 (value: 2000000)")
         #expect(salary.message == "salary is larger than the maximum 1000000")
+        let name = try #require(found.first { $0.entityName == "Department" && $0.key == "name" })
+        #expect(name.message == "name is 1 long, shorter than the minimum of 2 characters")
+    }
+
+    @Test("an empty string where one character is the minimum is called empty (the ToDo item's name)")
+    func emptyString() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let item = try stack.context.insertObject(forEntityName: "ToDo")
+        item["name"] = ""
+        let found = failures { try stack.context.save() }
+        #expect(found.map(\.message) == ["name cannot be empty"])
     }
 
     @Test("a failed save changes nothing in the store and keeps the edits in the context")

@@ -379,6 +379,21 @@ struct ToDoAppTests {
         #expect(driver.bellCount == 1)
     }
 
+    @Test("an item's name cannot be emptied: the message under the cell hides the next row's name whole")
+    func emptyNameRefused() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aFirst<Enter>aSecond item with a long name<Enter>")
+        let names = self.names(todo)
+        let below = try #require(driver.screenLines.firstIndex { $0.contains(names[1]) })
+        todo.app.runScript("g<Enter><C-u><Enter>")
+        #expect(todo.table.state.isEditing, "the empty name is refused")
+        let line = driver.screenLines[below]
+        #expect(line.contains("⚠ name is required"), "\(line)")
+        #expect(!line.contains(String(names[1].suffix(8))), "no part of the hidden name shows after the message: \(line)")
+        todo.app.runScript("<Esc>")
+        #expect(self.names(todo) == names)
+    }
+
     @Test("q saves and quits")
     func quitSaves() throws {
         let (todo, _) = try launch(seeded: false)

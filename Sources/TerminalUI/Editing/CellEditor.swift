@@ -226,11 +226,13 @@ public struct CellEditor {
             }
         }
         if let error {
+            // Under the cell, at least as wide as it: what it covers of the next row is
+            // hidden whole rather than left to read on after the message.
             let message = " ⚠ \(error) "
             let y = rect.maxY < canvas.size.height ? rect.maxY : rect.y - 1
-            let width = min(message.displayWidth, canvas.size.width)
+            let width = min(max(message.displayWidth, rect.width), canvas.size.width)
             let x = max(0, min(rect.x, canvas.size.width - width))
-            canvas.write(message, x: x, y: y, style: theme.error, maxWidth: canvas.size.width - x)
+            canvas.write(message, x: x, y: y, width: width, style: theme.error)
         }
     }
 }
