@@ -55,7 +55,10 @@ public final class ToDoApplication {
     /// - Parameters:
     ///   - alertInterval: seconds between checks for due items (60 by default).
     ///   - now: the clock for alerts.
-    public init(store: ToDoStore, driver: TerminalDriver, alertInterval: Double = 60, now: @escaping () -> Date = Date.init) throws {
+    ///   - viewSettingsURL: where the item table's sort and columns are kept between runs
+    ///     (`ToDoViewSettings.defaultURL()`); `nil` keeps nothing.
+    public init(store: ToDoStore, driver: TerminalDriver, alertInterval: Double = 60, now: @escaping () -> Date = Date.init,
+                viewSettingsURL: URL? = nil) throws {
         self.store = store
         self.now = now
         app = Application(driver: driver)
@@ -112,6 +115,7 @@ public final class ToDoApplication {
             self.newCategory = nil
             self.discardAdded(added.object, undoCount: added.undoCount)
         }
+        if let viewSettingsURL { keepLayout(at: viewSettingsURL) }
         // Smaller, the window would show its frame and no rows: it says so instead.
         app.minimumSize = Size(width: 40, height: 12)
         app.show(mainWindow)
@@ -133,6 +137,26 @@ public final class ToDoApplication {
         commitEdits()
         context.processPendingChanges()
         if context.hasChanges && !forceQuit { try context.save() }
+    }
+
+    /// Restores the item table's layout from the settings file, and writes it back
+    /// whenever the user sorts, resizes or hides a column. A file that cannot be read is
+    /// left alone (and replaced at the next change), with a message.
+    private func keepLayout(at url: URL) {
+        var settings = ToDoViewSettings()
+        do {
+            settings = try ToDoViewSettings.load(from: url)
+        } catch {
+            app.showMessage("Ignored the saved table layout in \(url.path): \(error.localizedDescription)", isError: true)
+        }
+        if let layout = settings.items { table.apply(layout) }
+        table.onLayoutChange = { [weak self] in
+            guard let self else { return }
+            settings.items = self.table.tableLayout
+            do { try settings.save(to: url) } catch {
+                self.app.showMessage("Could not keep the table layout in \(url.path): \(error.localizedDescription)", isError: true)
+            }
+        }
     }
 
     func loadItems() {

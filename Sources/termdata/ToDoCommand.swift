@@ -45,7 +45,8 @@ struct ToDoCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(url.path): \(error)")
         }
-        let application = try ToDoApplication(store: todoStore, driver: CursesDriver(), alertInterval: alertInterval)
+        let application = try ToDoApplication(store: todoStore, driver: CursesDriver(), alertInterval: alertInterval,
+                                              viewSettingsURL: ToDoViewSettings.defaultURL())
         do {
             try application.run()
         } catch {

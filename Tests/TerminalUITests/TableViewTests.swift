@@ -161,6 +161,34 @@ struct TableViewTests {
         #expect(screen[4] == "│   2│Milk 日本   │   1.50│ ·  │       │")
     }
 
+    @Test("a layout taken from one table and applied to a new one restores sort, widths and hidden columns; bad parts are ignored")
+    func layoutRoundTrip() throws {
+        let first = TableHarness(rows: RecordingRows(count: 3))
+        var changes = 0
+        first.table.onLayoutChange = { changes += 1 }
+        _ = first.run("lls>>l-")                        // sort by price, widen it, hide "done"
+        #expect(changes == 4, "a sort, two resizes, a hide")
+        let data = try JSONEncoder().encode(first.table.tableLayout)
+        let layout = try JSONDecoder().decode(TableLayout.self, from: data)
+
+        let second = TableHarness(rows: RecordingRows(count: 3))
+        second.table.apply(layout)
+        #expect(second.rows.sortRequests.map { "\($0.0) \($0.1)" } == ["price true"])
+        #expect(second.table.tableLayout == first.table.tableLayout)
+        #expect(second.run("")[1] == first.run("")[1], "the same header: \(second.run("")[1])")
+
+        var odd = layout
+        odd.columns["price"]?.width = 10_000
+        odd.columns["nosuch"] = .init(width: 9, hidden: false)
+        odd.sortColumn = "title"                        // the data source refuses it
+        for key in odd.columns.keys { odd.columns[key]?.hidden = true }
+        let third = TableHarness(rows: RecordingRows(count: 3))
+        third.table.apply(odd)
+        #expect(third.table.columns.first { $0.id == "price" }?.width == TableView.maximumColumnWidth)
+        #expect(third.table.state.sortColumn == nil)
+        #expect(third.table.visibleColumnIndices == [0], "one column stays shown")
+    }
+
     @Test("Esc cancels an edit and leaves the value as it was")
     func editAndCancel() {
         let harness = TableHarness(rows: RecordingRows(count: 3))

@@ -22,11 +22,12 @@ struct ToDoAppTests {
 
     /// The application on the XML store at `url`, or with `sqlite` on a SQLite store beside it.
     func launch(seeded: Bool = true, sqlite: Bool = false, width: Int = 100, height: Int = 30, clock: Clock = Clock(),
-                alertInterval: Double = 60) throws -> (ToDoApplication, MemoryDriver) {
+                alertInterval: Double = 60, viewSettingsURL: URL? = nil) throws -> (ToDoApplication, MemoryDriver) {
         let store = sqlite ? try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: seeded)
                            : try ToDoStore.open(at: url, type: .xml, seeded: seeded)
         let driver = MemoryDriver(size: Size(width: width, height: height))
-        let todo = try ToDoApplication(store: store, driver: driver, alertInterval: alertInterval, now: { clock.now })
+        let todo = try ToDoApplication(store: store, driver: driver, alertInterval: alertInterval, now: { clock.now },
+                                       viewSettingsURL: viewSettingsURL)
         todo.app.runScript("")
         return (todo, driver)
     }
@@ -392,6 +393,37 @@ struct ToDoAppTests {
         #expect(!line.contains(String(names[1].suffix(8))), "no part of the hidden name shows after the message: \(line)")
         todo.app.runScript("<Esc>")
         #expect(self.names(todo) == names)
+    }
+
+    @Test("the item table's sort and column widths come back at the next start")
+    func layoutKept() throws {
+        let settings = folder.appendingPathComponent("state/termdata/ToDo-view.json")
+        do {
+            let (todo, _) = try launch(seeded: false, viewSettingsURL: settings)
+            todo.app.runScript("aApples<Enter>aZebra<Enter>aMango<Enter>")
+            todo.app.runScript("gss")                  // by name, then reversed
+            todo.app.runScript("l>>>")                 // the due column wider
+            #expect(names(todo) == ["Zebra", "Mango", "Apples"])
+            todo.app.runScript("q")
+        }
+        let (todo, driver) = try launch(seeded: false, viewSettingsURL: settings)
+        #expect(names(todo) == ["Zebra", "Mango", "Apples"], "sorted as it was left")
+        #expect(screen(driver.screenLines).contains("Item ▼"))
+        #expect(todo.table.columns.first { $0.id == ToDoKeys.dueDate }?.width == 22, "16, widened by 2 three times")
+        let (other, _) = try launch(seeded: false)
+        #expect(other.table.state.sortColumn == nil, "without a settings file the table starts as designed")
+        #expect(other.table.columns.first { $0.id == ToDoKeys.dueDate }?.width == 16)
+    }
+
+    @Test("a settings file that cannot be read is reported and replaced at the next change; the table starts as designed")
+    func layoutUnreadable() throws {
+        let settings = folder.appendingPathComponent("ToDo-view.json")
+        try Data("{ not json".utf8).write(to: settings)
+        let (todo, driver) = try launch(seeded: false, viewSettingsURL: settings)
+        #expect(screen(driver.screenLines).contains("Ignored the saved table layout"))
+        #expect(todo.table.state.sortColumn == nil)
+        todo.app.runScript("s")
+        #expect(try ToDoViewSettings.load(from: settings).items?.sortColumn == ToDoKeys.name)
     }
 
     @Test("q saves and quits")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ToDoApp
 
 /// The real `termdata` binary on a pseudo-terminal under tmux, used as a person would:
 /// add an item, save it with Ctrl-S, give it a due date, create a category in the panel and
@@ -16,7 +17,7 @@ struct ToDoTerminalTests {
         let session = try TmuxSession(width: 100, height: 30)
         let data = session.directory.appendingPathComponent("xdg").path
         let dir = session.directory.path
-        try session.typeLine("stty -g > \(dir)/before; XDG_DATA_HOME=\(data) \(termdata.path); echo \"EXIT=$?\" > \(dir)/exit; stty -g > \(dir)/after; echo DONE")
+        try session.typeLine("stty -g > \(dir)/before; XDG_DATA_HOME=\(data) XDG_STATE_HOME=\(data)/state \(termdata.path); echo \"EXIT=$?\" > \(dir)/exit; stty -g > \(dir)/after; echo DONE")
         var screen = try session.waitFor { $0.contains { $0.contains("Welcome!") } && $0.last?.contains("1 item") == true }
         #expect(screen[1].hasPrefix("┌─ ToDo — ToDo.sqlite"))
 
@@ -63,10 +64,16 @@ struct ToDoTerminalTests {
         #expect(screen.contains { $0.contains("│Water d the roses") })
         #expect(screen.contains { $0.contains("│Repot the fern") })
 
+        // Sorted by name, the new order is kept for the next start.
+        try session.send("g", "s")
+        screen = try session.waitFor { $0.contains { $0.contains("Item ▲") } }
+
         // q saves and quits; the terminal is as it was.
         try session.send("q")
         let exit = session.waitForFile("exit")
         #expect(exit == "EXIT=0\n")
+        let layout = try ToDoViewSettings.load(from: URL(fileURLWithPath: "\(data)/state/termdata/ToDo-view.json"))
+        #expect(layout.items?.sortColumn == "name")
         let before = try? String(contentsOf: session.file("before"), encoding: .utf8)
         let after = session.waitForFile("after")
         #expect(before != nil && before == after)

@@ -35,6 +35,7 @@ extension TableView {
         guard dataSource.sort(by: column.id, ascending: newAscending) else { return false }
         state.sortColumn = column.id
         state.sortAscending = newAscending
+        onLayoutChange?()
         return true
     }
 
@@ -52,7 +53,8 @@ extension TableView {
     /// Widen (positive) or narrow (negative) the selected column.
     public func resizeSelectedColumn(by amount: Int) {
         let column = columns[state.selectedColumn]
-        columns[state.selectedColumn].width = max(column.minWidth, min(200, column.width + amount))
+        columns[state.selectedColumn].width = max(column.minWidth, min(Self.maximumColumnWidth, column.width + amount))
+        onLayoutChange?()
     }
 
     /// Hide the selected column; the last visible one stays.
@@ -64,12 +66,14 @@ extension TableView {
         state.selectedColumn = neighbour
         if state.firstColumn > neighbour || columns[state.firstColumn].isHidden { state.firstColumn = min(neighbour, state.firstColumn) }
         scrollToSelection()
+        onLayoutChange?()
         return true
     }
 
     /// Show every hidden column again.
     public func showAllColumns() {
         for i in columns.indices { columns[i].isHidden = false }
+        onLayoutChange?()
     }
 
     private func message(_ text: String, error: Bool = true) {

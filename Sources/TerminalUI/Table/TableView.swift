@@ -21,6 +21,10 @@ public final class TableView: View {
     public var onActivate: ((Int) -> Void)?
     /// Called when an open editor is cancelled (Esc), nothing stored.
     public var onCancelEditing: (() -> Void)?
+    /// Called when the user sorts, resizes, hides or shows columns (see `tableLayout`).
+    public var onLayoutChange: (() -> Void)?
+    /// The widest a column can be made.
+    public static let maximumColumnWidth = 200
     /// Where "today" comes from for date editors.
     public var today: () -> Date = { Date() }
 
