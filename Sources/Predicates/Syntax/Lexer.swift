@@ -69,7 +69,9 @@ struct Lexer {
         func token(_ kind: Token.Kind) -> Token { Token(kind: kind, offset: start, end: position) }
 
         if Lexer.isIdentifierStart(c) { return token(try word()) }
-        if Lexer.isDigit(c) { return token(try number()) }
+        // A number may start with its decimal point (`.5`); a key path's dot never comes
+        // before a digit.
+        if Lexer.isDigit(c) || (c == "." && peek(1).map(Lexer.isDigit) == true) { return token(try number()) }
         switch c {
         case "\"", "'":
             return token(.string(try string(quote: c)))
@@ -151,7 +153,7 @@ struct Lexer {
         return .identifier(word)
     }
 
-    /// A numeric literal: decimal integer or float with exponent, `0x`, `0o`, `0b`.
+    /// A numeric literal: decimal integer or float with exponent (`.5` too), `0x`, `0o`, `0b`.
     private mutating func number() throws(PredicateSyntaxError) -> Token.Kind {
         let start = position
         if peek() == "0", let p = peek(1), "xXoObB".unicodeScalars.contains(p) {
