@@ -83,6 +83,12 @@ enum JSONValue: Codable, Equatable {
                 guard let date = Self.date(text) else { throw CommandFailure("not an ISO-8601 date: \(text)") }
                 return .date(date)
             }
+            // A key with a dollar sign is taken for a mistyped tag ({"$Date": …}), not data.
+            if let tag = o.keys.sorted().first(where: { $0.hasPrefix("$") }) {
+                throw CommandFailure(tag == "$date"
+                    ? "{\"$date\": …} stands alone: an object with it holds nothing else"
+                    : "unknown tag \(tag): the one tag is {\"$date\": \"ISO-8601\"}; a dictionary's keys do not start with $")
+            }
             return .dictionary(try o.mapValues { try $0.predicateValue() })
         }
     }

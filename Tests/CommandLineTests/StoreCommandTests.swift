@@ -419,6 +419,8 @@ struct StoreCommandTests {
         (["query", "ToDo", "name == $X", "--var", "=1"], "the variable has no name"),
         (["query", "ToDo", "--keys", "name,,dueDate"], "--keys has an empty key"),
         (["query", "ToDo", "dueDate < %@", "--arg", "{\"$date\": 0}"], "takes an ISO-8601 string"),
+        (["query", "ToDo", "dueDate < %@", "--arg", "{\"$Date\": \"2024-05-01\"}"], "unknown tag $Date"),
+        (["query", "ToDo", "dueDate < %@", "--arg", "{\"$date\": \"2024-05-01\", \"x\": 1}"], "stands alone"),
         (["query", "ToDo", "name == %@", "--arg", "\"a\"", "--arg", "\"b\""], "--arg 2 is not used"),
         (["query", "--store", ".", "--model", TestSupport.ModelFixtures.toDo.path, "ToDo"], "is a folder, not a store file"),
     ])
