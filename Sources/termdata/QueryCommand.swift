@@ -38,7 +38,7 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "KEY or KEY:desc; repeat for more keys.")
     var sort: [String] = []
 
-    @Option(help: "The most objects to print.")
+    @Option(help: "The most objects to print (at least 1; no limit without it).")
     var limit: Int?
 
     @Option(help: "How many matching objects to skip.")
@@ -80,7 +80,8 @@ struct QueryCommand: ParsableCommand {
             guard !keys.isEmpty else { throw CommandFailure("--keys names no key; leave it out to print every attribute") }
             return keys
         } ?? entity.storedAttributes.map(\.name)
-        if let limit, limit < 0 { throw CommandFailure("--limit must not be negative") }
+        // A fetch limit of 0 means no limit, which `--limit 0` would not say to a reader.
+        if let limit, limit < 1 { throw CommandFailure("--limit must be at least 1 (leave it out for no limit)") }
         if let offset, offset < 0 { throw CommandFailure("--offset must not be negative") }
 
         let context = try storeArguments.open(model: model, readOnly: true)

@@ -416,6 +416,8 @@ struct StoreCommandTests {
         (["query", "ToDo", "name MATCHES '(['"], "Error: MATCHES pattern \"([\" is not a valid regular expression\n"),
         (["query", "ToDo", "name MATCHES '(['", "--evaluate", "memory"], "Error: MATCHES pattern \"([\" is not a valid regular expression\n"),
         (["query", "ToDo", "--keys", ""], "--keys names no key"),
+        (["query", "ToDo", "--limit", "0"], "--limit must be at least 1 (leave it out for no limit)"),
+        (["query", "ToDo", "--limit=-2"], "--limit must be at least 1"),
         (["query", "ToDo", "name == $X", "--var", "=1"], "the variable has no name"),
         (["query", "ToDo", "--keys", "name,,dueDate"], "--keys has an empty key"),
         (["query", "ToDo", "dueDate < %@", "--arg", "{\"$date\": 0}"], "takes an ISO-8601 string"),
