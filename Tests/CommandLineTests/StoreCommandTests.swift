@@ -411,7 +411,7 @@ struct StoreCommandTests {
         (["query", "ToDo", "colour == 1"], "entity ToDo has no key 'colour'"),
         (["query", "--store", "missing.sqlite", "--model", TestSupport.ModelFixtures.toDo.path, "ToDo"], "no store at"),
         (["query", "--store", "x.sqlite", "ToDo"], "--model is required"),
-        (["query", "ToDo", "colour == 1", "--evaluate", "memory"], "Error: ToDo has no key 'colour'"),
+        (["query", "ToDo", "colour == 1", "--evaluate", "memory"], "Error: entity ToDo has no key 'colour'"),
         (["query", "ToDo", "name == $X"], "Error: invalid predicate: no value for variable $X"),
         (["query", "ToDo", "name MATCHES '(['"], "Error: MATCHES pattern \"([\" is not a valid regular expression\n"),
         (["query", "ToDo", "name MATCHES '(['", "--evaluate", "memory"], "Error: MATCHES pattern \"([\" is not a valid regular expression\n"),

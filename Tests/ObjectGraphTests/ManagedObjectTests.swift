@@ -44,7 +44,8 @@ struct ManagedObjectTests {
         #expect(throws: ObjectGraphError.self) { try e.setValue(5_000_000_000, forKey: "salary") }
         let d = try stack.context.insertObject(forEntityName: "Department")
         #expect(throws: ObjectGraphError.self) { try e.setValue(d, forKey: "badge") }
-        #expect(throws: KeyValueError.unknownKey("age", typeName: "Employee")) { try e.value(forKey: "age") }
+        #expect(throws: KeyValueError.unknownKey("age", typeName: "entity Employee")) { try e.value(forKey: "age") }
+        #expect(KeyValueError.unknownKey("age", typeName: "entity Employee").description == "entity Employee has no key 'age'")
     }
 
     @Test("a number outside its type's range says so, with the range; the message shows values as written")

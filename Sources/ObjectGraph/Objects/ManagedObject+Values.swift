@@ -33,7 +33,8 @@ extension ManagedObject {
         switch key {
         case "objectID": return .object(objectID)
         case "entityName": return .string(entity.name)
-        default: throw KeyValueError.unknownKey(key, typeName: entity.name)
+        // Worded as the store words it, so that both evaluations report the same mistake alike.
+        default: throw KeyValueError.unknownKey(key, typeName: "entity \(entity.name)")
         }
     }
 
