@@ -362,6 +362,40 @@ struct ToDoAppTests {
         #expect(screen(todo.app.runScript("")).contains("Due in the next 5 minutes"))
     }
 
+    @Test("a new due date clears the alert mark, so an item alerts again even for an earlier date already past; undo puts both back")
+    func newDueDateAlertsAgain() throws {
+        let clock = Clock()
+        let (todo, driver) = try launch(seeded: false, clock: clock, alertInterval: 60)
+        todo.app.runScript("aPay rent<Enter>")
+        let item = try #require(todo.items.arrangedObjects.first)
+        #expect(item is ToDoItem)
+        item[ToDoKeys.dueDate] = .date(clock.now.addingTimeInterval(-3600))
+        todo.context.processPendingChanges()
+        driver.wait(61)
+        todo.app.runScript("<Esc>")
+        #expect(driver.bellCount == 1)
+        let firstMark = try #require(item.date(ToDoKeys.lastAlertDate))
+
+        clock.now = clock.now.addingTimeInterval(60)
+        item[ToDoKeys.dueDate] = .date(clock.now.addingTimeInterval(-7200))     // earlier, and past
+        todo.context.processPendingChanges()
+        #expect(item.date(ToDoKeys.lastAlertDate) == nil)
+        driver.wait(60)
+        todo.app.runScript("<Esc>")
+        #expect(driver.bellCount == 2, "the new date alerts")
+        let secondMark = try #require(item.date(ToDoKeys.lastAlertDate))
+        #expect(secondMark > firstMark)
+
+        item[ToDoKeys.dueDate] = .date(clock.now.addingTimeInterval(-100))
+        todo.context.processPendingChanges()
+        todo.app.runScript("u")
+        #expect(item.date(ToDoKeys.dueDate) == clock.now.addingTimeInterval(-7200))
+        #expect(item.date(ToDoKeys.lastAlertDate) == secondMark, "the mark for that date came back with it")
+        driver.wait(60)
+        todo.app.runScript("")
+        #expect(driver.bellCount == 2, "it already alerted for that date")
+    }
+
     @Test("an item coming due while an edit is open alerts after the edit ends; the keys typed stay in the edit")
     func alertWaitsForEdit() throws {
         let clock = Clock()

@@ -15,13 +15,15 @@ extension ManagedObjectContext {
         if undoManager != nil { record(.attribute(object, index, from: old, to: value)) }
         // An inserted object is saved whole: what changed since it was inserted need not be
         // tracked, but observers still hear of the change.
-        guard object.status != .inserted else {
+        if object.status == .inserted {
             noteUpdatedInEvent(object)
-            return
+        } else {
+            let key = object.entity.attributes[index].name
+            noteOriginal(object, key, .attribute(old))
+            noteChanged(object, key)
         }
-        let key = object.entity.attributes[index].name
-        noteOriginal(object, key, .attribute(old))
-        noteChanged(object, key)
+        // Undo and redo put back values as they were, dependent ones included.
+        if !isApplyingUndo { object.didChangeValue(forKey: object.entity.attributes[index].name) }
     }
 
     // MARK: Relationship primitives

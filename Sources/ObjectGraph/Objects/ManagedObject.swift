@@ -76,6 +76,12 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     /// Called before the object's delete rules run.
     open func prepareForDeletion() {}
 
+    /// Called after an attribute was set to a different value, to keep values that depend
+    /// on it in step (a ToDo item's alert mark belongs to its due date). Changes made here
+    /// undo together with the one that caused them. Not called for values loaded from the
+    /// store, nor while undo or redo puts values back.
+    open func didChangeValue(forKey key: String) {}
+
     /// Called before the object is saved; changes made here are saved too.
     open func willSave() {}
 

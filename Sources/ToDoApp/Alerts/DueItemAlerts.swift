@@ -8,7 +8,7 @@ import Predicates
 /// The article's query alerts only for items coming due while the application runs: an item
 /// that came due while it was closed would never alert. Here an item alerts once for its due
 /// date — when it comes due, or at the first check after that — unless it is completed or
-/// marked not to alert. Changing its due date lets it alert again.
+/// marked not to alert. A new due date clears the mark (`ToDoItem`), so it alerts again.
 public struct DueItemAlerts {
     /// How far ahead an item counts as due; an alert this long before the due date counts
     /// as the alert for that date.

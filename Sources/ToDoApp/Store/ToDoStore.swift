@@ -45,6 +45,7 @@ public final class ToDoStore {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let isNew = !FileManager.default.fileExists(atPath: url.path)
         let coordinator = PersistentStoreCoordinator(model: versions.current)
+        coordinator.register(ToDoItem.self, forEntityName: ToDoKeys.toDo)
         let (_, migrations) = try coordinator.addStore(
             type: type, at: url, versions: versions, mappings: [DoNotAlertMigrationPolicy.mapping],
             options: StoreOptions(migratesAutomatically: true, infersMappingModel: true), progress: progress)
