@@ -42,14 +42,17 @@ extension CellValue {
     public enum Reach {
         /// In the context and the store.
         case present
-        /// Deleted in this context (saved or not).
+        /// Deleted in this context, not yet saved.
         case deleted
-        /// A fault whose row is not in the store.
+        /// Not in the store: deleted and saved, here or elsewhere. Shown by entity and key
+        /// alike, whether this context knew its values or not.
         case missing
 
         public init(_ object: ManagedObject) {
-            if object.isDeleted || (!object.isValid && !object.isFault) {
+            if object.isDeleted {
                 self = .deleted
+            } else if !object.isValid {
+                self = .missing
             } else if object.isFault, (try? object.managedObjectContext?.existingObject(with: object.objectID)) == nil {
                 self = .missing
             } else {

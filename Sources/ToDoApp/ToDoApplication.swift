@@ -147,7 +147,7 @@ public final class ToDoApplication {
         do {
             settings = try ToDoViewSettings.load(from: url)
         } catch {
-            app.showMessage("Ignored the saved table layout in \(url.path): \(error.localizedDescription)", isError: true)
+            app.showMessage("Ignored \(url.lastPathComponent), which holds no table layout; the next change replaces it", isError: true)
         }
         if let layout = settings.items { table.apply(layout) }
         table.onLayoutChange = { [weak self] in

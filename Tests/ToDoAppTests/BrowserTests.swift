@@ -149,6 +149,9 @@ struct BrowserTests {
         #expect(text(driver).contains("department of Ann leads to Sales (deleted)"))
 
         try context.save()
+        (browser, driver) = try browse(context)
+        #expect(text(driver).contains("department →: Department 1 (missing)"),
+                "once saved, named as a reference met for the first time would be: \(text(driver))")
         (browser, driver) = try browse(try openContext())
         #expect(text(driver).contains("department →: Department 1 (missing)"), "\(text(driver))")
         browser.app.runScript("f")

@@ -454,7 +454,7 @@ struct ToDoAppTests {
         let settings = folder.appendingPathComponent("ToDo-view.json")
         try Data("{ not json".utf8).write(to: settings)
         let (todo, driver) = try launch(seeded: false, viewSettingsURL: settings)
-        #expect(screen(driver.screenLines).contains("Ignored the saved table layout"))
+        #expect(screen(driver.screenLines).contains("Ignored ToDo-view.json, which holds no table layout; the next change replaces it"))
         #expect(todo.table.state.sortColumn == nil)
         todo.app.runScript("s")
         #expect(try ToDoViewSettings.load(from: settings).items?.sortColumn == ToDoKeys.name)
