@@ -50,3 +50,10 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension ObjectGraphError: MissingObjectError {
+    public var isMissingObject: Bool {
+        if case .objectNotFound = self { return true }
+        return false
+    }
+}

@@ -25,9 +25,16 @@ public enum ObjectKeyPath {
     private static func value(of components: ArraySlice<String>, in base: ObjectValue) throws -> ObjectValue {
         var current = base
         var rest = components
+        var isBase = true
         while let key = rest.popFirst() {
+            defer { isBase = false }
             guard key.hasPrefix("@") else {
-                current = try read(key, from: current)
+                do {
+                    current = try read(key, from: current)
+                } catch let error as MissingObjectError where error.isMissingObject && !isBase {
+                    // Past a reference to a row that is gone: nothing, as a join finds.
+                    current = .null
+                }
                 continue
             }
             if key == "@count" {

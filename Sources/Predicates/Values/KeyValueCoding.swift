@@ -157,3 +157,11 @@ extension Set: ObjectValueConvertible where Element: ObjectValueConvertible {
 extension Dictionary: ObjectValueConvertible where Key == String, Value: ObjectValueConvertible {
     public var objectValue: ObjectValue { .dictionary(mapValues(\.objectValue)) }
 }
+
+/// An error that says an object has no values to read anywhere: its row is gone (a
+/// reference a No Action delete rule left behind). A key path that passes through such an
+/// object reads nil beyond it, as the SQL join of a store does.
+public protocol MissingObjectError: Error {
+    /// Whether this error is of that kind.
+    var isMissingObject: Bool { get }
+}
