@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ObjectModel
+import TermDataResources
 
 /// `termdata model PATH [--format text|json]`
 struct ModelCommand: ParsableCommand {
@@ -13,14 +14,17 @@ struct ModelCommand: ParsableCommand {
         case text, json
     }
 
-    @Argument(help: "The .xcdatamodeld bundle or .xcdatamodel folder.")
+    @Argument(help: "The .xcdatamodeld bundle or .xcdatamodel folder; ToDo names the bundled ToDo model.")
     var path: String
 
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
     func run() throws {
-        let versions = try Self.load(URL(fileURLWithPath: path))
+        // As --model does elsewhere: the bundled model by name, unless a file has that name.
+        let url = path.lowercased() == "todo" && !FileManager.default.fileExists(atPath: path)
+            ? BundledResources.toDoModelURL : URL(fileURLWithPath: path)
+        let versions = try Self.load(url)
         let summary = ModelSummary(versions)
         switch format {
         case .text: print(summary.text, terminator: "")

@@ -13,6 +13,14 @@ struct ModelCommandTests {
         #expect(result.stderr.isEmpty)
     }
 
+    @Test("ToDo names the bundled ToDo model, both its versions")
+    func bundledByName() throws {
+        let result = try TermDataProcess.run(["model", "ToDo"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("lastAlertDate"), "\(result.stdout)")
+        #expect(result.stdout.contains("Category"))
+    }
+
     @Test("prints the employee directory's inheritance and constraints")
     func employeeText() throws {
         let result = try TermDataProcess.run(["model", ModelFixtures.employeeDirectory.path])
