@@ -22,8 +22,11 @@ extension ManagedObjectContext {
             noteOriginal(object, key, .attribute(old))
             noteChanged(object, key)
         }
-        // Undo and redo put back values as they were, dependent ones included.
-        if !isApplyingUndo { object.didChangeValue(forKey: object.entity.attributes[index].name) }
+        // Undo and redo put back values as they were, dependent ones included. Only a
+        // subclass can override the hook: plain objects skip the call and the key's name.
+        if !isApplyingUndo, type(of: object) != ManagedObject.self {
+            object.didChangeValue(forKey: object.entity.attributes[index].name)
+        }
     }
 
     // MARK: Relationship primitives
