@@ -27,9 +27,9 @@ extension CellValue {
     }
 
     /// A short name for an object: its `name` or `title` attribute, else its first string
-    /// attribute, else entity and key. A reference that leads nowhere says so: to an object deleted in this session
-    /// ("Sales (deleted)"), or to a row no longer in the store ("Department 4 (missing)"),
-    /// which a No Action delete rule can leave behind.
+    /// attribute, else entity and key. A reference that leads nowhere says so: to an object
+    /// deleted and not yet saved ("Sales (deleted)"), or to a row no longer in the store
+    /// ("Department 4 (missing)"), which a No Action delete rule can leave behind.
     public static func displayName(_ object: ManagedObject) -> String {
         switch Reach(object) {
         case .missing: return "\(keyName(object)) (missing)"
@@ -64,11 +64,13 @@ extension CellValue {
     /// `name`, `title` or `label`; else the first stored string attribute (a person's
     /// `firstName`); else entity and key.
     private static func plainName(_ object: ManagedObject) -> String {
-        let attributes = object.entity.attributes
-        let preferred = ["name", "title", "label"].compactMap { key in attributes.first { $0.name == key } }
-        let fallback = attributes.first { $0.type == .string && !$0.isTransient }
-        for attribute in preferred + (preferred.isEmpty ? [fallback].compactMap { $0 } : []) {
-            if let s = try? object.value(forKey: attribute.name).stringValue, !s.isEmpty { return s }
+        let entity = object.entity
+        var keys = ["name", "title", "label"].filter { entity.attribute(named: $0) != nil }
+        if keys.isEmpty, let first = entity.attributes.first(where: { $0.type == .string && !$0.isTransient }) {
+            keys = [first.name]
+        }
+        for key in keys {
+            if let s = try? object.value(forKey: key).stringValue, !s.isEmpty { return s }
         }
         return keyName(object)
     }

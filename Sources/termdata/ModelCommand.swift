@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import ObjectModel
-import TermDataResources
 
 /// `termdata model PATH [--format text|json]`
 struct ModelCommand: ParsableCommand {
@@ -21,10 +20,7 @@ struct ModelCommand: ParsableCommand {
     var format: Format = .text
 
     func run() throws {
-        // As --model does elsewhere: the bundled model by name, unless a file has that name.
-        let url = path.lowercased() == "todo" && !FileManager.default.fileExists(atPath: path)
-            ? BundledResources.toDoModelURL : URL(fileURLWithPath: path)
-        let versions = try Self.load(url)
+        let versions = try Self.load(StoreArguments.modelURL(path))
         let summary = ModelSummary(versions)
         switch format {
         case .text: print(summary.text, terminator: "")

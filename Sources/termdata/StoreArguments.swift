@@ -28,14 +28,18 @@ struct StoreArguments: ParsableArguments {
         try loadVersions().current
     }
 
+    /// A model named on the command line: a file or folder, or `ToDo` for the bundled ToDo
+    /// model (unless a file has that name), so that a ToDo store can be made anywhere.
+    static func modelURL(_ argument: String) -> URL {
+        argument.lowercased() == "todo" && !FileManager.default.fileExists(atPath: argument)
+            ? BundledResources.toDoModelURL : URL(fileURLWithPath: argument)
+    }
+
     /// Every version of the model (for migration).
     func loadVersions() throws -> ModelVersions {
         let url: URL
-        if let model, model.lowercased() == "todo", !FileManager.default.fileExists(atPath: model) {
-            // The bundled ToDo model by name, for a new ToDo store kept elsewhere.
-            url = BundledResources.toDoModelURL
-        } else if let model {
-            url = URL(fileURLWithPath: model)
+        if let model {
+            url = Self.modelURL(model)
         } else if store == nil {
             url = BundledResources.toDoModelURL
         } else {

@@ -190,6 +190,9 @@ struct AtomicStoreTests {
         #expect(PersistentContainer.defaultDirectory(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"]).path == "/data/termdata")
         #expect(PersistentContainer.defaultDirectory(environment: ["HOME": "/home/u"]).path == "/home/u/.local/share/termdata")
         #expect(PersistentContainer.defaultDirectory(environment: ["XDG_DATA_HOME": "", "HOME": "/home/u"]).path == "/home/u/.local/share/termdata")
+        #expect(PersistentContainer.directory(xdg: "XDG_STATE_HOME", home: ".local/state",
+                                              environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]).path
+                == "/home/u/.local/state/termdata", "a relative path is not an XDG base directory")
     }
 
     @Test("the container builds the whole stack and saves through its view context")

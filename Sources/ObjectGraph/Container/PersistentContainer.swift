@@ -44,12 +44,21 @@ public final class PersistentContainer {
 
     /// `$XDG_DATA_HOME/termdata`, or `~/.local/share/termdata` when the variable is unset or empty.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty, xdg.hasPrefix("/") {
+        directory(xdg: "XDG_DATA_HOME", home: ".local/share", environment: environment)
+    }
+
+    /// `$<xdg>/termdata`, or `~/<home>/termdata` when the variable is unset, empty or not an
+    /// absolute path, as the XDG base directory rules ask.
+    ///
+    ///     PersistentContainer.directory(xdg: "XDG_STATE_HOME", home: ".local/state")
+    public static func directory(xdg variable: String, home path: String,
+                                 environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let xdg = environment[variable], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("termdata", isDirectory: true)
         }
         let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".local/share/termdata", isDirectory: true)
+        return home.appendingPathComponent(path, isDirectory: true).appendingPathComponent("termdata", isDirectory: true)
     }
 
     /// Opens every described store, creating folders as needed.

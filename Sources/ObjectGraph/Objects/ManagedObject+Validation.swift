@@ -89,14 +89,14 @@ extension ManagedObject {
             case .data(let d): length = d.count
             default: length = 0
             }
+            func amount(_ n: Int) -> String { "\(n) \(a.type == .string ? "character" : "byte")\(n == 1 ? "" : "s")" }
             if let min = a.minimum?.intValue, length < min {
-                let unit = a.type == .string ? "character" : "byte"
                 let message = length == 0 && min == 1 ? "cannot be empty"
-                    : "is \(length) long, shorter than the minimum of \(min) \(unit)\(min == 1 ? "" : "s")"
+                    : "is \(length) long, shorter than the minimum of \(amount(min))"
                 failures.append(failure(.stringTooShort, a.name, value, message))
             }
             if let max = a.maximum?.intValue, length > max {
-                failures.append(failure(.stringTooLong, a.name, value, "is \(length) long, longer than the maximum of \(max) \(a.type == .string ? "character" : "byte")\(max == 1 ? "" : "s")"))
+                failures.append(failure(.stringTooLong, a.name, value, "is \(length) long, longer than the maximum of \(amount(max))"))
             }
             if let pattern = a.regularExpression, case .string(let s) = value, let regex = RegexCache.shared.regex(pattern) {
                 let range = NSRange(s.startIndex..., in: s)

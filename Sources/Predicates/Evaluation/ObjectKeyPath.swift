@@ -25,13 +25,12 @@ public enum ObjectKeyPath {
     private static func value(of components: ArraySlice<String>, in base: ObjectValue) throws -> ObjectValue {
         var current = base
         var rest = components
-        var isBase = true
         while let key = rest.popFirst() {
-            defer { isBase = false }
             guard key.hasPrefix("@") else {
                 do {
                     current = try read(key, from: current)
-                } catch let error as MissingObjectError where error.isMissingObject && !isBase {
+                } catch let error as MissingObjectError
+                            where error.isMissingObject && rest.startIndex > components.startIndex + 1 {
                     // Past a reference to a row that is gone: nothing, as a join finds.
                     current = .null
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 import TerminalUI
 
 /// How the ToDo window looked when the user left it, restored at the next start: the item
@@ -16,15 +17,8 @@ public struct ToDoViewSettings: Codable, Equatable, Sendable {
     /// `$XDG_STATE_HOME/termdata/ToDo-view.json`, or `~/.local/state/termdata/ToDo-view.json`
     /// when the variable is unset, empty or not an absolute path.
     public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let folder: URL
-        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-            folder = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
-            folder = home.appendingPathComponent(".local/state", isDirectory: true)
-        }
-        return folder.appendingPathComponent("termdata/ToDo-view.json")
+        PersistentContainer.directory(xdg: "XDG_STATE_HOME", home: ".local/state", environment: environment)
+            .appendingPathComponent("ToDo-view.json")
     }
 
     /// The settings in a file; empty ones when there is no file yet.
