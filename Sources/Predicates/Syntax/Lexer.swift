@@ -175,7 +175,8 @@ struct Lexer {
         }
         var isFloat = false
         while let c = peek(), Lexer.isDigit(c) { position += 1 }
-        if peek() == ".", let d = peek(1), Lexer.isDigit(d) {
+        // `95.5`, and `95.` as C writes it; a dot before a name or `@` is not the number's.
+        if peek() == ".", peek(1).map({ Lexer.isIdentifierStart($0) || $0 == "@" }) != true {
             isFloat = true
             position += 1
             while let c = peek(), Lexer.isDigit(c) { position += 1 }
