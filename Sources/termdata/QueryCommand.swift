@@ -29,7 +29,9 @@ struct QueryCommand: ParsableCommand {
     @Argument(help: "A predicate, such as \"name BEGINSWITH[c] %@\".")
     var predicate: String?
 
-    @Option(name: .customLong("arg"), help: "A JSON value for the next %@ or %K.")
+    // A negative value such as `--arg -5` or `--limit -1` is the option's value, not an option.
+    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue,
+            help: "A JSON value for the next %@ or %K.")
     var arguments: [String] = []
 
     @Option(name: .customLong("var"), help: "NAME=JSON: a value for $NAME.")
@@ -38,10 +40,10 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "KEY or KEY:desc; repeat for more keys.")
     var sort: [String] = []
 
-    @Option(help: "The most objects to print (at least 1; no limit without it).")
+    @Option(parsing: .unconditional, help: "The most objects to print (at least 1; no limit without it).")
     var limit: Int?
 
-    @Option(help: "How many matching objects to skip.")
+    @Option(parsing: .unconditional, help: "How many matching objects to skip.")
     var offset: Int?
 
     @Option(help: "Comma-separated keys (key paths) to print; all attributes by default.")

@@ -104,6 +104,10 @@ struct StoreCommandTests {
         #expect(variable.stdout == "2\n")
         let window = try cli.run(["query", "ToDo", "--sort", "name:desc", "--limit", "2", "--offset", "1", "--format", "csv", "--keys", "name"])
         #expect(window.stdout.split(separator: "\n").map { String($0.split(separator: ",").last!) } == ["name", "answer mail", "Call mom"])
+        // A negative JSON number is --arg's value, not another option.
+        let negative = try cli.run(["query", "ToDo", "name == %@", "--arg", "-5", "--count"])
+        #expect(negative.status == 0, "\(negative.stderr)")
+        #expect(negative.stdout == "0\n")
     }
 
     @Test("store and memory evaluation print the same objects", arguments: [
@@ -418,6 +422,8 @@ struct StoreCommandTests {
         (["query", "ToDo", "--keys", ""], "--keys names no key"),
         (["query", "ToDo", "--limit", "0"], "--limit must be at least 1 (leave it out for no limit)"),
         (["query", "ToDo", "--limit=-2"], "--limit must be at least 1"),
+        (["query", "ToDo", "--limit", "-1"], "--limit must be at least 1"),
+        (["query", "ToDo", "--offset", "-3"], "--offset must not be negative"),
         (["query", "ToDo", "name == $X", "--var", "=1"], "the variable has no name"),
         (["query", "ToDo", "--keys", "name,,dueDate"], "--keys has an empty key"),
         (["query", "ToDo", "dueDate < %@", "--arg", "{\"$date\": 0}"], "takes an ISO-8601 string"),
