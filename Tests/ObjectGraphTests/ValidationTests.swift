@@ -62,6 +62,28 @@ struct ValidationTests {
         #expect(found.map(\.message) == ["name cannot be empty"])
     }
 
+    @Test("a subclass's own rule refuses a value before it is set and at save; plain objects of other entities keep the model's rules only")
+    func subclassRule() throws {
+        final class Shouting: ManagedObject {
+            override func validationReason(for value: ObjectValue, forKey key: String) -> String? {
+                if key == "name", case .string(let s) = value, s != s.uppercased() { return "must be in capitals" }
+                return nil
+            }
+        }
+        let stack = try TestStack(model: try ModelFixtures.companyModel())
+        stack.coordinator.register(Shouting.self, forEntityName: "Employee")
+        let e = try stack.context.insertObject(forEntityName: "Employee")
+        #expect(e.validateValue("Ada", forKey: "name").map(\.message) == ["name must be in capitals"])
+        #expect(e.validateValue("ADA", forKey: "name").isEmpty)
+        e["name"] = "Ada"
+        #expect(failures { try stack.context.save() }.map(\.message) == ["name must be in capitals"])
+        e["name"] = "ADA"
+        try stack.context.save()
+        let d = try stack.context.insertObject(forEntityName: "Department")
+        d["name"] = "Sales"
+        try stack.context.save()
+    }
+
     @Test("a failed save changes nothing in the store and keeps the edits in the context")
     func failedSaveKeepsEdits() throws {
         let folder = try Fixtures.temporaryDirectory()

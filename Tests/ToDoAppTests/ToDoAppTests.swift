@@ -429,6 +429,20 @@ struct ToDoAppTests {
         #expect(self.names(todo) == names)
     }
 
+    @Test("a name of only spaces is refused for an item and for a category, and the edit stays open to fix it")
+    func blankNameRefused() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("a   <Enter>")
+        #expect(todo.table.state.isEditing, "the blank name is refused")
+        #expect(screen(driver.screenLines).contains("⚠ name cannot be only spaces"))
+        todo.app.runScript("<C-u>Real<Enter>")
+        #expect(!todo.table.state.isEditing)
+        #expect(names(todo) == ["Real"])
+        todo.app.runScript("ca  <Enter>")
+        #expect(screen(driver.screenLines).contains("⚠ name cannot be only spaces"))
+        #expect(!todo.categories.arrangedObjects.contains { $0.string("name") == "  " })
+    }
+
     @Test("the item table's sort and column widths come back at the next start")
     func layoutKept() throws {
         let settings = folder.appendingPathComponent("state/termdata/ToDo-view.json")

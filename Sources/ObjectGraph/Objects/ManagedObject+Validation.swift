@@ -34,8 +34,15 @@ extension ManagedObject {
 
     /// Checks one value against its property's rules without setting it.
     public func validateValue(_ value: ObjectValue, forKey key: String) -> [ValidationFailure] {
-        if let a = entity.attribute(named: key) { return attributeFailures(a, value) }
-        return []
+        guard let a = entity.attribute(named: key) else { return [] }
+        return attributeFailures(a, value) + customFailures(a, value)
+    }
+
+    /// The subclass's own verdict on an attribute value; plain objects have none.
+    private func customFailures(_ a: AttributeDescription, _ value: ObjectValue) -> [ValidationFailure] {
+        guard type(of: self) != ManagedObject.self,
+              let reason = validationReason(for: value, forKey: a.name) else { return [] }
+        return [failure(.generic, a.name, value, reason)]
     }
 
     private func throwIfAny(_ failures: [ValidationFailure]) throws {
@@ -45,9 +52,13 @@ extension ManagedObject {
     func propertyFailures(onlyChanged: Bool) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         let traits = entity.attributeTraits
+        let isSubclass = type(of: self) != ManagedObject.self
         for i in traits.indices {
             let value = attributeValues?[i] ?? .null
             // Most attributes have no rule beyond being required: checked without copying them.
+            if isSubclass, !onlyChanged || changedKeys.contains(entity.attributes[i].name) {
+                failures += customFailures(entity.attributes[i], value)
+            }
             if value.isNull ? traits[i].isOptional : !traits[i].hasValueRules { continue }
             failures += attributeFailures(entity.attributes[i], value)
         }

@@ -88,6 +88,12 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     /// Called after the object was saved.
     open func didSave() {}
 
+    /// Checks one attribute value beyond the model's rules, as Core Data's `validate<Key>`
+    /// methods do: returns why the value is refused ("cannot be only spaces"), or nil. Called
+    /// when an editor checks a value before setting it, and at save for the attributes of
+    /// each inserted or changed object.
+    open func validationReason(for value: ObjectValue, forKey key: String) -> String? { nil }
+
     /// Checks an inserted object before it is saved. Override to add rules: call `super`,
     /// and throw a `ValidationError` holding every failure.
     open func validateForInsert() throws { try validateModelRules(onlyChanged: false) }

@@ -345,6 +345,7 @@ public final class Application {
             }
             window.draw(in: canvas.subcanvas(window.frame))
         }
+        screen.drawOverlays()
         if let menuBar {
             menuBar.draw(in: canvas.subcanvas(Rect(x: 0, y: 0, width: size.width, height: 1)))
         }

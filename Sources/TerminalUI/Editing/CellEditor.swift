@@ -206,34 +206,52 @@ public struct CellEditor {
             // Where the view that holds the cell is too low for the list (a form two rows
             // high), it is drawn on the whole screen instead, clear of the status line.
             let roomInView = max(canvas.size.height - rect.maxY - 2, rect.y - 2)
-            let onScreen = roomInView < min(options.count, 3)
-            let view = canvas
-            let canvas = onScreen ? view.wholeScreen : view
-            let rect = onScreen ? view.absolute(rect) : rect
-            let width = min(canvas.size.width, max(rect.width, 20, (options.map(\.displayWidth).max() ?? 0) + 4))
-            let roomBelow = canvas.size.height - rect.maxY - 2 - (onScreen ? 1 : 0)
-            let roomAbove = rect.y - 2
-            let below = roomBelow >= min(options.count, 3) || roomBelow >= roomAbove
-            let rows = max(1, min(options.count, below ? roomBelow : roomAbove))
-            let top = below ? rect.maxY : rect.y - rows - 2
-            let box = Rect(x: min(rect.x, max(0, canvas.size.width - width)), y: top, width: width, height: rows + 2)
-            canvas.fill(box, style: theme.menuBar)
-            canvas.box(box, style: theme.menuBar)
-            let first = max(0, selected - rows + 1)
-            for i in 0..<rows where first + i < options.count {
-                let style = first + i == selected ? theme.menuSelection : theme.menuBar
-                canvas.write(" " + options[first + i], x: box.x + 1, y: box.y + 1 + i, width: width - 2, style: style)
+            if roomInView < min(options.count, 3) {
+                canvas.drawOnTop(rect) { screen, rect in
+                    Self.drawList(options, selected: selected, under: rect, in: screen, reserved: 1)
+                }
+            } else {
+                Self.drawList(options, selected: selected, under: rect, in: canvas, reserved: 0)
             }
         }
         if let error {
             // Under the cell, at least as wide as it: what it covers of the next row is
-            // hidden whole rather than left to read on after the message.
+            // hidden whole rather than left to read on after the message. A view too narrow
+            // for it (the category panel's list) lends it the whole screen.
             let message = " ⚠ \(error) "
-            let y = rect.maxY < canvas.size.height ? rect.maxY : rect.y - 1
-            let width = min(max(message.displayWidth, rect.width), canvas.size.width)
-            let x = max(0, min(rect.x, canvas.size.width - width))
-            canvas.write(message, x: x, y: y, width: width, style: theme.error)
+            if message.displayWidth > canvas.size.width {
+                canvas.drawOnTop(rect) { screen, rect in Self.drawMessage(message, under: rect, in: screen) }
+            } else {
+                Self.drawMessage(message, under: rect, in: canvas)
+            }
         }
+    }
+
+    /// A choice list below the cell, or above it when there is more room there; `reserved`
+    /// rows at the bottom stay clear (the status line).
+    private static func drawList(_ options: [String], selected: Int, under rect: Rect, in canvas: Canvas, reserved: Int) {
+        let width = min(canvas.size.width, max(rect.width, 20, (options.map(\.displayWidth).max() ?? 0) + 4))
+        let roomBelow = canvas.size.height - rect.maxY - 2 - reserved
+        let roomAbove = rect.y - 2
+        let below = roomBelow >= min(options.count, 3) || roomBelow >= roomAbove
+        let rows = max(1, min(options.count, below ? roomBelow : roomAbove))
+        let top = below ? rect.maxY : rect.y - rows - 2
+        let box = Rect(x: min(rect.x, max(0, canvas.size.width - width)), y: top, width: width, height: rows + 2)
+        canvas.fill(box, style: canvas.theme.menuBar)
+        canvas.box(box, style: canvas.theme.menuBar)
+        let first = max(0, selected - rows + 1)
+        for i in 0..<rows where first + i < options.count {
+            let style = first + i == selected ? canvas.theme.menuSelection : canvas.theme.menuBar
+            canvas.write(" " + options[first + i], x: box.x + 1, y: box.y + 1 + i, width: width - 2, style: style)
+        }
+    }
+
+    /// The message on the row under the cell (above it on the last row), at least as wide as the cell.
+    private static func drawMessage(_ message: String, under rect: Rect, in canvas: Canvas) {
+        let y = rect.maxY < canvas.size.height ? rect.maxY : rect.y - 1
+        let width = min(max(message.displayWidth, rect.width), canvas.size.width)
+        let x = max(0, min(rect.x, canvas.size.width - width))
+        canvas.write(message, x: x, y: y, width: width, style: canvas.theme.error)
     }
 }
 

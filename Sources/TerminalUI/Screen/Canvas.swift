@@ -37,6 +37,17 @@ public struct Canvas {
         Canvas(buffer: buffer, origin: .zero, size: buffer.size, clip: Rect(origin: .zero, size: buffer.size), theme: theme)
     }
 
+    /// Draws on the whole screen what reaches past this view (a choice list, an editor's
+    /// message), now and again once every view is drawn, so that the views drawn after this
+    /// one do not cover it. `rect` is given in this canvas's coordinates and passed to
+    /// `body` in the screen's.
+    public func drawOnTop(_ rect: Rect, _ body: @escaping (Canvas, Rect) -> Void) {
+        let screen = wholeScreen
+        let placed = absolute(rect)
+        body(screen, placed)
+        buffer.addOverlay { body(screen, placed) }
+    }
+
     /// A rect of this canvas in screen coordinates.
     public func absolute(_ rect: Rect) -> Rect { rect.offsetBy(dx: origin.x, dy: origin.y) }
 

@@ -9,6 +9,8 @@ public final class ScreenBuffer {
     public private(set) var cells: [Cell]
     /// Where the terminal cursor should show, or nil to hide it.
     public var cursor: Point?
+    /// Drawing to repeat once every view is drawn (`Canvas.drawOnTop`).
+    private var overlays: [() -> Void] = []
 
     public init(size: Size, fill: Cell = .blank) {
         self.size = Size(width: max(0, size.width), height: max(0, size.height))
@@ -29,6 +31,18 @@ public final class ScreenBuffer {
         let blank = Cell(" ", width: 1, style: style)
         for i in cells.indices { cells[i] = blank }
         cursor = nil
+        overlays = []
+    }
+
+    /// Keeps drawing to repeat after the rest of the frame.
+    func addOverlay(_ draw: @escaping () -> Void) { overlays.append(draw) }
+
+    /// Draws again what views asked to keep on top, over whatever was drawn after them;
+    /// called once a frame's views are drawn.
+    public func drawOverlays() {
+        let pending = overlays
+        overlays = []
+        for draw in pending { draw() }
     }
 
     /// Resize, blanking every cell.

@@ -46,6 +46,7 @@ public final class ToDoStore {
         let isNew = !FileManager.default.fileExists(atPath: url.path)
         let coordinator = PersistentStoreCoordinator(model: versions.current)
         coordinator.register(ToDoItem.self, forEntityName: ToDoKeys.toDo)
+        coordinator.register(ToDoCategory.self, forEntityName: ToDoKeys.categoryEntity)
         let (_, migrations) = try coordinator.addStore(
             type: type, at: url, versions: versions, mappings: [DoNotAlertMigrationPolicy.mapping],
             options: StoreOptions(migratesAutomatically: true, infersMappingModel: true), progress: progress)
