@@ -289,6 +289,31 @@ struct TableViewTests {
         #expect(screen[4].hasPrefix("│2026-03-31"), "\(screen[4])")
     }
 
+    @Test("a whole date typed from any part is read whole; the time stays when left out; an impossible part is refused with its reason")
+    func dateEditorWholeDate() {
+        let rows = RecordingRows(count: 1)
+        let harness = TableHarness(rows: rows, columns: [
+            TableColumn("due", title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
+        ], size: Size(width: 64, height: 10))
+        // The editor opens on the day part of the row's date, 2026-11-21 09:30.
+        var screen = harness.run("<Enter>2026-11-21 19:00")
+        #expect(screen[3].hasPrefix("│2026-11-21 19:00"), "\(screen[3])")
+        harness.run("<Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 11, 21, 19, 0)))
+        harness.run("<Enter>2027/3/7<Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2027, 3, 7, 19, 0)), "the time is kept")
+        screen = harness.run("<Enter>2027-02-30<Enter>")
+        #expect(harness.table.state.isEditing, "30 February is refused")
+        #expect(screen[4].contains("⚠ February 2027 has no day 30"), "\(screen[4])")
+        screen = harness.run("<Esc><Enter>2027-13<Enter>")
+        #expect(screen[4].contains("⚠ there is no month 13"), "\(screen[4])")
+        harness.run("<Esc>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2027, 3, 7, 19, 0)), "a refused date stores nothing")
+        // Digits alone still type part by part, and - still steps down outside a whole date.
+        harness.run("<Enter>25-<Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2027, 3, 25, 18, 0)))
+    }
+
     @Test("a choice cell opens a popup list; j/k pick and Enter stores")
     func choicePopup() {
         let rows = RecordingRows(count: 4)

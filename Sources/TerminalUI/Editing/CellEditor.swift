@@ -75,7 +75,7 @@ public struct CellEditor {
             ("editor.dateToday", "Date: today, keeping the time", [.character("t")], "Today"),
             ("editor.dateStep", "Date: part one later or earlier (PgUp/PgDn ten)", [.up, .down], "Change"),
             ("editor.datePart", "Date: previous or next part", [.left, .right], nil),
-            ("editor.dateType", "Date: type the part's digits (2026, 12, 24…)", [], nil),
+            ("editor.dateType", "Date: type the part's digits (2026, 12, 24…), or a whole date (2026-12-24 18:00)", [], nil),
         ]
         return keys.map { own in
             Command(own.name, title: own.title, keys: own.keys, hint: own.hint) {
@@ -94,6 +94,7 @@ public struct CellEditor {
     public func currentValue() throws -> CellValue {
         switch mode {
         case let .date(state):
+            if let problem = state.problem { throw EditorError(problem) }
             return state.isCleared ? .empty : .date(state.date)
         case let .choice(options, selected):
             return options.indices.contains(selected) ? .text(options[selected]) : .empty

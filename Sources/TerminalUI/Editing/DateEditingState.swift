@@ -6,6 +6,10 @@ import Foundation
 /// arrow brings it back. Stepping the month or year keeps the day that was chosen: from
 /// 31 October, a month on is 30 November and another 31 December.
 ///
+/// A whole date can be typed too, from any part: four digits and a separator (`-`, `/` or
+/// `.`) start one, `2026-11-21 19:00` or `2026/3/7` (the time kept when left out). What it
+/// cannot be (month 13, 30 February) is named by `problem` and the date keeps that part.
+///
 ///     var state = DateEditingState(date: someDate)
 ///     state.apply(.up)   // one day later (the day is picked first)
 public struct DateEditingState: Hashable, Sendable {
@@ -22,6 +26,16 @@ public struct DateEditingState: Hashable, Sendable {
     private var chosenDay: Int?
     /// The digits typed so far into the current part.
     private var typed = ""
+    /// Digits typed in a row, with a whole date's separators once it is one; any other key ends it.
+    private var run = ""
+    /// The date, and whether it was cleared, when the run began: a whole date is read from there.
+    private var beforeRun: RunStart?
+    private struct RunStart: Hashable, Sendable {
+        var date: Date
+        var isCleared: Bool
+    }
+    /// Why the whole date being typed cannot be taken as it stands ("there is no month 13").
+    public private(set) var problem: String?
 
     public init(date: Date, timeZone: TimeZone = .current) {
         self.date = date
@@ -56,10 +70,10 @@ public struct DateEditingState: Hashable, Sendable {
     /// Apply a key; returns whether it was a date-editing key.
     @discardableResult
     public mutating func apply(_ key: Key, today: Date = Date()) -> Bool {
-        if case .character(let c) = key, let digit = c.wholeNumberValue, c.isASCII {
-            type(digit)
-            return true
-        }
+        if case .character(let c) = key, c.isASCII, typeIntoRun(c) { return true }
+        run = ""
+        beforeRun = nil
+        problem = nil
         typed = ""
         if key == .backspace || key == .delete {
             isCleared = true
@@ -125,6 +139,71 @@ public struct DateEditingState: Hashable, Sendable {
         }
     }
 
+    /// A digit, or a whole date's separator, typed in a row; false for a key that is neither.
+    private mutating func typeIntoRun(_ c: Character) -> Bool {
+        let candidate = run + String(c)
+        if WholeDate.isPrefix(candidate) {
+            if run.isEmpty { beforeRun = RunStart(date: date, isCleared: isCleared) }
+            run = candidate
+            typeWholeDate()
+            return true
+        }
+        guard let digit = c.wholeNumberValue else { return false }
+        // Digits past a whole date's minute are not taken; before it has a separator,
+        // digits type part by part.
+        if WholeDate.hasSeparator(run) { return true }
+        if run.isEmpty { beforeRun = RunStart(date: date, isCleared: isCleared) }
+        run = candidate
+        type(digit)
+        return true
+    }
+
+    /// Sets the date from the whole date typed so far, from the date the run began with.
+    private mutating func typeWholeDate() {
+        guard WholeDate.hasSeparator(run), let start = beforeRun else { return }
+        typed = ""
+        let cal = calendar
+        let fields = WholeDate.fields(run)
+        var c = cal.dateComponents([.year, .month, .day, .hour, .minute], from: start.date)
+        problem = nil
+        let parts: [Part] = [.year, .month, .day, .hour, .minute]
+        for (i, value) in fields.enumerated() {
+            guard let value else { continue }
+            switch parts[i] {
+            case .year:
+                if value >= 1 { c.year = value } else { problem = "there is no year 0" }
+            case .month:
+                if (1...12).contains(value) { c.month = value } else { problem = "there is no month \(value)" }
+            case .day:
+                let days = cal.date(from: DateComponents(year: c.year, month: c.month, day: 1))
+                    .flatMap { cal.range(of: .day, in: .month, for: $0) }?.count ?? 31
+                if (1...days).contains(value) { c.day = value } else {
+                    problem = "\(Self.monthName(c.month ?? 1)) \(c.year ?? 0) has no day \(value)"
+                }
+            case .hour:
+                if (0...23).contains(value) { c.hour = value } else { problem = "there is no hour \(value)" }
+            case .minute:
+                if (0...59).contains(value) { c.minute = value } else { problem = "there is no minute \(value)" }
+            }
+        }
+        // The day the run began with may not be in the month typed (31 in November).
+        if let first = cal.date(from: DateComponents(year: c.year, month: c.month, day: 1)),
+           let days = cal.range(of: .day, in: .month, for: first), let day = c.day, day > days.count {
+            c.day = days.count
+        }
+        if let typedDate = cal.date(from: c) { date = typedDate }
+        isCleared = false
+        chosenDay = nil
+        // The part being typed is the one shown picked (after a separator, the one it begins).
+        part = parts[min(parts.count, fields.count) - 1]
+    }
+
+    private static func monthName(_ month: Int) -> String {
+        let names = ["January", "February", "March", "April", "May", "June", "July", "August",
+                     "September", "October", "November", "December"]
+        return names.indices.contains(month - 1) ? names[month - 1] : "month \(month)"
+    }
+
     /// A digit typed into the current part: it replaces the part's value once the part is
     /// full (four digits for the year, two for the others), then the next part is picked.
     /// A value the part cannot take (month 13) leaves the date as it was.
@@ -164,4 +243,40 @@ public struct DateEditingState: Hashable, Sendable {
         }
         part = Part(rawValue: min(Part.allCases.count - 1, part.rawValue + 1))!
     }
+}
+
+/// The shape of a whole date typed into the date editor: `YYYY-M-D H:MM`, with `-`, `/` or
+/// `.` between the parts of the day and a space before the time; every part after the
+/// year may have one or two digits.
+enum WholeDate {
+    /// Whether `text` can be the beginning of a whole date that has its first separator.
+    static func isPrefix(_ text: String) -> Bool {
+        let chars = Array(text)
+        guard chars.count >= 5, chars.prefix(4).allSatisfy(\.isASCIIDigit) else { return false }
+        // After the year: separators, each followed by one or two digits.
+        let separators: [Set<Character>] = [["-", "/", "."], ["-", "/", "."], [" "], [":"]]
+        var i = 4
+        for allowed in separators {
+            guard i < chars.count else { return true }
+            guard allowed.contains(chars[i]) else { return false }
+            i += 1
+            var digits = 0
+            while i < chars.count, chars[i].isASCIIDigit { digits += 1; i += 1 }
+            if digits > 2 { return false }
+            if i < chars.count && digits == 0 { return false }
+        }
+        return i == chars.count
+    }
+
+    static func hasSeparator(_ text: String) -> Bool { text.contains { !$0.isASCIIDigit } }
+
+    /// The numbers typed for year, month, day, hour and minute, in order; nil for a part
+    /// begun with its separator and no digit yet.
+    static func fields(_ text: String) -> [Int?] {
+        text.split(omittingEmptySubsequences: false) { !$0.isASCIIDigit }.map { Int($0) }
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }
