@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "ToDoAppTests", dependencies: ["ToDoApp", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport", "ObjectModel", "ObjectGraph"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport", "ObjectModel", "ObjectGraph", "SQLiteStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,6 +32,7 @@ struct ExportCommand: ParsableCommand {
             // One entity's file imports on its own: references to objects left out are dropped.
             let graph = try GraphFile.export(from: context, entityNames: kinds, keepsOutsideReferences: false)
             print(try JSONValue.text(graph.json))
+            Self.report(graph.problems)
         case .csv:
             guard let entity, let kinds else { throw CommandFailure("CSV export needs --entity") }
             let graph = try GraphFile.export(from: context, entityNames: kinds)
@@ -43,6 +44,14 @@ struct ExportCommand: ParsableCommand {
                     print(CSV.line(keys.map { object[$0] ?? .null }))
                 }
             }
+            Self.report(graph.problems)
+        }
+    }
+
+    /// Warnings on standard error, after the output, so that the file written stays whole.
+    private static func report(_ problems: [String]) {
+        for problem in problems {
+            FileHandle.standardError.write(Data("warning: \(problem)\n".utf8))
         }
     }
 }

@@ -19,8 +19,14 @@ struct GraphFile {
 
     /// Objects by entity name, in file order.
     var entities: [String: [[String: JSONValue]]]
+    /// What an export could not write as the store has it: references to rows that are
+    /// not in the store (left by a No Action delete or another program).
+    var problems: [String] = []
 
-    init(entities: [String: [[String: JSONValue]]]) { self.entities = entities }
+    init(entities: [String: [[String: JSONValue]]], problems: [String] = []) {
+        self.entities = entities
+        self.problems = problems
+    }
 
     /// Reads a graph file's JSON.
     init(data: Data) throws {
@@ -218,23 +224,40 @@ struct GraphFile {
             objectsByEntity[name] = objects
             for (i, o) in objects.enumerated() { ids[o.objectID] = "\(name)/\(i + 1)" }
         }
+        let inStore = Set(ids.keys)
         if !keepsOutsideReferences {
             let written = Set(names)
             ids = ids.filter { written.contains($0.key.entityName) }
         }
         var entities: [String: [[String: JSONValue]]] = [:]
+        var problems: [String] = []
+        // A reference to a row that is not in the store cannot be written; it reads as no
+        // object, which is what the file says, and the export says so.
+        func missing(_ id: ManagedObjectID, from object: String, _ key: String, _ written: String) {
+            problems.append("\(object)'s \(key) refers to \(id.entityName) \(id.primaryKey.map(String.init) ?? "?"), "
+                            + "which is not in the store; \(written)")
+        }
         for name in names {
             guard let entity = model.entity(named: name) else { continue }
             entities[name] = try (objectsByEntity[name] ?? []).map { o in
-                var d: [String: JSONValue] = ["@id": .string(ids[o.objectID]!)]
+                let id = ids[o.objectID]!
+                var d: [String: JSONValue] = ["@id": .string(id)]
                 for a in entity.storedAttributes { d[a.name] = JSONValue.from(o[a.name]) }
                 for r in entity.relationships where !r.isTransient {
                     if r.isToMany {
-                        let members = try o.objectIDs(forRelationshipNamed: r.name).compactMap { ids[$0] }
+                        let all = try o.objectIDs(forRelationshipNamed: r.name)
+                        for m in all where !inStore.contains(m) { missing(m, from: id, r.name, "left out of the list") }
+                        let members = all.compactMap { ids[$0] }
                         d[r.name] = .array((r.isOrdered ? members : members.sorted()).map(JSONValue.string))
                     } else if let destination = o.object(r.name) {
-                        // An object left out of the file is not referred to (keepsOutsideReferences).
-                        if let id = ids[destination.objectID] { d[r.name] = .string(id) }
+                        if let target = ids[destination.objectID] {
+                            d[r.name] = .string(target)
+                        } else if !inStore.contains(destination.objectID) {
+                            missing(destination.objectID, from: id, r.name, "written as null")
+                            d[r.name] = .null
+                        }
+                        // Otherwise the object was left out of the file on purpose
+                        // (keepsOutsideReferences) and is not referred to.
                     } else {
                         d[r.name] = .null
                     }
@@ -242,6 +265,6 @@ struct GraphFile {
                 return d
             }
         }
-        return GraphFile(entities: entities)
+        return GraphFile(entities: entities, problems: problems)
     }
 }
