@@ -36,6 +36,9 @@ public final class SQLiteStore: PersistentStore {
     var rootNames: [String: String] = [:]
     /// Where binary values too large for a row are kept.
     let externalData: ExternalData
+    /// Whether the file is in WAL mode. A store is switched to it at its first write, not
+    /// when it is opened, so that a store only looked at stays as it was, byte for byte.
+    var isInWALMode = false
 
     /// Makes `PersistentStoreCoordinator.addStore(type: .sqlite, ...)` and
     /// `migrateStore(_:to:type: .sqlite)` create SQLite stores.
@@ -100,7 +103,6 @@ public final class SQLiteStore: PersistentStore {
         }
         var configuration = Configuration()
         configuration.readonly = options.readOnly
-        if url != nil && !options.readOnly { configuration.journalMode = .wal }
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in SQLFunctions.register(in: db) }
         do {
@@ -143,6 +145,7 @@ public final class SQLiteStore: PersistentStore {
             metadata = StoreMetadata(storeType: .sqlite, versionHashes: model.entityVersionHashes,
                                      versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
             let (schema, metadata) = (self.schema, self.metadata)
+            try switchToWALMode()
             try database.inTransaction { db in
                 try schema.create(in: db)
                 try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
@@ -191,6 +194,15 @@ public final class SQLiteStore: PersistentStore {
             throw ObjectGraphError.incompatibleStore(file: path, differingEntities: Array(Set(entities)).sorted())
         }
         return (schema, metadata)
+    }
+
+    /// Puts a file store in WAL mode, once, before it is first written.
+    func switchToWALMode() throws {
+        guard url != nil, !isReadOnly, !isInWALMode else { return }
+        try database.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        }
+        isInWALMode = true
     }
 
     static func describe(_ error: Error) -> String {

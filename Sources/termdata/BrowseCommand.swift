@@ -28,14 +28,21 @@ struct BrowseCommand: ParsableCommand {
             throw CommandFailure("\(error) (the browser needs a terminal; `termdata query` and `termdata export` do not)")
         }
         let model = try storeArguments.loadModel()
-        let context = try storeArguments.open(model: model, readOnly: readOnly)
+        // A file the user may not write, or in a folder they may not write (where SQLite
+        // keeps its journal), is browsed read-only rather than refused at the first save.
+        let url = storeArguments.storeURL
+        let files = FileManager.default
+        let cannotWrite = !readOnly && files.fileExists(atPath: url.path)
+            && !(files.isWritableFile(atPath: url.path) && files.isWritableFile(atPath: url.deletingLastPathComponent().path))
+        let context = try storeArguments.open(model: model, readOnly: readOnly || cannotWrite)
         let browser: BrowserApplication
         do {
-            browser = try BrowserApplication(context: context, title: storeArguments.storeURL.lastPathComponent,
-                                             driver: CursesDriver(), isReadOnly: readOnly)
+            browser = try BrowserApplication(context: context, title: url.lastPathComponent,
+                                             driver: CursesDriver(), isReadOnly: readOnly || cannotWrite)
         } catch {
             throw CommandFailure(error)
         }
+        if cannotWrite { browser.app.showMessage("\(url.lastPathComponent) cannot be written here: it is open read-only") }
         do {
             try browser.run()
         } catch {

@@ -58,6 +58,24 @@ struct CorpusStoreTests {
         #expect(try Data(contentsOf: original) == before)
     }
 
+    @Test("opened for writing and only read, a copy is left byte for byte; the first save puts it in WAL mode")
+    func readWithoutWriting() throws {
+        let url = try copyOfStore()
+        let before = try Data(contentsOf: url)
+        #expect(try SQLiteTestStack.rawRows(url, "PRAGMA journal_mode").first?[0] as String? == "delete")
+        do {
+            let stack = try SQLiteTestStack(model: try tavantModel(), url: url)
+            #expect(try stack.context.count(for: FetchRequest(entityName: "FeedbackCategory")) == 19)
+            stack.store.close()
+        }
+        #expect(try Data(contentsOf: url) == before)
+        let stack = try SQLiteTestStack(model: try tavantModel(), url: url)
+        let category = try stack.context.insertObject(forEntityName: "FeedbackCategory")
+        category["name"] = "Added here"
+        try stack.context.save()
+        #expect(try stack.rawRows("PRAGMA journal_mode")[0][0] as String == "wal")
+    }
+
     @Test("a copy takes new objects: keys continue from Z_MAX and the new rows read back")
     func writesToCopy() throws {
         let url = try copyOfStore()

@@ -17,6 +17,7 @@ extension SQLiteStore {
         var result = StoreSaveResult()
         let files = ExternalDataChanges()
         do {
+            try switchToWALMode()
             do {
                 try database.inTransaction(.immediate) { db in
                     result = try write(changes, in: db, files: files)
