@@ -145,7 +145,7 @@ public final class SQLiteStore: PersistentStore {
             metadata = StoreMetadata(storeType: .sqlite, versionHashes: model.entityVersionHashes,
                                      versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
             let (schema, metadata) = (self.schema, self.metadata)
-            try switchToWALMode()
+            switchToWALMode()
             try database.inTransaction { db in
                 try schema.create(in: db)
                 try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
@@ -196,13 +196,15 @@ public final class SQLiteStore: PersistentStore {
         return (schema, metadata)
     }
 
-    /// Puts a file store in WAL mode, once, before it is first written.
-    func switchToWALMode() throws {
+    /// Puts a file store in WAL mode before it is first written. Where SQLite cannot switch
+    /// now (another connection has the file open), the save goes ahead in the file's own
+    /// mode and the next one tries again.
+    func switchToWALMode() {
         guard url != nil, !isReadOnly, !isInWALMode else { return }
-        try database.writeWithoutTransaction { db in
-            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        let mode = try? database.writeWithoutTransaction { db in
+            try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
         }
-        isInWALMode = true
+        isInWALMode = mode == "wal"
     }
 
     static func describe(_ error: Error) -> String {

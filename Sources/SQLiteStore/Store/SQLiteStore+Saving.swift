@@ -17,7 +17,7 @@ extension SQLiteStore {
         var result = StoreSaveResult()
         let files = ExternalDataChanges()
         do {
-            try switchToWALMode()
+            switchToWALMode()
             do {
                 try database.inTransaction(.immediate) { db in
                     result = try write(changes, in: db, files: files)
