@@ -297,6 +297,8 @@ struct EvaluationTests {
         .init("price > 2.", true),
         .init("{1., 2} CONTAINS 1", true),
         .init("7. / 2 == 3.5", true),
+        .init("1.e3 == 1000", true),
+        .init("2.E-1 == 0.2", true),
         .init("{.25, 1} CONTAINS 0.25", true),
         .init("-0x10 == -16", true),
         .init("sum(scores) == 16", true),

@@ -175,20 +175,18 @@ struct Lexer {
         }
         var isFloat = false
         while let c = peek(), Lexer.isDigit(c) { position += 1 }
-        // `95.5`, and `95.` as C writes it; a dot before a name or `@` is not the number's.
-        if peek() == ".", peek(1).map({ Lexer.isIdentifierStart($0) || $0 == "@" }) != true {
+        // `95.5`, and `95.` and `1.e3` as C writes them; a dot before a name or `@` is not
+        // the number's.
+        if peek() == ".", peek(1).map({ Lexer.isIdentifierStart($0) || $0 == "@" }) != true || exponentFollows(at: position + 1) {
             isFloat = true
             position += 1
             while let c = peek(), Lexer.isDigit(c) { position += 1 }
         }
-        if let e = peek(), e == "e" || e == "E" {
-            var look = position + 1
-            if look < chars.count, chars[look] == "+" || chars[look] == "-" { look += 1 }
-            if look < chars.count, Lexer.isDigit(chars[look]) {
-                isFloat = true
-                position = look
-                while let c = peek(), Lexer.isDigit(c) { position += 1 }
-            }
+        if exponentFollows(at: position) {
+            isFloat = true
+            position += 1
+            if peek() == "+" || peek() == "-" { position += 1 }
+            while let c = peek(), Lexer.isDigit(c) { position += 1 }
         }
         try rejectIdentifierTail(start)
         let literal = text(start..<position)
@@ -197,6 +195,14 @@ struct Lexer {
             throw error("a number", at: start, found: literal)
         }
         return .number(.double(d))
+    }
+
+    /// Whether an exponent (`e3`, `E-2`) starts at `offset`.
+    private func exponentFollows(at offset: Int) -> Bool {
+        guard offset < chars.count, chars[offset] == "e" || chars[offset] == "E" else { return false }
+        var look = offset + 1
+        if look < chars.count, chars[look] == "+" || chars[look] == "-" { look += 1 }
+        return look < chars.count && Lexer.isDigit(chars[look])
     }
 
     private func rejectIdentifierTail(_ start: Int) throws(PredicateSyntaxError) {
