@@ -99,7 +99,9 @@ let package = Package(
         .testTarget(name: "ToDoAppTests", dependencies: ["ToDoApp", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport", "ObjectModel", "ObjectGraph", "SQLiteStore"]),
+        .testTarget(name: "CommandLineTests", dependencies: [
+            "TestSupport", "ObjectModel", "ObjectGraph", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

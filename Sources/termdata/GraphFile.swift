@@ -231,11 +231,16 @@ struct GraphFile {
         }
         var entities: [String: [[String: JSONValue]]] = [:]
         var problems: [String] = []
-        // A reference to a row that is not in the store cannot be written; it reads as no
-        // object, which is what the file says, and the export says so.
-        func missing(_ id: ManagedObjectID, from object: String, _ key: String, _ written: String) {
-            problems.append("\(object)'s \(key) refers to \(id.entityName) \(id.primaryKey.map(String.init) ?? "?"), "
-                            + "which is not in the store; \(written)")
+        // A to-one to a row that is not in the store cannot be written; it reads as no
+        // object, which is what the file says, and the export says so. (A to-many is read
+        // joined to its members' rows, so a link to a missing row is no member already.)
+        func missing(_ id: ManagedObjectID, from object: String, _ r: RelationshipDescription) {
+            var problem = "\(object)'s \(r.name) refers to the \(id.entityName) with primary key "
+                + "\(id.primaryKey.map(String.init) ?? "?"), which is not in the store; written as null"
+            if !r.isOptional {
+                problem += ", which the model does not allow: import refuses the file until \(object) has a \(r.name)"
+            }
+            problems.append(problem)
         }
         for name in names {
             guard let entity = model.entity(named: name) else { continue }
@@ -245,15 +250,13 @@ struct GraphFile {
                 for a in entity.storedAttributes { d[a.name] = JSONValue.from(o[a.name]) }
                 for r in entity.relationships where !r.isTransient {
                     if r.isToMany {
-                        let all = try o.objectIDs(forRelationshipNamed: r.name)
-                        for m in all where !inStore.contains(m) { missing(m, from: id, r.name, "left out of the list") }
-                        let members = all.compactMap { ids[$0] }
+                        let members = try o.objectIDs(forRelationshipNamed: r.name).compactMap { ids[$0] }
                         d[r.name] = .array((r.isOrdered ? members : members.sorted()).map(JSONValue.string))
                     } else if let destination = o.object(r.name) {
                         if let target = ids[destination.objectID] {
                             d[r.name] = .string(target)
                         } else if !inStore.contains(destination.objectID) {
-                            missing(destination.objectID, from: id, r.name, "written as null")
+                            missing(destination.objectID, from: id, r)
                             d[r.name] = .null
                         }
                         // Otherwise the object was left out of the file on purpose

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import GRDB
 import ObjectGraph
 import SQLiteStore
 
@@ -464,15 +465,43 @@ struct StoreCommandTests {
         let model = ModelFixtures.company.path
         let json = try cli.run(["export", "--store", store.path, "--model", model])
         #expect(json.status == 0, "\(json.stderr)")
-        #expect(json.stderr == "warning: Note/1's author refers to Employee 1, which is not in the store; written as null\n")
+        #expect(json.stderr == "warning: Note/1's author refers to the Employee with primary key 1, which is not in the store; written as null\n")
         #expect(json.stdout.contains("\"author\" : null"), "\(json.stdout)")
         let csv = try cli.run(["export", "--store", store.path, "--model", model, "--entity", "Note", "--format", "csv"])
-        #expect(csv.stderr.contains("Note/1's author refers to Employee 1"))
+        #expect(csv.stderr.contains("Note/1's author refers to the Employee with primary key 1"))
         #expect(csv.stdout.hasPrefix("@id,text,author\nNote/1,call back,\n"), "\(csv.stdout)")
 
         let file = try cli.write(json.stdout, to: "company.json")
         let copy = try cli.run(["import", "--store", cli.file("copy.sqlite").path, "--model", model, file])
         #expect(copy.status == 0, "\(copy.stderr)")
+    }
+
+    @Test("a required reference to a missing row is exported as null with a warning that import will refuse it")
+    func exportDanglingRequiredReference() throws {
+        let cli = try CommandLineSession()
+        let store = cli.file("company.sqlite")
+        SQLiteStore.register()
+        do {
+            let stack = try TestStack(model: try ModelFixtures.companyModel(), type: .sqlite, url: store)
+            let sales = try stack.context.insertObject(forEntityName: "Department")
+            sales["name"] = "Sales"
+            let project = try stack.context.insertObject(forEntityName: "Project")
+            project["name"] = "Launch"
+            try project.setValue(sales, forKey: "department")
+            try stack.context.save()
+        }
+        // Another program removes the department, which the model's Deny rule would refuse.
+        try DatabaseQueue(path: store.path).write { try $0.execute(sql: "DELETE FROM ZDEPARTMENT") }
+
+        let model = ModelFixtures.company.path
+        let json = try cli.run(["export", "--store", store.path, "--model", model])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stderr == "warning: Project/1's department refers to the Department with primary key 1, which is not in the store; "
+                + "written as null, which the model does not allow: import refuses the file until Project/1 has a department\n")
+        let file = try cli.write(json.stdout, to: "company.json")
+        let copy = try cli.run(["import", "--store", cli.file("copy.sqlite").path, "--model", model, file])
+        #expect(copy.status != 0)
+        #expect(copy.stderr.contains("Project/1"), "\(copy.stderr)")
     }
 
     @Test("a store that does not fit the model is refused")
