@@ -75,7 +75,8 @@ extension CellValue {
         return keyName(object)
     }
 
-    private static func keyName(_ object: ManagedObject) -> String {
+    /// An object by entity and primary key ("Department 4"), as the store knows it.
+    public static func keyName(_ object: ManagedObject) -> String {
         "\(object.entity.name) \(object.objectID.primaryKey.map(String.init) ?? "(new)")"
     }
 

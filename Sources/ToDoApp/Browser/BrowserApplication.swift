@@ -400,7 +400,7 @@ public final class BrowserApplication {
                 app.showMessage("\(relationship.name) of \(name) leads to \(CellValue.displayName(destination))", isError: true)
                 return .redraw
             case .missing:
-                app.showMessage("\(relationship.name) of \(name) leads to a \(destination.entity.name) no longer in the store",
+                app.showMessage("\(relationship.name) of \(name) leads to \(CellValue.keyName(destination)), which is no longer in the store",
                                 isError: true)
                 return .redraw
             }
