@@ -305,13 +305,45 @@ struct TableViewTests {
         screen = harness.run("<Enter>2027-02-30<Enter>")
         #expect(harness.table.state.isEditing, "30 February is refused")
         #expect(screen[4].contains("⚠ February 2027 has no day 30"), "\(screen[4])")
-        screen = harness.run("<Esc><Enter>2027-13<Enter>")
+        screen = harness.run("<Esc><Enter>2027-13")
+        #expect(screen[4].contains("⚠ there is no month 13"), "named as it is typed: \(screen[4])")
+        // Picking another part does not take the refusal back.
+        screen = harness.run("<Left><Enter>")
+        #expect(harness.table.state.isEditing)
         #expect(screen[4].contains("⚠ there is no month 13"), "\(screen[4])")
         harness.run("<Esc>")
         #expect(rows.stored["0.due"] == .date(RecordingRows.day(2027, 3, 7, 19, 0)), "a refused date stores nothing")
-        // Digits alone still type part by part, and - still steps down outside a whole date.
-        harness.run("<Enter>25-<Enter>")
-        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2027, 3, 25, 18, 0)))
+        harness.run("<Enter>2026-12-24T18:05<Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 12, 24, 18, 5)), "ISO 8601's T")
+        harness.run("<Enter>7:45<Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 12, 24, 7, 45)), "a time alone")
+        screen = harness.run("<Enter>12-24")
+        #expect(screen[4].contains("⚠ “12-24” is not a date"), "\(screen[4])")
+        harness.run("<Esc>")
+    }
+
+    @Test("in the date editor one digit is the part's value, Backspace takes back the last key typed, and - steps outside typing")
+    func dateEditorPartialTyping() {
+        let rows = RecordingRows(count: 1)
+        let harness = TableHarness(rows: rows, columns: [
+            TableColumn("due", title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
+        ], size: Size(width: 64, height: 10))
+        // 2026-11-21 09:30, the day picked.
+        harness.run("<Enter>3<Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 11, 3, 9, 30)))
+        harness.run("<Enter>3<Right>")
+        var screen = harness.run("<Up>")
+        #expect(screen[3].hasPrefix("│2026-11-03 10:30"), "the digit was the day's, then the hour steps: \(screen[3])")
+        harness.run("<Esc>")
+        screen = harness.run("<Enter>27<Backspace><Backspace>4<Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 11, 4, 9, 30)), "Backspace took back 7 and 2")
+        screen = harness.run("<Enter>5<Backspace><Backspace>")
+        #expect(screen[3].hasPrefix("│(no date)"), "with nothing typed, Backspace clears: \(screen[3])")
+        harness.run("<Esc><Enter>-<Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 11, 3, 9, 30)))
+        screen = harness.run("<Enter>2026")
+        #expect(screen[4].contains("⚠ there is no hour 26"), "four digits from the day are a day and an hour: \(screen[4])")
+        harness.run("<Esc>")
     }
 
     @Test("a choice cell opens a popup list; j/k pick and Enter stores")

@@ -75,7 +75,7 @@ public struct CellEditor {
             ("editor.dateToday", "Date: today, keeping the time", [.character("t")], "Today"),
             ("editor.dateStep", "Date: part one later or earlier (PgUp/PgDn ten)", [.up, .down], "Change"),
             ("editor.datePart", "Date: previous or next part", [.left, .right], nil),
-            ("editor.dateType", "Date: type the part's digits (2026, 12, 24…), or a whole date (2026-12-24 18:00)", [], nil),
+            ("editor.dateType", "Date: type the part's digits (2026, 12, 24…), a whole date (2026-12-24 18:00) or a time (18:30)", [], nil),
         ]
         return keys.map { own in
             Command(own.name, title: own.title, keys: own.keys, hint: own.hint) {
@@ -94,6 +94,7 @@ public struct CellEditor {
     public func currentValue() throws -> CellValue {
         switch mode {
         case let .date(state):
+            let state = state.finished
             if let problem = state.problem { throw EditorError(problem) }
             return state.isCleared ? .empty : .date(state.date)
         case let .choice(options, selected):
@@ -215,7 +216,9 @@ public struct CellEditor {
                 Self.drawList(options, selected: selected, under: rect, in: canvas, reserved: 0)
             }
         }
-        if let error {
+        // A date that cannot be is named as it is typed, not only when it is stored.
+        var dateProblem: String? { if case let .date(state) = mode { state.problem } else { nil } }
+        if let error = error ?? dateProblem {
             // Under the cell, at least as wide as it: what it covers of the next row is
             // hidden whole rather than left to read on after the message. A view too narrow
             // for it (the category panel's list) lends it the whole screen.

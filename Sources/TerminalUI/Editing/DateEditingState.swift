@@ -6,9 +6,12 @@ import Foundation
 /// arrow brings it back. Stepping the month or year keeps the day that was chosen: from
 /// 31 October, a month on is 30 November and another 31 December.
 ///
-/// A whole date can be typed too, from any part: four digits and a separator (`-`, `/` or
-/// `.`) start one, `2026-11-21 19:00` or `2026/3/7` (the time kept when left out). What it
-/// cannot be (month 13, 30 February) is named by `problem` and the date keeps that part.
+/// What is typed in a row is read as a whole: digits part by part from the picked part
+/// (`3` then any other key is day 3), `2026-11-21 19:00`, `2026/3/7` or
+/// `2026-11-21T19:00` as a whole date from any part (the time kept when left out), `18:30`
+/// as the time. Backspace takes back the last character typed. What cannot be a date
+/// (month 13, 30 February, `12-24`) is named by `problem` until the date is changed
+/// another way, and the date keeps what it had.
 ///
 ///     var state = DateEditingState(date: someDate)
 ///     state.apply(.up)   // one day later (the day is picked first)
@@ -21,21 +24,24 @@ public struct DateEditingState: Hashable, Sendable {
     public var part: Part = .day
     /// Whether the date was cleared: the value is none.
     public private(set) var isCleared = false
+    /// Why what was typed cannot be taken as it stands ("there is no month 13").
+    public private(set) var problem: String?
     private let timeZone: TimeZone
     /// The day of the month chosen before a month or year step shortened it.
     private var chosenDay: Int?
     /// The digits typed so far into the current part.
     private var typed = ""
-    /// Digits typed in a row, with a whole date's separators once it is one; any other key ends it.
+    /// What was typed in a row: digits, and the separators of a whole date or a time.
     private var run = ""
-    /// The date, and whether it was cleared, when the run began: a whole date is read from there.
-    private var beforeRun: RunStart?
+    /// The state the run began from; what it means is worked out from there at each key.
+    private var runStart: RunStart?
+
     private struct RunStart: Hashable, Sendable {
         var date: Date
         var isCleared: Bool
+        var part: Part
+        var chosenDay: Int?
     }
-    /// Why the whole date being typed cannot be taken as it stands ("there is no month 13").
-    public private(set) var problem: String?
 
     public init(date: Date, timeZone: TimeZone = .current) {
         self.date = date
@@ -67,16 +73,27 @@ public struct DateEditingState: Hashable, Sendable {
         }
     }
 
+    /// The state as it stands once what is being typed is finished: a part's first digit
+    /// alone (`3`) taken as the part's value.
+    public var finished: DateEditingState {
+        var state = self
+        state.finishRun()
+        return state
+    }
+
     /// Apply a key; returns whether it was a date-editing key.
     @discardableResult
     public mutating func apply(_ key: Key, today: Date = Date()) -> Bool {
-        if case .character(let c) = key, c.isASCII, typeIntoRun(c) { return true }
-        run = ""
-        beforeRun = nil
-        problem = nil
-        typed = ""
+        if case .character(let c) = key, typeIntoRun(c) { return true }
+        if key == .backspace, !run.isEmpty {
+            run.removeLast()
+            readRun()
+            return true
+        }
+        finishRun()
         if key == .backspace || key == .delete {
             isCleared = true
+            problem = nil
             return true
         }
         if isCleared {
@@ -86,9 +103,14 @@ public struct DateEditingState: Hashable, Sendable {
             back.isCleared = false
             guard back.move(key, today: today) else { return false }
             if key == .character("t") { self = back } else { isCleared = false }
+            problem = nil
             return true
         }
-        return move(key, today: today)
+        let before = date
+        guard move(key, today: today) else { return false }
+        // Picking another part keeps the message; changing the date answers it.
+        if date != before || key == .character("t") { problem = nil }
+        return true
     }
 
     /// Picks a part, steps it, or jumps to today; false for a key that does none of these.
@@ -139,144 +161,156 @@ public struct DateEditingState: Hashable, Sendable {
         }
     }
 
-    /// A digit, or a whole date's separator, typed in a row; false for a key that is neither.
+    // MARK: Typing
+
+    /// A digit, or a separator typed after digits; false for any other character.
     private mutating func typeIntoRun(_ c: Character) -> Bool {
-        let candidate = run + String(c)
-        if WholeDate.isPrefix(candidate) {
-            if run.isEmpty { beforeRun = RunStart(date: date, isCleared: isCleared) }
-            run = candidate
-            typeWholeDate()
-            return true
+        guard c.isASCII, c.isNumber || (!run.isEmpty && TypedDate.separators.contains(c)) else { return false }
+        if run.isEmpty {
+            runStart = RunStart(date: date, isCleared: isCleared, part: part, chosenDay: chosenDay)
         }
-        guard let digit = c.wholeNumberValue else { return false }
-        // Digits past a whole date's minute are not taken; before it has a separator,
-        // digits type part by part.
-        if WholeDate.hasSeparator(run) { return true }
-        if run.isEmpty { beforeRun = RunStart(date: date, isCleared: isCleared) }
-        run = candidate
-        type(digit)
+        run.append(c)
+        readRun()
         return true
     }
 
-    /// Sets the date from the whole date typed so far, from the date the run began with.
-    private mutating func typeWholeDate() {
-        guard WholeDate.hasSeparator(run), let start = beforeRun else { return }
+    /// Works out the run from the state it began with.
+    private mutating func readRun() {
+        guard let start = runStart else { return }
+        date = start.date
+        isCleared = start.isCleared
+        part = start.part
+        chosenDay = start.chosenDay
         typed = ""
-        let cal = calendar
-        let fields = WholeDate.fields(run)
-        var c = cal.dateComponents([.year, .month, .day, .hour, .minute], from: start.date)
         problem = nil
-        let parts: [Part] = [.year, .month, .day, .hour, .minute]
-        for (i, value) in fields.enumerated() {
-            guard let value else { continue }
-            switch parts[i] {
-            case .year:
-                if value >= 1 { c.year = value } else { problem = "there is no year 0" }
-            case .month:
-                if (1...12).contains(value) { c.month = value } else { problem = "there is no month \(value)" }
-            case .day:
-                let days = cal.date(from: DateComponents(year: c.year, month: c.month, day: 1))
-                    .flatMap { cal.range(of: .day, in: .month, for: $0) }?.count ?? 31
-                if (1...days).contains(value) { c.day = value } else {
-                    problem = "\(Self.monthName(c.month ?? 1)) \(c.year ?? 0) has no day \(value)"
-                }
-            case .hour:
-                if (0...23).contains(value) { c.hour = value } else { problem = "there is no hour \(value)" }
-            case .minute:
-                if (0...59).contains(value) { c.minute = value } else { problem = "there is no minute \(value)" }
-            }
+        if run.isEmpty {
+            runStart = nil
+        } else if run.allSatisfy(\.isNumber) {
+            for c in run { type(c.wholeNumberValue!) }
+        } else if let fields = TypedDate.wholeDate(run) {
+            set(fields, parts: Part.allCases)
+        } else if let fields = TypedDate.time(run) {
+            set(fields, parts: [.hour, .minute])
+        } else {
+            problem = "“\(run)” is not a date: type 2026-12-24 18:00, or 18:30 for the time"
         }
-        // The day the run began with may not be in the month typed (31 in November).
-        if let first = cal.date(from: DateComponents(year: c.year, month: c.month, day: 1)),
-           let days = cal.range(of: .day, in: .month, for: first), let day = c.day, day > days.count {
-            c.day = days.count
-        }
-        if let typedDate = cal.date(from: c) { date = typedDate }
-        isCleared = false
-        chosenDay = nil
-        // The part being typed is the one shown picked (after a separator, the one it begins).
-        part = parts[min(parts.count, fields.count) - 1]
     }
 
-    private static func monthName(_ month: Int) -> String {
-        let names = ["January", "February", "March", "April", "May", "June", "July", "August",
-                     "September", "October", "November", "December"]
-        return names.indices.contains(month - 1) ? names[month - 1] : "month \(month)"
+    /// Ends what is being typed: a part begun and not filled takes what was typed.
+    private mutating func finishRun() {
+        if !typed.isEmpty, let value = Int(typed) {
+            if part == .year {
+                problem = "a year has four digits"
+            } else {
+                take(value)
+            }
+        }
+        typed = ""
+        run = ""
+        runStart = nil
     }
 
     /// A digit typed into the current part: it replaces the part's value once the part is
     /// full (four digits for the year, two for the others), then the next part is picked.
-    /// A value the part cannot take (month 13) leaves the date as it was.
     private mutating func type(_ digit: Int) {
         let width = part == .year ? 4 : 2
         typed += String(digit)
         guard typed.count == width, let value = Int(typed) else { return }
         typed = ""
+        take(value)
+        part = Part(rawValue: min(Part.allCases.count - 1, part.rawValue + 1))!
+    }
+
+    /// The numbers of a whole date or a time, part by part; nil for a part begun with its
+    /// separator and no digit yet, which keeps its value.
+    private mutating func set(_ fields: [Int?], parts: [Part]) {
+        let picked = part
+        for (value, p) in zip(fields, parts) {
+            guard let value else { continue }
+            part = p
+            take(value)
+        }
+        // The part being typed is the one shown picked (after a separator, the one it begins).
+        part = fields.count <= parts.count ? parts[fields.count - 1] : picked
+    }
+
+    /// Sets the current part to `value`, or names why it cannot be and leaves the date.
+    private mutating func take(_ value: Int) {
         let cal = calendar
         var c = cal.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        switch part {
-        case .year: c.year = value
-        case .month: c.month = value
-        case .day: c.day = value
-        case .hour: c.hour = value
-        case .minute: c.minute = value
+        func days(year: Int?, month: Int?) -> Int {
+            cal.date(from: DateComponents(year: year, month: month, day: 1))
+                .flatMap { cal.range(of: .day, in: .month, for: $0) }?.count ?? 31
         }
-        let valid: Bool
         switch part {
-        case .year: valid = value >= 1
-        case .month: valid = (1...12).contains(value)
+        case .year:
+            guard value >= 1 else { problem = "there is no year 0"; return }
+            c.year = value
+        case .month:
+            guard (1...12).contains(value) else { problem = "there is no month \(value)"; return }
+            c.month = value
         case .day:
-            let days = cal.date(from: DateComponents(year: c.year, month: c.month, day: 1)).flatMap { cal.range(of: .day, in: .month, for: $0) }
-            valid = value >= 1 && value <= (days?.count ?? 31)
-        case .hour: valid = (0...23).contains(value)
-        case .minute: valid = (0...59).contains(value)
+            let count = days(year: c.year, month: c.month)
+            guard (1...count).contains(value) else {
+                problem = "\(Self.monthNames[(c.month ?? 1) - 1]) \(c.year ?? 0) has no day \(value)"
+                return
+            }
+            c.day = value
+        case .hour:
+            guard (0...23).contains(value) else { problem = "there is no hour \(value)"; return }
+            c.hour = value
+        case .minute:
+            guard (0...59).contains(value) else { problem = "there is no minute \(value)"; return }
+            c.minute = value
         }
-        if part == .year || part == .month, let day = c.day,
-           let first = cal.date(from: DateComponents(year: c.year, month: c.month, day: 1)),
-           let days = cal.range(of: .day, in: .month, for: first) {
-            c.day = min(day, days.count)
+        // A new month or year may not have the day (31 in November): its last day instead.
+        if part == .year || part == .month, let day = c.day {
+            c.day = min(day, days(year: c.year, month: c.month))
         }
-        if valid, let typedDate = cal.date(from: c) {
+        if let typedDate = cal.date(from: c) {
             date = typedDate
             isCleared = false
             chosenDay = nil
         }
-        part = Part(rawValue: min(Part.allCases.count - 1, part.rawValue + 1))!
     }
+
+    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
+                                     "August", "September", "October", "November", "December"]
 }
 
-/// The shape of a whole date typed into the date editor: `YYYY-M-D H:MM`, with `-`, `/` or
-/// `.` between the parts of the day and a space before the time; every part after the
-/// year may have one or two digits.
-enum WholeDate {
-    /// Whether `text` can be the beginning of a whole date that has its first separator.
-    static func isPrefix(_ text: String) -> Bool {
+/// The shapes a date or a time is typed in: `YYYY-M-D H:MM` (`-`, `/` or `.` between the
+/// parts of the day, a space or `T` before the time, seconds allowed and ignored) and
+/// `H:MM`; every part after the year may have one or two digits.
+enum TypedDate {
+    static let separators: Set<Character> = ["-", "/", ".", " ", "T", ":"]
+
+    /// The year, month, day, hour and minute of a whole date or the beginning of one that
+    /// has its first separator; nil for a part begun and not typed yet.
+    static func wholeDate(_ text: String) -> [Int?]? {
+        fields(text, firstDigits: 4...4, separators: [["-", "/", "."], ["-", "/", "."], [" ", "T"], [":"], [":"]])
+            .map { Array($0.prefix(5)) }
+    }
+
+    /// The hour and minute of `18:30`, or of its beginning `18:`.
+    static func time(_ text: String) -> [Int?]? {
+        fields(text, firstDigits: 1...2, separators: [[":"]])
+    }
+
+    private static func fields(_ text: String, firstDigits: ClosedRange<Int>, separators: [Set<Character>]) -> [Int?]? {
         let chars = Array(text)
-        guard chars.count >= 5, chars.prefix(4).allSatisfy(\.isASCIIDigit) else { return false }
-        // After the year: separators, each followed by one or two digits.
-        let separators: [Set<Character>] = [["-", "/", "."], ["-", "/", "."], [" "], [":"]]
-        var i = 4
+        var i = 0
+        while i < chars.count, chars[i].isNumber { i += 1 }
+        guard firstDigits.contains(i), i < chars.count else { return nil }
+        var fields: [Int?] = [Int(String(chars[0..<i]))]
         for allowed in separators {
-            guard i < chars.count else { return true }
-            guard allowed.contains(chars[i]) else { return false }
+            guard i < chars.count else { break }
+            guard allowed.contains(chars[i]) else { return nil }
             i += 1
-            var digits = 0
-            while i < chars.count, chars[i].isASCIIDigit { digits += 1; i += 1 }
-            if digits > 2 { return false }
-            if i < chars.count && digits == 0 { return false }
+            let start = i
+            while i < chars.count, chars[i].isNumber { i += 1 }
+            guard i - start <= 2, i == chars.count || i > start else { return nil }
+            fields.append(i > start ? Int(String(chars[start..<i])) : nil)
         }
-        return i == chars.count
+        return i == chars.count ? fields : nil
     }
-
-    static func hasSeparator(_ text: String) -> Bool { text.contains { !$0.isASCIIDigit } }
-
-    /// The numbers typed for year, month, day, hour and minute, in order; nil for a part
-    /// begun with its separator and no digit yet.
-    static func fields(_ text: String) -> [Int?] {
-        text.split(omittingEmptySubsequences: false) { !$0.isASCIIDigit }.map { Int($0) }
-    }
-}
-
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }
