@@ -443,6 +443,23 @@ struct ToDoAppTests {
         #expect(!todo.categories.arrangedObjects.contains { $0.string("name") == "  " })
     }
 
+    @Test("while a date is edited, the help lists each key once, as the editor takes it")
+    func helpWhileEditing() throws {
+        let (todo, driver) = try launch()
+        todo.app.runScript("l<Enter><F1>")
+        let lines = driver.screenLines
+        let keys = lines.compactMap { line -> String? in
+            guard let bar = line.firstIndex(of: "│") else { return nil }
+            let key = line[line.index(after: bar)...].prefix(16).trimmingCharacters(in: .whitespaces)
+            return key.isEmpty ? nil : key
+        }
+        #expect(keys.filter { $0 == "Tab" }.count == 1, "\(keys)")
+        #expect(lines.contains { $0.contains("Tab") && $0.contains("Store and edit the next cell") })
+        #expect(lines.contains { $0.contains("Shift-Tab") && $0.contains("Store and edit the previous cell") })
+        #expect(!lines.contains { $0.contains("Next pane") || $0.contains("Previous pane") }, "Tab and Shift-Tab are the editor's")
+        #expect(lines.contains { $0.contains("0–9 - / :") }, "typing is not a palette command")
+    }
+
     @Test("the item table's sort and column widths come back at the next start")
     func layoutKept() throws {
         let settings = folder.appendingPathComponent("state/termdata/ToDo-view.json")

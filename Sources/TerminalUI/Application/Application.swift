@@ -124,13 +124,21 @@ public final class Application {
     private func commands(reachableByKey: Bool) -> [Command] {
         var result: [Command] = []
         var seen = Set<String>()
+        // A key is taken by the first command that binds it, the nearest view's: an open
+        // editor's Tab stores the edit, so the window's Tab (next pane) is not offered.
+        var taken = Set<Key>()
         let typing = reachableByKey && keyWindow?.focusedView?.capturesTyping == true
         func offer(_ command: Command, from view: View?) {
             guard !seen.contains(command.name) else { return }
             seen.insert(command.name)
-            guard typing, view !== keyWindow?.focusedView else { return result.append(command) }
+            guard reachableByKey else { return result.append(command) }
             var reachable = command
-            reachable.keys.removeAll { if case .character = $0 { return true } else { return false } }
+            reachable.keys.removeAll { key in
+                if taken.contains(key) { return true }
+                if typing, view !== keyWindow?.focusedView, case .character = key { return true }
+                return false
+            }
+            taken.formUnion(command.keys)
             if reachable.keys.isEmpty && !command.keys.isEmpty { return }
             result.append(reachable)
         }

@@ -13,6 +13,8 @@ public struct Command {
     public var isHint: Bool
     /// The short label of the status bar hint.
     public var hintLabel: String?
+    /// What the help screen shows for keys that are typed rather than pressed (`0–9`).
+    public var typedKeys: String?
     public let action: () -> EventResult
 
     public init(_ name: String, title: String, keys: [Key] = [], hint: String? = nil,
@@ -26,5 +28,8 @@ public struct Command {
     }
 
     /// The keys as the help screen writes them: `j, ↓`.
-    public var keyLabel: String { keys.map(\.description).joined(separator: ", ") }
+    public var keyLabel: String { typedKeys ?? keys.map(\.description).joined(separator: ", ") }
+
+    /// Whether it runs only from the palette: no key runs it and nothing is typed for it.
+    public var isPaletteOnly: Bool { keys.isEmpty && typedKeys == nil }
 }

@@ -95,6 +95,9 @@ extension TableView {
             Command("table.commitAndNext", title: "Store and edit the next cell", keys: [.tab], hint: "Next") { [weak self] in
                 self?.handleEditingKey(.tab) ?? .ignored
             },
+            Command("table.commitAndPrevious", title: "Store and edit the previous cell", keys: [.backTab]) { [weak self] in
+                self?.handleEditingKey(.backTab) ?? .ignored
+            },
         ]
     }
 

@@ -18,7 +18,7 @@ public final class HelpOverlay: Window {
     static let paletteLabel = ": then name"
 
     private static func keyWidth(_ command: Command) -> Int {
-        command.keys.isEmpty ? paletteLabel.displayWidth : command.keyLabel.displayWidth
+        command.isPaletteOnly ? paletteLabel.displayWidth : command.keyLabel.displayWidth
     }
 
     private var keyColumnWidth: Int { min(24, entries.map(Self.keyWidth).max() ?? 0) }
@@ -30,7 +30,7 @@ public final class HelpOverlay: Window {
         let visible = entries.dropFirst(scrollOffset).prefix(pageHeight)
         for (i, command) in visible.enumerated() {
             // A command without a key is run from the palette.
-            if command.keys.isEmpty {
+            if command.isPaletteOnly {
                 canvas.write(Self.paletteLabel, x: 2, y: 1 + i, width: keyColumnWidth, style: theme.dimmed)
             } else {
                 canvas.write(command.keyLabel, x: 2, y: 1 + i, width: keyColumnWidth, style: theme.header)
