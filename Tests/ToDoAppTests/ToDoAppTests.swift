@@ -438,9 +438,24 @@ struct ToDoAppTests {
         todo.app.runScript("<C-u>Real<Enter>")
         #expect(!todo.table.state.isEditing)
         #expect(names(todo) == ["Real"])
-        todo.app.runScript("ca  <Enter>")
-        #expect(screen(driver.screenLines).contains("⚠ name cannot be only spaces"))
-        #expect(!todo.categories.arrangedObjects.contains { $0.string("name") == "  " })
+        // A category with two items, renamed to spaces: its message under the first row of the
+        // panel reaches over the list of its items, whose second row is hidden up to its next column.
+        let errands = try todo.context.insertObject(forEntityName: ToDoKeys.categoryEntity)
+        errands[ToDoKeys.name] = "Errands"
+        for name in ["Post office", "Tailor: collect the blue coat"] {
+            let item = try todo.context.insertObject(forEntityName: ToDoKeys.toDo)
+            item[ToDoKeys.name] = .string(name)
+            try item.setValue(errands, forKey: ToDoKeys.category)
+        }
+        todo.context.processPendingChanges()
+        todo.app.runScript("c")
+        #expect(screen(driver.screenLines).contains("Tailor"))
+        todo.app.runScript("<Enter><C-u>  <Enter>")
+        let message = try #require(driver.screenLines.first { $0.contains("⚠ name cannot be only spaces") })
+        let after = message.components(separatedBy: "⚠ name cannot be only spaces")[1]
+        #expect(after.prefix { $0 != "│" }.allSatisfy { $0 == " " }, "\(message)")
+        #expect(!after.contains("blu"), "\(message)")
+        #expect(errands.string(ToDoKeys.name) == "Errands")
     }
 
     @Test("while a date is edited, the help lists each key once, as the editor takes it")

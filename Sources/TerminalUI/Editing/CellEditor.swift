@@ -226,7 +226,16 @@ public struct CellEditor {
             // for it (the category panel's list) lends it the whole screen.
             let message = " ⚠ \(error) "
             if message.displayWidth > canvas.size.width {
-                canvas.drawOnTop(rect) { screen, rect in Self.drawMessage(message, under: rect, in: screen) }
+                canvas.drawOnTop(rect) { screen, rect in
+                    let end = Self.drawMessage(message, under: rect, in: screen)
+                    // Over a neighbouring view, what it shows after the message is blanked
+                    // up to its next column line, so that it does not read on from it.
+                    var x = end.x
+                    while (0..<screen.size.height).contains(end.y), x < screen.size.width, !Self.columnLines.contains(screen.buffer[x, end.y].character) {
+                        screen.put(" ", x: x, y: end.y, style: screen.buffer[x, end.y].style)
+                        x += 1
+                    }
+                }
             } else {
                 Self.drawMessage(message, under: rect, in: canvas)
             }
@@ -252,13 +261,18 @@ public struct CellEditor {
         }
     }
 
-    /// The message on the row under the cell (above it on the last row), at least as wide as the cell.
-    private static func drawMessage(_ message: String, under rect: Rect, in canvas: Canvas) {
+    /// The message on the row under the cell (above it on the last row), at least as wide
+    /// as the cell; returns where it ends.
+    @discardableResult
+    private static func drawMessage(_ message: String, under rect: Rect, in canvas: Canvas) -> Point {
         let y = rect.maxY < canvas.size.height ? rect.maxY : rect.y - 1
         let width = min(max(message.displayWidth, rect.width), canvas.size.width)
         let x = max(0, min(rect.x, canvas.size.width - width))
         canvas.write(message, x: x, y: y, width: width, style: canvas.theme.error)
+        return Point(x: x + width, y: y)
     }
+
+    private static let columnLines: Set<Character> = ["│", "┃", "║", "┼", "┤", "├", "┐", "┘", "┌", "└"]
 }
 
 /// A value the user typed that does not fit the field.
