@@ -58,6 +58,13 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Where the predicate is evaluated: store or memory.")
     var evaluate: Evaluation = .store
 
+    /// Values no query could take are usage mistakes, reported as the parser reports its own.
+    func validate() throws {
+        // A fetch limit of 0 means no limit, which `--limit 0` would not say to a reader.
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1 (leave it out for no limit)") }
+        if let offset, offset < 0 { throw ValidationError("--offset must not be negative") }
+    }
+
     func run() throws {
         let model = try storeArguments.loadModel()
         let entity = try StoreArguments.entity(self.entity, in: model)
@@ -82,9 +89,6 @@ struct QueryCommand: ParsableCommand {
             guard !keys.isEmpty else { throw CommandFailure("--keys names no key; leave it out to print every attribute") }
             return keys
         } ?? entity.storedAttributes.map(\.name)
-        // A fetch limit of 0 means no limit, which `--limit 0` would not say to a reader.
-        if let limit, limit < 1 { throw CommandFailure("--limit must be at least 1 (leave it out for no limit)") }
-        if let offset, offset < 0 { throw CommandFailure("--offset must not be negative") }
 
         let context = try storeArguments.open(model: model, readOnly: true)
         var objects: [ManagedObject]

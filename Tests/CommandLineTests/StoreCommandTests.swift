@@ -504,6 +504,16 @@ struct StoreCommandTests {
         #expect(copy.stderr.contains("Project/1"), "\(copy.stderr)")
     }
 
+    @Test("a limit or offset no query could take is a usage mistake, with the status of one the parser refuses", arguments: [
+        ["--limit", "-1"], ["--limit", "0"], ["--offset", "-1"], ["--limit", "x"],
+    ])
+    func usageMistakes(_ options: [String]) throws {
+        let cli = try importedToDo()
+        let result = try cli.run(["query", "ToDo"] + options)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("Usage: termdata query"))
+    }
+
     @Test("a store that does not fit the model is refused")
     func wrongModel() throws {
         let cli = try importedToDo()
