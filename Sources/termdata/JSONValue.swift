@@ -53,7 +53,10 @@ enum JSONValue: Codable, Equatable {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         } catch {
-            throw CommandFailure("\(what) is not valid JSON: \(text)")
+            // A bare word is most likely a string given without its JSON quotes.
+            let word = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "_.-@$".contains($0) }
+            let hint = word ? " (a string takes JSON quotes: '\"\(text)\"')" : ""
+            throw CommandFailure("\(what) is not valid JSON: \(text)\(hint)")
         }
     }
 

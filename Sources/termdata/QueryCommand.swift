@@ -31,7 +31,7 @@ struct QueryCommand: ParsableCommand {
 
     // A negative value such as `--arg -5` or `--limit -1` is the option's value, not an option.
     @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue,
-            help: "A JSON value for the next %@ or %K.")
+            help: "A JSON value for the next %@ or %K: 5, '\"text\"' (quoted), true, null or '{\"$date\": \"2026-12-24\"}'.")
     var arguments: [String] = []
 
     @Option(name: .customLong("var"), help: "NAME=JSON: a value for $NAME.")

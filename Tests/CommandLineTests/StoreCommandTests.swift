@@ -433,6 +433,7 @@ struct StoreCommandTests {
         (["query", "ToDo", "dueDate < %@", "--arg", "{\"$Date\": \"2024-05-01\"}"], "unknown tag $Date"),
         (["query", "ToDo", "dueDate < %@", "--arg", "{\"$date\": \"2024-05-01\", \"x\": 1}"], "stands alone"),
         (["query", "ToDo", "name == %@", "--arg", "\"a\"", "--arg", "\"b\""], "--arg 2 is not used"),
+        (["query", "ToDo", "%K == 1", "--arg", "name"], "--arg 1 is not valid JSON: name (a string takes JSON quotes: '\"name\"')"),
         (["query", "--store", ".", "--model", TestSupport.ModelFixtures.toDo.path, "ToDo"], "is a folder, not a store file"),
     ])
     func mistakes(_ arguments: [String], _ message: String) throws {
