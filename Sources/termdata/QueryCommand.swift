@@ -177,7 +177,8 @@ struct QueryCommand: ParsableCommand {
             print(CSV.line(header))
             for row in rows { print(CSV.line(header.map { row[$0] ?? .null })) }
         case .table:
-            let header = columns
+            // An entity without attributes lists its objects by ID rather than as blank lines.
+            let header = columns.isEmpty ? ["@id"] : columns
             let cells = rows.map { row in header.map { Self.tableCell(row[$0] ?? .null) } }
             var widths = header.map(\.displayWidth)
             for line in cells { for (i, c) in line.enumerated() { widths[i] = max(widths[i], c.displayWidth) } }

@@ -515,6 +515,21 @@ struct StoreCommandTests {
         #expect(result.stderr.contains("Usage: termdata query"))
     }
 
+    @Test("the table of an entity without attributes lists its objects by ID")
+    func tableWithoutAttributes() throws {
+        let cli = try CommandLineSession()
+        let model = Fixtures.corpusFile("all-features/model.xcdatamodeld").path
+        let file = try cli.write(#"{"format": "termdata-graph", "version": 1, "entities": {"NewInVersion2": [{"@id": "a"}, {"@id": "b"}]}}"#,
+                                 to: "two.json")
+        let store = cli.file("all.sqlite").path
+        #expect(try cli.run(["import", "--store", store, "--model", model, file]).status == 0)
+        let result = try cli.run(["query", "--store", store, "--model", model, "NewInVersion2"])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "@id", "\(result.stdout)")
+        #expect(lines.dropFirst(2).prefix(2).allSatisfy { $0.hasPrefix("x-coredata://") && $0.contains("/NewInVersion2/p") }, "\(result.stdout)")
+        #expect(lines.contains("(2 objects)"))
+    }
+
     @Test("a store that does not fit the model is refused")
     func wrongModel() throws {
         let cli = try importedToDo()
