@@ -458,6 +458,18 @@ struct ToDoAppTests {
         #expect(errands.string(ToDoKeys.name) == "Errands")
     }
 
+    @Test("in the form, an editor's message takes a row of its own: the next field moves down, as for a save's message")
+    func formEditorMessage() throws {
+        let (todo, driver) = try launch()
+        todo.app.runScript("<Tab>j<Enter>2027-02-30")
+        let lines = driver.screenLines
+        let due = try #require(lines.firstIndex { $0.contains("Due:") })
+        #expect(lines[due + 1].contains("⚠ February 2027 has no day 30"), "\(lines[due + 1])")
+        #expect(lines[due + 2].contains("Completed: [ ]"), "\(lines[due + 2])")
+        todo.app.runScript("<Esc>")
+        #expect(driver.screenLines[due + 1].contains("Completed: [ ]"), "the row is given back")
+    }
+
     @Test("while a date is edited, the help lists each key once, as the editor takes it")
     func helpWhileEditing() throws {
         let (todo, driver) = try launch()

@@ -28,6 +28,14 @@ public struct CellEditor {
     public private(set) var mode: Mode
     /// The message of a value that could not be read or stored, shown at the cell.
     public var error: String?
+
+    /// What the editor shows under the cell: the refusal of a value it could not store, or
+    /// a date that cannot be, named as it is typed.
+    public var message: String? {
+        if let error { return error }
+        if case let .date(state) = mode { return state.problem }
+        return nil
+    }
     /// Where "today" comes from, for `t` in the date editor.
     public var today: () -> Date = { Date() }
 
@@ -218,9 +226,7 @@ public struct CellEditor {
                 Self.drawList(options, selected: selected, under: rect, in: canvas, reserved: 0)
             }
         }
-        // A date that cannot be is named as it is typed, not only when it is stored.
-        var dateProblem: String? { if case let .date(state) = mode { state.problem } else { nil } }
-        if let error = error ?? dateProblem {
+        if let error = message {
             // Under the cell, at least as wide as it: what it covers of the next row is
             // hidden whole rather than left to read on after the message. A view too narrow
             // for it (the category panel's list) lends it the whole screen.

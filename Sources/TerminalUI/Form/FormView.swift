@@ -29,7 +29,11 @@ public final class FormView: View {
     var labelWidth: Int { min(20, (fields.map { $0.label.displayWidth }.max() ?? 0)) }
 
     /// Rows each field takes (one more with an error).
-    private func height(of index: Int) -> Int { state.errors[fields[index].id] == nil ? 1 : 2 }
+    /// A field with a message, its own or its open editor's, takes a second row for it.
+    private func height(of index: Int) -> Int {
+        let editing = index == state.focusedField && state.editor?.message != nil
+        return state.errors[fields[index].id] == nil && !editing ? 1 : 2
+    }
 
     private func rowOf(_ index: Int) -> Int { (0..<index).reduce(0) { $0 + height(of: $1) } }
 
