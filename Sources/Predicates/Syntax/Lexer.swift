@@ -175,9 +175,7 @@ struct Lexer {
         }
         var isFloat = false
         while let c = peek(), Lexer.isDigit(c) { position += 1 }
-        // `95.5`, and `95.` and `1.e3` as C writes them; a dot before a name or `@` is not
-        // the number's.
-        if peek() == ".", peek(1).map({ Lexer.isIdentifierStart($0) || $0 == "@" }) != true || exponentFollows(at: position + 1) {
+        if dotBelongsToNumber() {
             isFloat = true
             position += 1
             while let c = peek(), Lexer.isDigit(c) { position += 1 }
@@ -195,6 +193,14 @@ struct Lexer {
             throw error("a number", at: start, found: literal)
         }
         return .number(.double(d))
+    }
+
+    /// Whether the dot after a number's digits is its decimal point: `95.5`, and `95.` and
+    /// `1.e3` as C writes them. A dot before a name or `@` is a key path's.
+    private func dotBelongsToNumber() -> Bool {
+        guard peek() == "." else { return false }
+        guard let next = peek(1), Lexer.isIdentifierStart(next) || next == "@" else { return true }
+        return exponentFollows(at: position + 1)
     }
 
     /// Whether an exponent (`e3`, `E-2`) starts at `offset`.
