@@ -35,7 +35,7 @@ struct ExportCommand: ParsableCommand {
             Self.report(graph.problems)
         case .csv:
             guard let entity, let kinds else { throw CommandFailure("CSV export needs --entity") }
-            let graph = try GraphFile.export(from: context, entityNames: kinds)
+            let graph = try GraphFile.export(from: context, entityNames: kinds, forImport: false)
             let e = try StoreArguments.entity(entity, in: model)
             let keys = ["@id"] + e.storedAttributes.map(\.name) + e.relationships.filter { !$0.isToMany && !$0.isTransient }.map(\.name)
             print(CSV.line(keys))

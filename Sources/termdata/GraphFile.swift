@@ -209,11 +209,14 @@ struct GraphFile {
     /// The whole store as a graph file: each concrete entity's objects in store order, with
     /// `@id`s `Entity/n` numbered in that order.
     ///
-    /// - Parameter keepsOutsideReferences: with `entityNames`, whether references to objects
-    ///   of other entities stay. Without them the file imports on its own: a to-one to an
-    ///   object left out is not written, and a to-many lists only the members written.
+    /// - Parameters:
+    ///   - keepsOutsideReferences: with `entityNames`, whether references to objects of other
+    ///     entities stay. Without them the file imports on its own: a to-one to an object
+    ///     left out is not written, and a to-many lists only the members written.
+    ///   - forImport: whether the file is one import reads (graph JSON, not CSV), so that a
+    ///     warning may say what import will make of it.
     static func export(from context: ManagedObjectContext, entityNames: [String]? = nil,
-                       keepsOutsideReferences: Bool = true) throws -> GraphFile {
+                       keepsOutsideReferences: Bool = true, forImport: Bool = true) throws -> GraphFile {
         let model = context.model
         let names = entityNames ?? model.entities.filter { !$0.isAbstract }.map(\.name).sorted()
         var objectsByEntity: [String: [ManagedObject]] = [:]
@@ -238,7 +241,8 @@ struct GraphFile {
             var problem = "\(object)'s \(r.name) refers to the \(id.entityName) with primary key "
                 + "\(id.primaryKey.map(String.init) ?? "?"), which is not in the store; written as null"
             if !r.isOptional {
-                problem += ", which the model does not allow: import refuses the file until \(object) has a \(r.name)"
+                problem += ", which the model does not allow"
+                if forImport { problem += ": import refuses the file until \(object) has a \(r.name)" }
             }
             problems.append(problem)
         }

@@ -499,6 +499,8 @@ struct StoreCommandTests {
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stderr == "warning: Project/1's department refers to the Department with primary key 1, which is not in the store; "
                 + "written as null, which the model does not allow: import refuses the file until Project/1 has a department\n")
+        let csv = try cli.run(["export", "--store", store.path, "--model", model, "--entity", "Project", "--format", "csv"])
+        #expect(csv.stderr.hasSuffix("written as null, which the model does not allow\n"), "CSV is not imported: \(csv.stderr)")
         let file = try cli.write(json.stdout, to: "company.json")
         let copy = try cli.run(["import", "--store", cli.file("copy.sqlite").path, "--model", model, file])
         #expect(copy.status != 0)
