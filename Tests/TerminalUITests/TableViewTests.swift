@@ -305,8 +305,13 @@ struct TableViewTests {
         screen = harness.run("<Enter>2027-02-30<Enter>")
         #expect(harness.table.state.isEditing, "30 February is refused")
         #expect(screen[4].contains("⚠ February 2027 has no day 30"), "\(screen[4])")
-        screen = harness.run("<Esc><Enter>2027-13")
+        screen = harness.run("<Esc><Enter>2028-13-05")
         #expect(screen[4].contains("⚠ there is no month 13"), "named as it is typed: \(screen[4])")
+        #expect(screen[3].hasPrefix("│2027-03-07 19:00"), "none of it is taken: \(screen[3])")
+        // Typing more and taking it back brings the message back with the date.
+        screen = harness.run("<Right>1<Backspace>")
+        #expect(screen[4].contains("⚠ there is no month 13"), "\(screen[4])")
+        screen = harness.run("<Esc><Enter>2027-13")
         // Picking another part does not take the refusal back.
         screen = harness.run("<Left><Enter>")
         #expect(harness.table.state.isEditing)
@@ -341,9 +346,15 @@ struct TableViewTests {
         #expect(screen[3].hasPrefix("│(no date)"), "with nothing typed, Backspace clears: \(screen[3])")
         harness.run("<Esc><Enter>-<Enter>")
         #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 11, 3, 9, 30)))
+        // Four digits from the day could still be a year; they are refused only once they cannot.
         screen = harness.run("<Enter>2026")
-        #expect(screen[4].contains("⚠ there is no hour 26"), "four digits from the day are a day and an hour: \(screen[4])")
+        #expect(!screen[4].contains("⚠"), "\(screen[4])")
+        screen = harness.run("<Enter>")
+        #expect(screen[4].contains("⚠ there is no hour 26"), "a day and an hour: \(screen[4])")
         harness.run("<Esc>")
+        // A two-digit year is this century's.
+        harness.run("<Enter><Left><Left>27<Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2027, 11, 3, 9, 30)))
     }
 
     @Test("a choice cell opens a popup list; j/k pick and Enter stores")

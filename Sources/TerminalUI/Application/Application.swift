@@ -352,8 +352,9 @@ public final class Application {
                 layoutWindow(window)
             }
             window.draw(in: canvas.subcanvas(window.frame))
+            // On top of the window's own views, under the windows above it (help, dialogs).
+            screen.drawOverlays()
         }
-        screen.drawOverlays()
         if let menuBar {
             menuBar.draw(in: canvas.subcanvas(Rect(x: 0, y: 0, width: size.width, height: 1)))
         }

@@ -78,18 +78,20 @@ public struct CellEditor {
     /// key to `perform`, the view's way into the editor.
     public func ownCommands(perform: @escaping (Key) -> EventResult) -> [Command] {
         guard case .date = mode else { return [] }
-        let keys: [(name: String, title: String, keys: [Key], hint: String?)] = [
-            ("editor.dateClear", "Date: take back the last key typed, else clear (no date); an arrow brings it back", [.backspace, .delete], "Clear"),
-            ("editor.dateToday", "Date: today, keeping the time", [.character("t")], "Today"),
-            ("editor.dateStep", "Date: part one later or earlier (PgUp/PgDn ten)", [.up, .down], "Change"),
-            ("editor.datePart", "Date: previous or next part", [.left, .right], nil),
-            ("editor.dateType", "Date: type the part (24), a whole date (2026-12-24 18:00) or a time (18:30)", [], nil),
+        let keys: [(name: String, title: String, keys: [Key], typed: String?, hint: String?)] = [
+            ("editor.dateClear", "Date: take back the last key typed, else clear (no date); an arrow brings it back",
+             [.backspace, .delete], nil, "Clear"),
+            ("editor.dateToday", "Date: today, keeping the time", [.character("t")], nil, "Today"),
+            ("editor.dateStep", "Date: part one later or earlier (PgUp/PgDn ten)", [.up, .down], nil, "Change"),
+            ("editor.datePart", "Date: previous or next part", [.left, .right], nil, nil),
+            ("editor.dateType", "Date: type the part (24), a whole date (2026-12-24 18:00) or a time (18:30)",
+             [], "0–9 - / . : T", nil),
         ]
         return keys.map { own in
             var command = Command(own.name, title: own.title, keys: own.keys, hint: own.hint) {
                 own.keys.first.map(perform) ?? .ignored
             }
-            if own.keys.isEmpty { command.typedKeys = "0–9 - / :" }
+            command.typedKeys = own.typed
             return command
         }
     }

@@ -2,16 +2,17 @@ import Foundation
 
 /// A date being edited one part at a time: ←/→ pick year, month, day, hour or minute,
 /// ↑/↓ (or k/j, +/-) change it, digits type it (the part moves on when it is full), `t`
-/// jumps to today keeping the time, Backspace or Delete clears the date (no value) and an
-/// arrow brings it back. Stepping the month or year keeps the day that was chosen: from
+/// jumps to today keeping the time, Backspace or Delete with nothing being typed clears the
+/// date (no value) and an arrow brings it back. Stepping the month or year keeps the day that was chosen: from
 /// 31 October, a month on is 30 November and another 31 December.
 ///
 /// What is typed in a row is read as a whole: digits part by part from the picked part
 /// (`3` then any other key is day 3), `2026-11-21 19:00`, `2026/3/7` or
 /// `2026-11-21T19:00` as a whole date from any part (the time kept when left out), `18:30`
-/// as the time. Backspace takes back the last character typed. What cannot be a date
-/// (month 13, 30 February, `12-24`) is named by `problem` until the date is changed
-/// another way, and the date keeps what it had.
+/// as the time; a two-digit year is this century's. Backspace takes back the last character
+/// typed. What cannot be a date (month 13, 30 February, `12-24`) is named by `problem`
+/// until the date is changed another way, and none of what was typed is taken: the date
+/// keeps what it had.
 ///
 ///     var state = DateEditingState(date: someDate)
 ///     state.apply(.up)   // one day later (the day is picked first)
@@ -35,12 +36,16 @@ public struct DateEditingState: Hashable, Sendable {
     private var run = ""
     /// The state the run began from; what it means is worked out from there at each key.
     private var runStart: RunStart?
+    /// A refusal of four digits typed from a part after the year (`2026` from the day is day
+    /// 20 and no hour 26), held back while a separator could still make them a year.
+    private var heldProblem: String?
 
     private struct RunStart: Hashable, Sendable {
         var date: Date
         var isCleared: Bool
         var part: Part
         var chosenDay: Int?
+        var problem: String?
     }
 
     public init(date: Date, timeZone: TimeZone = .current) {
@@ -167,7 +172,7 @@ public struct DateEditingState: Hashable, Sendable {
     private mutating func typeIntoRun(_ c: Character) -> Bool {
         guard c.isASCII, c.isNumber || (!run.isEmpty && TypedDate.separators.contains(c)) else { return false }
         if run.isEmpty {
-            runStart = RunStart(date: date, isCleared: isCleared, part: part, chosenDay: chosenDay)
+            runStart = RunStart(date: date, isCleared: isCleared, part: part, chosenDay: chosenDay, problem: problem)
         }
         run.append(c)
         readRun()
@@ -183,9 +188,14 @@ public struct DateEditingState: Hashable, Sendable {
         chosenDay = start.chosenDay
         typed = ""
         problem = nil
+        heldProblem = nil
+        let digitsOnly = run.allSatisfy(\.isNumber)
         if run.isEmpty {
+            // All typed was taken back: as it was before, its message too.
+            problem = start.problem
             runStart = nil
-        } else if run.allSatisfy(\.isNumber) {
+            return
+        } else if digitsOnly {
             for c in run { type(c.wholeNumberValue!) }
         } else if let fields = TypedDate.wholeDate(run) {
             set(fields, parts: Part.allCases)
@@ -194,16 +204,31 @@ public struct DateEditingState: Hashable, Sendable {
         } else {
             problem = "“\(run)” is not a date: type 2026-12-24 18:00, or 18:30 for the time"
         }
+        guard problem != nil else { return }
+        date = start.date
+        isCleared = start.isCleared
+        if digitsOnly, run.count == 4, start.part != .year {
+            heldProblem = problem
+            problem = nil
+        }
     }
 
     /// Ends what is being typed: a part begun and not filled takes what was typed.
     private mutating func finishRun() {
-        if !typed.isEmpty, let value = Int(typed) {
-            if part == .year {
-                problem = "a year has four digits"
-            } else {
+        if let held = heldProblem { problem = held }
+        heldProblem = nil
+        if runStart != nil, problem == nil, !typed.isEmpty, let value = Int(typed) {
+            if part != .year {
                 take(value)
+            } else if typed.count == 2 {
+                take(2000 + value)
+            } else {
+                problem = "a year has four digits"
             }
+        }
+        if problem != nil, let start = runStart {
+            date = start.date
+            isCleared = start.isCleared
         }
         typed = ""
         run = ""
@@ -224,14 +249,13 @@ public struct DateEditingState: Hashable, Sendable {
     /// The numbers of a whole date or a time, part by part; nil for a part begun with its
     /// separator and no digit yet, which keeps its value.
     private mutating func set(_ fields: [Int?], parts: [Part]) {
-        let picked = part
         for (value, p) in zip(fields, parts) {
             guard let value else { continue }
             part = p
             take(value)
         }
         // The part being typed is the one shown picked (after a separator, the one it begins).
-        part = fields.count <= parts.count ? parts[fields.count - 1] : picked
+        part = parts[min(fields.count, parts.count) - 1]
     }
 
     /// Sets the current part to `value`, or names why it cannot be and leaves the date.

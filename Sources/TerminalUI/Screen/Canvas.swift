@@ -38,9 +38,9 @@ public struct Canvas {
     }
 
     /// Draws on the whole screen what reaches past this view (a choice list, an editor's
-    /// message), now and again once every view is drawn, so that the views drawn after this
-    /// one do not cover it. `rect` is given in this canvas's coordinates and passed to
-    /// `body` in the screen's.
+    /// message), now and again once the window's views are drawn, so that the views drawn
+    /// after this one do not cover it; the windows above it still do. `rect` is given in this
+    /// canvas's coordinates and passed to `body` in the screen's.
     public func drawOnTop(_ rect: Rect, _ body: @escaping (Canvas, Rect) -> Void) {
         let screen = wholeScreen
         let placed = absolute(rect)

@@ -38,7 +38,7 @@ public final class ScreenBuffer {
     func addOverlay(_ draw: @escaping () -> Void) { overlays.append(draw) }
 
     /// Draws again what views asked to keep on top, over whatever was drawn after them;
-    /// called once a frame's views are drawn.
+    /// called once each window's views are drawn.
     public func drawOverlays() {
         let pending = overlays
         overlays = []
