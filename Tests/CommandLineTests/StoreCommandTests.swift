@@ -447,13 +447,18 @@ struct StoreCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
+    /// A new SQLite store of the company model in the session's folder, and a stack on it.
+    func companyStore(in cli: CommandLineSession) throws -> (url: URL, stack: TestStack) {
+        let url = cli.file("company.sqlite")
+        SQLiteStore.register()
+        return (url, try TestStack(model: try ModelFixtures.companyModel(), type: .sqlite, url: url))
+    }
+
     @Test("export names a reference to a row that is not in the store, writes it as null, and the file still imports")
     func exportDanglingReference() throws {
         // Ann's note keeps pointing at her after she is deleted: Employee.notes is No Action.
         let cli = try CommandLineSession()
-        let store = cli.file("company.sqlite")
-        SQLiteStore.register()
-        let stack = try TestStack(model: try ModelFixtures.companyModel(), type: .sqlite, url: store)
+        let (store, stack) = try companyStore(in: cli)
         let ann = try stack.context.insertObject(forEntityName: "Employee")
         ann["name"] = "Ann"
         let note = try stack.context.insertObject(forEntityName: "Note")
@@ -480,10 +485,10 @@ struct StoreCommandTests {
     @Test("a required reference to a missing row is exported as null with a warning that import will refuse it")
     func exportDanglingRequiredReference() throws {
         let cli = try CommandLineSession()
-        let store = cli.file("company.sqlite")
-        SQLiteStore.register()
+        let store: URL
         do {
-            let stack = try TestStack(model: try ModelFixtures.companyModel(), type: .sqlite, url: store)
+            let stack: TestStack
+            (store, stack) = try companyStore(in: cli)
             let sales = try stack.context.insertObject(forEntityName: "Department")
             sales["name"] = "Sales"
             let project = try stack.context.insertObject(forEntityName: "Project")

@@ -248,6 +248,13 @@ struct TableViewTests {
         #expect(screen[9] == " # cannot be edited")
     }
 
+    /// A table of one date column ("due"), 64×10, over `rows`.
+    func dateHarness(_ rows: RecordingRows) -> TableHarness {
+        TableHarness(rows: rows, columns: [
+            TableColumn("due", title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
+        ], size: Size(width: 64, height: 10))
+    }
+
     @Test("the date editor changes one part at a time and t goes to today")
     func dateEditor() {
         let rows = RecordingRows(count: 2)
@@ -268,9 +275,7 @@ struct TableViewTests {
     @Test("the date editor clears with Backspace, takes typed digits part by part, and keeps the chosen day across short months")
     func dateEditorClearTypeAndMonths() {
         let rows = RecordingRows(count: 2)
-        let harness = TableHarness(rows: rows, columns: [
-            TableColumn("due", title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
-        ], size: Size(width: 64, height: 10))
+        let harness = dateHarness(rows)
         var screen = harness.run("<Enter><Backspace>")
         #expect(screen[3].hasPrefix("│(no date)"), "\(screen[3])")
         #expect(screen[9].contains("Backspace Clear  t Today"), "the hints name the date keys: \(screen[9])")
@@ -292,9 +297,7 @@ struct TableViewTests {
     @Test("a whole date typed from any part is read whole; the time stays when left out; an impossible part is refused with its reason")
     func dateEditorWholeDate() {
         let rows = RecordingRows(count: 1)
-        let harness = TableHarness(rows: rows, columns: [
-            TableColumn("due", title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
-        ], size: Size(width: 64, height: 10))
+        let harness = dateHarness(rows)
         // The editor opens on the day part of the row's date, 2026-11-21 09:30.
         var screen = harness.run("<Enter>2026-11-21 19:00")
         #expect(screen[3].hasPrefix("│2026-11-21 19:00"), "\(screen[3])")
@@ -330,9 +333,7 @@ struct TableViewTests {
     @Test("in the date editor one digit is the part's value, Backspace takes back the last key typed, and - steps outside typing")
     func dateEditorPartialTyping() {
         let rows = RecordingRows(count: 1)
-        let harness = TableHarness(rows: rows, columns: [
-            TableColumn("due", title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
-        ], size: Size(width: 64, height: 10))
+        let harness = dateHarness(rows)
         // 2026-11-21 09:30, the day picked.
         harness.run("<Enter>3<Enter>")
         #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 11, 3, 9, 30)))
