@@ -29,7 +29,7 @@ enum ObjectGraphBenchmarks {
             }
             let save = try measure { try context.save() }
             let reader = ManagedObjectContext(coordinator: coordinator)
-            var fetched: [ManagedObject] = []
+            var fetched: FetchedObjects = []
             let fetch = try measure { fetched = try reader.fetch(FetchRequest(entityName: "ToDo")) }
             let touch = measure { for o in fetched { _ = o.string("name") } }
             let filtered = try measure {

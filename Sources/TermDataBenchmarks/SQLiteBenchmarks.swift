@@ -6,7 +6,7 @@ import Predicates
 import SQLiteStore
 
 /// The SQLite store against the same work done through the sqlite3 C API, on the same
-/// rows: inserting and saving objects, fetching them as faults, a filtered and sorted
+/// rows: inserting and saving objects, fetching them as faults (and reading every result), a filtered and sorted
 /// fetch with a limit on a million rows, and a count.
 ///
 /// `TERMDATA_BENCH_INSERTS` and `TERMDATA_BENCH_ROWS` change the sizes (100,000 and 1,000,000);
@@ -76,13 +76,14 @@ enum SQLiteBenchmarks {
             // Only the context side of the fault line, for a profiler.
             _ = try contextInsert()
             for _ in 0..<10 {
-                var objects: [ManagedObject] = []
+                var objects: FetchedObjects = []
                 let coordinator = PersistentStoreCoordinator(model: model)
                 let open = try time { try coordinator.addStore(type: .sqlite, at: storeURL) }
                 let context = ManagedObjectContext(coordinator: coordinator)
                 let fetch = try time { objects = try context.fetch(FetchRequest(entityName: "Item")) }
+                let make = try time { for object in objects { precondition(object.isFault) } }
                 let release = try time { objects = [] }
-                print(String(format: "open %.4f  fetch %.4f  release %.4f", open, fetch, release))
+                print(String(format: "open %.4f  fetch %.4f  make %.4f  release %.4f", open, fetch, make, release))
             }
             return
         }
@@ -142,6 +143,19 @@ enum SQLiteBenchmarks {
             }
         }, raw: rawKeys)
         report("fetch \(inserts) objects as faults", storeFaults, rawFaults)
+        // The same, with every result read: a fault object made for each row, then freed.
+        let (storeMade, rawMade) = try interleaved(store: {
+            try time {
+                let coordinator = PersistentStoreCoordinator(model: model)
+                try coordinator.addStore(type: .sqlite, at: storeURL)
+                let context = ManagedObjectContext(coordinator: coordinator)
+                let objects = try context.fetch(FetchRequest(entityName: "Item"))
+                var faults = 0
+                for object in objects where object.isFault { faults += 1 }
+                precondition(faults == inserts, "made \(faults) faults")
+            }
+        }, raw: rawKeys)
+        report("  the same, every result read", storeMade, rawMade)
         let idStore = try SQLiteStore(model: model, url: storeURL)
         let (storeIDs, rawIDs) = try interleaved(store: {
             try time {

@@ -101,9 +101,9 @@ struct QueryCommand: ParsableCommand {
                     print(try context.count(for: request))
                     return
                 }
-                objects = try context.fetch(request)
+                objects = Array(try context.fetch(request))
             case .memory:
-                objects = try context.fetch(FetchRequest(entityName: entity.name))
+                objects = Array(try context.fetch(FetchRequest(entityName: entity.name)))
                 if let objectPredicate { objects = try objects.filter { try objectPredicate.evaluate(with: .object($0)) } }
                 if !descriptors.isEmpty { objects = try descriptors.sorted(objects) }
                 let start = min(offset ?? 0, objects.count)

@@ -26,8 +26,11 @@ struct RegistryTests {
 
         var fetched = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
         #expect(fetched.count == 100)
-        #expect(context.registeredObjects.count == 100)
+        #expect(context.registeredObjects.isEmpty, "a fetch makes its objects as they are read")
         let kept = fetched[42]
+        #expect(context.registeredObjects == [kept])
+        #expect(fetched.filter(\.isFault).count == 100)
+        #expect(context.registeredObjects.count == 100)
         fetched = []
         #expect(context.registeredObjects == [kept])
         #expect(context.object(with: kept.objectID) === kept)
@@ -164,7 +167,7 @@ struct RegistryTests {
         context.undoManager = nil
         context.rollback()
 
-        var merged: [ManagedObject] = try context.fetch(FetchRequest(entityName: "ToDo"))
+        var merged: [ManagedObject] = Array(try context.fetch(FetchRequest(entityName: "ToDo")))
         let other = stack.newContext()
         let doomed = try #require(try other.fetch(FetchRequest(entityName: "ToDo")).first)
         other.delete(doomed)

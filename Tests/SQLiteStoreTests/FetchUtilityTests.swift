@@ -14,7 +14,7 @@ struct FetchUtilityTests {
         return try stack.reopened().context
     }
 
-    func names(_ objects: [ManagedObject]) -> [String] { objects.compactMap { $0.string("name") }.sorted() }
+    func names(_ objects: FetchedObjects) -> [String] { objects.compactMap { $0.string("name") }.sorted() }
 
     @Test("all objects of an entity")
     func all() throws {

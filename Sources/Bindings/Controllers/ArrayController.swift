@@ -178,7 +178,7 @@ public final class ArrayController {
     private func loadContent() throws -> [ManagedObject] {
         switch mode {
         case .entity:
-            return try context.fetch(FetchRequest(entityName: entityName, predicate: fetchPredicate))
+            return Array(try context.fetch(FetchRequest(entityName: entityName, predicate: fetchPredicate)))
         case .relationship(let master, let key):
             guard master.selectionIndexes.count == 1, let owner = master.selectedObjects.first else { return [] }
             return owner.objects(key)

@@ -75,7 +75,7 @@ public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
             request.includesSubentities = false
             request.returnsObjectsAsFaults = false
             let objects = try sourceContext.fetch(request)
-            sources[m.name] = objects
+            sources[m.name] = Array(objects)
             total += objects.count
         }
         let steps = Double(max(1, total * 2))

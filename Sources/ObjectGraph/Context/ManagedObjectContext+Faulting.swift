@@ -84,6 +84,6 @@ extension ManagedObjectContext {
             request.predicate = try ObjectPredicate(format: format)
                 .substitutingVariables(["FETCH_SOURCE": .object(object), "FETCHED_PROPERTY": .string(name)])
         }
-        return try fetch(request)
+        return Array(try fetch(request))
     }
 }

@@ -4,11 +4,12 @@ import ObjectModel
 import Predicates
 
 extension ManagedObjectContext {
-    /// The objects a request matches.
+    /// The objects a request matches. Faults are made as the result is read (see
+    /// `FetchedObjects`).
     ///
     /// With `includesPendingChanges` (the default) unsaved inserts and changes that match
     /// are included, unsaved deletions left out.
-    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+    public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
         var request = request
         if request.resultType != .managedObjects { request.resultType = .managedObjects }
         guard case .objects(let objects) = try execute(request) else { return [] }
@@ -83,7 +84,11 @@ extension ManagedObjectContext {
             switch request.resultType {
             case .count: return .count(count)
             case .objectIDs: return .objectIDs(ids)
-            default: return .objects(try materialise(ids, rows: rows, request: request))
+            default:
+                if request.returnsObjectsAsFaults && request.relationshipKeyPathsForPrefetching.isEmpty {
+                    return .objects(FetchedObjects(ids: ids, context: self, batchSize: request.fetchBatchSize))
+                }
+                return .objects(FetchedObjects(try materialise(ids, rows: rows, request: request)))
             }
         }
 
@@ -107,7 +112,7 @@ extension ManagedObjectContext {
         switch request.resultType {
         case .count: return .count(objects.count)
         case .objectIDs: return .objectIDs(objects.map(\.objectID))
-        default: return .objects(try materialise(objects.map(\.objectID), rows: rows, request: request))
+        default: return .objects(FetchedObjects(try materialise(objects.map(\.objectID), rows: rows, request: request)))
         }
     }
 

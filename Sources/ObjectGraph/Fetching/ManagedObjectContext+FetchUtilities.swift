@@ -31,7 +31,7 @@ extension ManagedObjectContext {
     /// Every object of an entity (and its sub-entities).
     ///
     /// - Throws: `ObjectGraphError.unknownEntity`, or the store's error.
-    public func objects(forEntityName name: String) throws -> [ManagedObject] {
+    public func objects(forEntityName name: String) throws -> FetchedObjects {
         try fetch(FetchRequest(entityName: name))
     }
 
@@ -39,7 +39,7 @@ extension ManagedObjectContext {
     ///
     /// - Throws: `ObjectGraphError.unknownEntity`, `FetchUtilityError.unknownKey`, or the store's error.
     public func objects(forEntityName name: String, matchingKey key: String,
-                        value: any ObjectValueConvertible) throws -> [ManagedObject] {
+                        value: any ObjectValueConvertible) throws -> FetchedObjects {
         try checkKeys([key], of: name)
         return try fetch(FetchRequest(entityName: name, predicate: .comparison(key, .equalTo, value)))
     }
@@ -58,7 +58,7 @@ extension ManagedObjectContext {
     ///
     /// An empty dictionary matches every object.
     public func objects(forEntityName name: String, matchingKeysAndValues keysAndValues: [String: any ObjectValueConvertible],
-                        usingOR: Bool = false) throws -> [ManagedObject] {
+                        usingOR: Bool = false) throws -> FetchedObjects {
         try checkKeys(Array(keysAndValues.keys), of: name)
         var request = FetchRequest(entityName: name)
         if !keysAndValues.isEmpty { request.predicate = .matching(keysAndValues, usingOR: usingOR) }
