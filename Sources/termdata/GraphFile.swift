@@ -147,6 +147,15 @@ struct GraphFile {
             default: return []
             }
         }
+        // Every reference as (object, key, target), so that a look back is one probe: a
+        // category's list of 30,000 items is not searched once per item.
+        struct Link: Hashable { let from: String, key: String, to: String }
+        var links = Set<Link>()
+        for (id, object) in objects {
+            for r in object.entity.relationships where r.inverseName != nil {
+                for target in targets(object.values[r.name]) { links.insert(Link(from: id, key: r.name, to: target)) }
+            }
+        }
         var problems: [String] = []
         for id in objects.keys.sorted() {
             let (entity, values) = objects[id]!
@@ -154,7 +163,7 @@ struct GraphFile {
                 guard let inverse = r.inverseName else { continue }
                 for target in targets(values[r.name]) {
                     guard let other = objects[target], let back = other.values[inverse] else { continue }
-                    if !targets(back).contains(id) {
+                    if !links.contains(Link(from: target, key: inverse, to: id)) {
                         let listed = targets(back).map { "'\($0)'" }.joined(separator: ", ")
                         let toMany = other.entity.relationship(named: inverse)?.isToMany == true
                         let shown = listed.isEmpty ? (toMany ? "holds nothing" : "is null") : (toMany ? "holds only \(listed)" : "is \(listed)")
@@ -222,7 +231,10 @@ struct GraphFile {
         var objectsByEntity: [String: [ManagedObject]] = [:]
         var ids: [ManagedObjectID: String] = [:]
         for name in model.entities.filter({ !$0.isAbstract }).map(\.name) {
-            let objects = try context.fetch(FetchRequest(entityName: name, includesSubentities: false))
+            // Every value is written, so the rows load with the fetch, not one query per object.
+            var request = FetchRequest(entityName: name, includesSubentities: false)
+            request.returnsObjectsAsFaults = false
+            let objects = try context.fetch(request)
                 .sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
             objectsByEntity[name] = objects
             for (i, o) in objects.enumerated() { ids[o.objectID] = "\(name)/\(i + 1)" }

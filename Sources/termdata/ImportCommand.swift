@@ -40,7 +40,7 @@ struct ImportCommand: ParsableCommand {
         }
         let problems = graph.problems(for: model)
         if !problems.isEmpty {
-            throw CommandFailure("\(file): nothing imported:\n" + problems.map { "  " + $0 }.joined(separator: "\n"))
+            throw CommandFailure("\(file): nothing imported:\n" + Self.listing(problems.map { "  " + $0 }))
         }
         let url = storeArguments.storeURL
         let existed = FileManager.default.fileExists(atPath: url.path)
@@ -62,11 +62,22 @@ struct ImportCommand: ParsableCommand {
                     let subject = ids[ObjectIdentifier(failure.object)].map { "\(failure.entityName) \($0)" } ?? failure.subject
                     return "  \(subject): \(failure.message)"
                 }
-                throw CommandFailure("\(file): nothing imported:\n" + lines.joined(separator: "\n"))
+                throw CommandFailure("\(file): nothing imported:\n" + Self.listing(lines))
             }
             throw CommandFailure("\(file): nothing imported: \(error)")
         }
         let count = graph.entities.values.reduce(0) { $0 + $1.count }
         print("imported \(count) object(s) into \(url.path)")
+    }
+
+    /// How many problems an import lists before it counts the rest.
+    static let listedProblems = 20
+
+    /// The problems, one per line, up to `listedProblems` and then how many more there are:
+    /// a file made by a program tends to repeat one mistake thousands of times.
+    static func listing(_ lines: [String]) -> String {
+        guard lines.count > listedProblems else { return lines.joined(separator: "\n") }
+        let more = lines.count - listedProblems
+        return (lines.prefix(listedProblems) + ["  … and \(more) more (\(lines.count) problems in all)"]).joined(separator: "\n")
     }
 }

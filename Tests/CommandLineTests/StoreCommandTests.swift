@@ -394,6 +394,43 @@ struct StoreCommandTests {
         }
     }
 
+    @Test("dates read in each ISO-8601 form, to the millisecond, and export in UTC")
+    func dateForms() throws {
+        let cli = try CommandLineSession()
+        let file = try cli.write("""
+        {"format": "termdata-graph", "version": 1, "entities": {"ToDo": [
+          {"@id": "a", "name": "utc", "dueDate": "2024-05-01T10:00:00Z"},
+          {"@id": "b", "name": "offset", "dueDate": "2024-05-01T12:00:00+02:00"},
+          {"@id": "c", "name": "milliseconds", "dueDate": "2024-05-01T10:00:00.123Z"},
+          {"@id": "d", "name": "day", "dueDate": "2024-05-01"}]}}
+        """, to: "dates.json")
+        let imported = try cli.run(["import", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let exported = try json(try cli.run(["query", "ToDo", "--keys", "name,dueDate", "--sort", "name", "--format", "json"]).stdout)
+        #expect(exported.map { "\($0["name"]!) \($0["dueDate"]!)" } == [
+            "day 2024-05-01T00:00:00Z", "milliseconds 2024-05-01T10:00:00.123Z",
+            "offset 2024-05-01T10:00:00Z", "utc 2024-05-01T10:00:00Z"])
+        // Stored as the millisecond itself, so that a date typed the same way elsewhere is equal.
+        let store = cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite")
+        let stored = try DatabaseQueue(path: store.path).read {
+            try Double.fetchOne($0, sql: "SELECT ZDUEDATE FROM ZTODO WHERE ZNAME = 'milliseconds'")
+        }
+        #expect(stored == Date(timeIntervalSince1970: 1_714_557_600.123).timeIntervalSinceReferenceDate)
+    }
+
+    @Test("a file with thousands of problems lists the first twenty and counts the rest")
+    func manyProblems() throws {
+        let cli = try CommandLineSession()
+        let items = (1...1_000).map { #"{"@id": "t\#($0)", "name": "item", "category": "missing"}"# }
+        let file = try cli.write(#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": ["#
+                                 + items.joined(separator: ",") + "]}}", to: "many.json")
+        let result = try cli.run(["import", file])
+        #expect(result.status != 0)
+        let listed = result.stderr.split(separator: "\n").filter { $0.contains("which the file does not define") }
+        #expect(listed.count == 20, "\(result.stderr)")
+        #expect(result.stderr.contains("  … and 980 more (1000 problems in all)"), "\(result.stderr)")
+    }
+
     @Test("a save the model refuses writes nothing and leaves no new store behind")
     func refusedSave() throws {
         let cli = try CommandLineSession()

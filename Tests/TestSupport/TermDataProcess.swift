@@ -30,11 +30,22 @@ public enum TermDataProcess {
         try process.run()
         if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
         try? inPipe.fileHandleForWriting.close()
+        // Standard error is read beside standard output: read one after the other, a
+        // process that fills the second pipe first waits forever.
+        let errors = ErrorOutput()
+        let readingErrors = DispatchGroup()
+        DispatchQueue.global().async(group: readingErrors) { errors.data = err.fileHandleForReading.readDataToEndOfFile() }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        readingErrors.wait()
+        let stderr = errors.data
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: stdout, as: UTF8.self),
                       stderr: String(decoding: stderr, as: UTF8.self))
     }
+}
+
+/// What a process wrote to standard error, filled on another thread and read after it is done.
+private final class ErrorOutput: @unchecked Sendable {
+    var data = Data()
 }
