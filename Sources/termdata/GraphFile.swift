@@ -152,7 +152,7 @@ struct GraphFile {
         struct Link: Hashable { let from: String, key: String, to: String }
         var links = Set<Link>()
         for (id, object) in objects {
-            for r in object.entity.relationships where r.inverseName != nil {
+            for r in object.entity.relationships {
                 for target in targets(object.values[r.name]) { links.insert(Link(from: id, key: r.name, to: target)) }
             }
         }

@@ -106,24 +106,79 @@ enum JSONValue: Codable, Equatable {
     private static let fractionalStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private static let dayStyle = Date.ISO8601FormatStyle().year().month().day()
 
-    /// An ISO-8601 date, with or without fractional seconds, or a day alone; to the
-    /// millisecond, as the export writes it (the styles' arithmetic leaves ".123" a hair
-    /// away from 0.123 seconds).
+    /// An ISO-8601 date: a day (`2024-05-01`, midnight UTC), or a day and a time with
+    /// `Z` or an offset (`2024-05-01T10:00:00Z`, `2024-05-01 12:00+02:00`, fractions of a
+    /// second allowed), kept to the millisecond as the export writes it. Anything else is
+    /// no date: the format styles read a date from the start of a text and ignore the rest,
+    /// which would take `2024-05-01T10:00` (no zone) for midnight.
     static func date(_ text: String) -> Date? {
         let text = text.first?.isWhitespace == true || text.last?.isWhitespace == true
             ? text.trimmingCharacters(in: .whitespaces) : text
-        let parsed = (try? plainStyle.parse(text)) ?? (try? fractionalStyle.parse(text)) ?? (try? dayStyle.parse(text))
+        let parsed: Date?
+        switch strictDateForm(text) {
+        case .day?: parsed = try? dayStyle.parse(text)
+        case .dateTime(let normal)?: parsed = (try? plainStyle.parse(normal)) ?? (try? fractionalStyle.parse(normal))
+        case nil: parsed = nil
+        }
         return parsed.map { Date(timeIntervalSince1970: ($0.timeIntervalSince1970 * 1000).rounded() / 1000) }
     }
 
-    static func dateText(_ date: Date) -> String {
-        if date.timeIntervalSince1970.rounded() != date.timeIntervalSince1970 {
-            // The style cuts the fraction off at the millisecond, which turns a stored
-            // 0.123 s (a hair below, in binary) into ".122"; half a millisecond more makes
-            // that a rounding to the nearest.
-            return fractionalStyle.format(date.addingTimeInterval(0.0005))
+    private enum DateForm {
+        case day
+        /// The text as the styles read it: `T`, seconds, an upper-case `Z`.
+        case dateTime(String)
+    }
+
+    /// Whether the text is `YYYY-MM-DD`, or that and `HH:MM[:SS[.fraction]]` after `T`, `t`
+    /// or a space, then `Z`, `z` or `±HH[:]MM`: checked by hand, as a `Regex` per value took
+    /// a third of a millisecond.
+    private static func strictDateForm(_ text: String) -> DateForm? {
+        let b = Array(text.utf8)
+        func digits(_ from: Int, _ count: Int) -> Bool {
+            from + count <= b.count && b[from..<from + count].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         }
-        return plainStyle.format(date)
+        func byte(_ i: Int, _ c: Character) -> Bool { i < b.count && b[i] == c.asciiValue! }
+        guard digits(0, 4), byte(4, "-"), digits(5, 2), byte(7, "-"), digits(8, 2) else { return nil }
+        if b.count == 10 { return .day }
+        guard byte(10, "T") || byte(10, "t") || byte(10, " "), digits(11, 2), byte(13, ":"), digits(14, 2) else { return nil }
+        var i = 16
+        var seconds = ":00"
+        if byte(i, ":") {
+            guard digits(i + 1, 2) else { return nil }
+            i += 3
+            seconds = ""
+            if byte(i, ".") {
+                guard digits(i + 1, 1) else { return nil }
+                i += 2
+                while digits(i, 1) { i += 1 }
+            }
+        }
+        let zoneStart = i
+        if byte(i, "Z") || byte(i, "z") {
+            i += 1
+        } else if byte(i, "+") || byte(i, "-") {
+            guard digits(i + 1, 2) else { return nil }
+            i += 3
+            if byte(i, ":") { i += 1 }
+            guard digits(i, 2) else { return nil }
+            i += 2
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let head = String(decoding: b[0..<10], as: UTF8.self)
+        let time = String(decoding: b[11..<zoneStart], as: UTF8.self)
+        let zone = String(decoding: b[zoneStart...], as: UTF8.self).uppercased()
+        return .dateTime("\(head)T\(time)\(seconds)\(zone)")
+    }
+
+    static func dateText(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.rounded() != seconds else { return plainStyle.format(date) }
+        // To the millisecond, then a tenth of one more: the text is that millisecond
+        // whether the style cuts the fraction off (Foundation of Swift 6.3) or rounds it.
+        let millisecond = (seconds * 1000).rounded() / 1000
+        return fractionalStyle.format(Date(timeIntervalSince1970: millisecond + 0.0001))
     }
 
     /// The JSON form of an attribute value: dates as ISO-8601, binary as base64.

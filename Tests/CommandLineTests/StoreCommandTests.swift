@@ -402,20 +402,32 @@ struct StoreCommandTests {
           {"@id": "a", "name": "utc", "dueDate": "2024-05-01T10:00:00Z"},
           {"@id": "b", "name": "offset", "dueDate": "2024-05-01T12:00:00+02:00"},
           {"@id": "c", "name": "milliseconds", "dueDate": "2024-05-01T10:00:00.123Z"},
-          {"@id": "d", "name": "day", "dueDate": "2024-05-01"}]}}
+          {"@id": "d", "name": "day", "dueDate": "2024-05-01"},
+          {"@id": "e", "name": "space and minutes", "dueDate": "2024-05-01 10:30z"}]}}
         """, to: "dates.json")
         let imported = try cli.run(["import", file])
         #expect(imported.status == 0, "\(imported.stderr)")
         let exported = try json(try cli.run(["query", "ToDo", "--keys", "name,dueDate", "--sort", "name", "--format", "json"]).stdout)
         #expect(exported.map { "\($0["name"]!) \($0["dueDate"]!)" } == [
             "day 2024-05-01T00:00:00Z", "milliseconds 2024-05-01T10:00:00.123Z",
-            "offset 2024-05-01T10:00:00Z", "utc 2024-05-01T10:00:00Z"])
+            "offset 2024-05-01T10:00:00Z", "space and minutes 2024-05-01T10:30:00Z", "utc 2024-05-01T10:00:00Z"])
         // Stored as the millisecond itself, so that a date typed the same way elsewhere is equal.
         let store = cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite")
         let stored = try DatabaseQueue(path: store.path).read {
             try Double.fetchOne($0, sql: "SELECT ZDUEDATE FROM ZTODO WHERE ZNAME = 'milliseconds'")
         }
         #expect(stored == Date(timeIntervalSince1970: 1_714_557_600.123).timeIntervalSinceReferenceDate)
+    }
+
+    @Test("a date that is more or less than an ISO-8601 date is refused, not read as midnight", arguments: [
+        "2024-05-01T10:00:00", "2024-05-01T10:00", "2024-05-01x", "2024-05-01T10:00:00Zjunk", "2024-13-01", "01/05/2024"])
+    func malformedDate(_ text: String) throws {
+        let cli = try CommandLineSession()
+        let file = try cli.write(#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": [{"@id": "a", "name": "x", "dueDate": "\#(text)"}]}}"#,
+                                 to: "date.json")
+        let result = try cli.run(["import", file])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("'dueDate': \"\(text)\" is not an ISO-8601 date"), "\(result.stderr)")
     }
 
     @Test("a file with thousands of problems lists the first twenty and counts the rest")

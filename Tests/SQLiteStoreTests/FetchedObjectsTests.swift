@@ -45,8 +45,11 @@ struct FetchedObjectsTests {
         let first = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: byName))[7]
         let again = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: byName))
         #expect(again[7] === first)
-        #expect(again == FetchedObjects(Array(again)))
-        #expect(again != FetchedObjects(Array(again.reversed())))
+        let third = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: byName))
+        #expect(again == third, "two fetches give the same objects in the same order")
+        #expect(again != FetchedObjects(Array(third.reversed())))
+        let other = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: byName)).dropFirst()
+        #expect(again != FetchedObjects(Array(other) + [first]))
     }
 
     @Test("with a batch size, reading one object makes its batch and no other")
@@ -69,6 +72,14 @@ struct FetchedObjectsTests {
         #expect(context.registeredObjects.count == 25)
         #expect(items.allSatisfy { !$0.isFault })
 
+        let (stack, prefetching) = try saved()
+        let home = try stack.context.insertObject(forEntityName: "Category")
+        home["name"] = "Home"
+        try stack.context.save()
+        let categories = try prefetching.fetch(FetchRequest(entityName: "Category", relationshipKeyPathsForPrefetching: ["todos"]))
+        #expect(categories.count == 1)
+        #expect(prefetching.registeredObjects.count == 1, "prefetching makes the categories at the fetch")
+
         let other = try saved().1
         let added = try other.insertObject(forEntityName: "ToDo")
         added["name"] = "item 25"
@@ -86,5 +97,41 @@ struct FetchedObjectsTests {
         #expect(weakContext != nil)
         #expect(items[24].string("name") == "item 24")
         #expect(items[24].managedObjectContext === weakContext)
+    }
+
+    @Test("a result read after a reset gives objects that are no longer the context's, as an array would hold")
+    func afterReset() throws {
+        let (_, context) = try saved()
+        let items = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: byName))
+        let read = items[0]
+        context.reset()
+        #expect(!read.isValid)
+        #expect(!items[1].isValid, "an object first read after the reset is not a live fault")
+        #expect(items[1].managedObjectContext == nil)
+        #expect(context.registeredObjects.isEmpty)
+        let fresh = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: byName))
+        #expect(fresh[1].isValid && fresh[1].string("name") == "item 01", "a fetch after the reset is live")
+    }
+
+    @Test("an object whose deletion was saved or merged since the fetch reads as invalid, not as a fault for a missing row")
+    func afterDeletion() throws {
+        let (stack, context) = try saved()
+        let items = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: byName, fetchBatchSize: 10))
+        let doomed = try #require(try context.object(forEntityName: "ToDo", matchingKey: "name", value: "item 03"))
+        context.delete(doomed)
+        try context.save()
+        #expect(!items[3].isValid)
+        #expect(items[4].isValid && items[4].string("name") == "item 04", "the rest of its batch loads")
+
+        let other = stack.newContext()
+        let elsewhere = try #require(try other.object(forEntityName: "ToDo", matchingKey: "name", value: "item 17"))
+        other.delete(elsewhere)
+        var save: ContextDidSave?
+        let observation = other.observe { if case .didSave(let s) = $0 { save = s } }
+        try other.save()
+        observation.cancel()
+        context.mergeChanges(fromContextDidSave: try #require(save))
+        #expect(!items[17].isValid)
+        #expect(items[16].string("name") == "item 16")
     }
 }

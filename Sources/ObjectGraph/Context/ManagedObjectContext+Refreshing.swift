@@ -49,6 +49,7 @@ extension ManagedObjectContext {
         deleted = []
         discarded = []
         pendingDeletes = []
+        pendingResults.reset()
         startEvent()
         event.invalidatedAll = true
         processPendingChanges()
@@ -125,6 +126,7 @@ extension ManagedObjectContext {
                 event.refreshed.append(object)
             }
         }
+        pendingResults.forget(save.deleted)
         for id in save.deleted {
             guard let object = registeredObject(for: id) else { continue }
             updated.remove(object)

@@ -202,6 +202,7 @@ extension ManagedObjectContext {
             object.originals = [:]
             commitSnapshot(of: object, version: versions[object.objectID] ?? object.snapshot?.version ?? 1)
         }
+        pendingResults.forget(deletedObjects.lazy.map(\.objectID))
         for object in deletedObjects + Array(discarded) {
             object.status = .invalid
             unregister(object)

@@ -42,6 +42,8 @@ public final class ManagedObjectContext {
     @exclusivity(unchecked) private var eventCount = 0
     /// Faults fetched with a batch size, by the batch they load with.
     @exclusivity(unchecked) var faultBatches = FaultBatches()
+    /// What fetched results with objects still to make must not make live again.
+    @exclusivity(unchecked) var pendingResults = PendingResults()
     var observers: [UUID: (ContextNotification) -> Void] = [:]
     @exclusivity(unchecked) var isApplyingUndo = false
     /// The entity and class last looked up by name: fetches and inserts of one entity in a
@@ -142,6 +144,17 @@ public final class ManagedObjectContext {
         let type = coordinator.objectClass(forEntityName: name)
         lastKind = (name, entity, type, classes)
         return (entity, type)
+    }
+
+    /// An object for an ID that is no longer the context's (its deletion was saved or
+    /// merged, or the context was reset), as a deleted object held since then would be.
+    func invalidObject(with id: ManagedObjectID) -> ManagedObject {
+        guard let (entity, type) = kind(named: id.entityName) else {
+            preconditionFailure("object ID \(id) names entity '\(id.entityName)', which the model lacks")
+        }
+        let object = type.init(entity: entity, objectID: id, context: nil)
+        object.status = .invalid
+        return object
     }
 
     /// The object for an ID if the context has it in memory; never touches a store.

@@ -7,7 +7,12 @@ import Foundation
 /// and reading ten makes ten, and `count` makes none. With a `fetchBatchSize`, reading one
 /// object makes its whole batch, and the first of those faults to fire loads them all with
 /// one store request. Once made, an object stays: reading an index again gives the same
-/// object, and the collection keeps it (and its context) alive, as an array would.
+/// object, and the collection keeps it alive, as an array would. The collection also keeps
+/// its context alive (an object alone does not), so results read late still load.
+///
+/// Read late, a result gives what an array filled at the fetch would hold: an object whose
+/// deletion was saved or merged since, or any object once the context was reset, comes back
+/// invalid (`isValid` is false), not as a live fault for a row that is gone.
 ///
 /// A fetch that loads values (`returnsObjectsAsFaults = false`), prefetches relationships,
 /// or merges unsaved changes or several stores makes its objects at once.
@@ -15,7 +20,7 @@ import Foundation
 /// ```swift
 /// let items = try context.fetch(FetchRequest(entityName: "ToDo"))
 /// print(items.count)              // no object made yet
-/// let first = items.first         // one fault
+/// let first = items.first         // one fault (or its batch, with a batch size)
 /// let everything = Array(items)   // every object
 /// ```
 public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
@@ -31,43 +36,72 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
         storage = Storage(objects: objects)
     }
 
-    /// The IDs of the results, in order; reading them makes no object.
-    public var objectIDs: [ManagedObjectID] { storage.ids }
+    /// The IDs of the results, in order (as they are now, for objects saved since); reading
+    /// them makes no object.
+    public var objectIDs: [ManagedObjectID] { storage.objectIDs }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { storage.ids.count }
+    public var endIndex: Int { storage.count }
 
     public subscript(position: Int) -> ManagedObject {
-        precondition(position >= 0 && position < storage.ids.count,
-                     "index \(position) outside the \(storage.ids.count) fetched objects")
+        precondition(position >= 0 && position < storage.count,
+                     "index \(position) outside the \(storage.count) fetched objects")
         return storage.object(at: position)
     }
 
-    public var description: String { Array(self).description }
+    /// The first twenty objects (made, to be shown) and how many more there are.
+    public var description: String {
+        let shown = prefix(20).map { String(describing: $0) }
+        let rest = count > 20 ? ["… and \(count - 20) more"] : []
+        return "[" + (shown + rest).joined(separator: ", ") + "]"
+    }
 
     private final class Storage {
+        let count: Int
+        /// The fetched IDs; empty for results that were objects already.
         let ids: [ManagedObjectID]
         /// The objects made so far, by index.
         var objects: [ManagedObject?]
         /// The context the objects are made in; `nil` for results that were objects already.
         let context: ManagedObjectContext?
         let batchSize: Int
+        /// The context's reset count when the fetch ran.
+        let resets: Int
         /// How many objects have been made; once an eighth of a large result has been read,
         /// the context makes room for the rest at once rather than growing step by step.
         var made = 0
+        /// Whether the context counts these results among those with objects to make.
+        var isPending = false
 
         init(ids: [ManagedObjectID], context: ManagedObjectContext, batchSize: Int) {
+            self.count = ids.count
             self.ids = ids
             self.objects = Array(repeating: nil, count: ids.count)
             self.context = context
             self.batchSize = batchSize
+            self.resets = context.pendingResults.resets
+            if !ids.isEmpty {
+                context.pendingResults.resultCreated()
+                isPending = true
+            }
         }
 
         init(objects: [ManagedObject]) {
-            self.ids = objects.map(\.objectID)
+            self.count = objects.count
+            self.ids = []
             self.objects = objects
             self.context = nil
             self.batchSize = 0
+            self.resets = 0
+            self.made = objects.count
+        }
+
+        deinit {
+            if isPending { context?.pendingResults.resultFinished() }
+        }
+
+        var objectIDs: [ManagedObjectID] {
+            context == nil ? objects.map { $0!.objectID } : ids
         }
 
         func object(at index: Int) -> ManagedObject {
@@ -76,22 +110,29 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
             guard batchSize > 0 else { return make(index, in: context) }
             // The whole batch, so that its faults load together.
             let start = index - index % batchSize
-            let range = start..<Swift.min(ids.count, start + batchSize)
+            let range = start..<Swift.min(count, start + batchSize)
             var faults: [ManagedObjectID] = []
             for i in range where objects[i] == nil {
                 let object = make(i, in: context)
-                if object.isFault { faults.append(object.objectID) }
+                if object.isFault && object.isValid { faults.append(object.objectID) }
             }
             context.faultBatches.register(faults, size: faults.count)
             return objects[index]!
         }
 
         private func make(_ index: Int, in context: ManagedObjectContext) -> ManagedObject {
-            let object = context.object(with: ids[index])
+            let id = ids[index]
+            let object = context.pendingResults.allowsObject(for: id, madeAt: resets)
+                ? context.object(with: id)
+                : context.invalidObject(with: id)
             objects[index] = object
             made += 1
-            if made == Swift.max(1_024, ids.count / 8) {
-                context.registry.reserveCapacity(context.registry.count + ids.count - made)
+            if made == Swift.max(1_024, count / 8) {
+                context.registry.reserveCapacity(context.registry.count + count - made)
+            }
+            if made == count, isPending {
+                context.pendingResults.resultFinished()
+                isPending = false
             }
             return object
         }
@@ -101,7 +142,8 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
 extension FetchedObjects: Equatable {
     /// The same objects in the same order.
     public static func == (lhs: FetchedObjects, rhs: FetchedObjects) -> Bool {
-        lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0 === $1 }
+        if lhs.storage === rhs.storage { return true }
+        return lhs.objectIDs == rhs.objectIDs && zip(lhs, rhs).allSatisfy { $0 === $1 }
     }
 }
 
