@@ -430,6 +430,31 @@ struct StoreCommandTests {
         #expect(result.stderr.contains("'dueDate': \"\(text)\" is not an ISO-8601 date"), "\(result.stderr)")
     }
 
+    @Test("a relationship whose inverse does not name it back is checked by its values alone")
+    func oneSidedInverse() throws {
+        let cli = try CommandLineSession()
+        let model = cli.file("Pets.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Owner" representedClassName="Owner" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="pets" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Pet" inverseName="owner" inverseEntity="Pet"/>
+            </entity>
+            <entity name="Pet" representedClassName="Pet" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Owner"/>
+            </entity>
+        </model>
+        """.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let file = try cli.write(#"{"format": "termdata-graph", "version": 1, "entities": {"Owner": [{"@id": "o", "name": "Ann", "pets": ["p"]}], "Pet": [{"@id": "p", "name": "Rex", "owner": "o"}]}}"#,
+                                 to: "pets.json")
+        let result = try cli.run(["import", "--store", cli.file("pets.sqlite").path, "--model", model.path, file])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("imported 2 object(s)"))
+    }
+
     @Test("a file with thousands of problems lists the first twenty and counts the rest")
     func manyProblems() throws {
         let cli = try CommandLineSession()
