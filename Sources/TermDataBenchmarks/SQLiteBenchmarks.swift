@@ -133,23 +133,21 @@ enum SQLiteBenchmarks {
                 precondition(keys.count == inserts)
             }
         }
-        let (storeFaults, rawFaults) = try interleaved(store: {
+        // A new coordinator and context on the store each run, and every item fetched.
+        func fetchItems(then read: (FetchedObjects) -> Void) throws -> Double {
             try time {
                 let coordinator = PersistentStoreCoordinator(model: model)
                 try coordinator.addStore(type: .sqlite, at: storeURL)
-                let context = ManagedObjectContext(coordinator: coordinator)
-                let objects = try context.fetch(FetchRequest(entityName: "Item"))
-                precondition(objects.count == inserts, "fetched \(objects.count)")
+                read(try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "Item")))
             }
+        }
+        let (storeFaults, rawFaults) = try interleaved(store: {
+            try fetchItems { objects in precondition(objects.count == inserts, "fetched \(objects.count)") }
         }, raw: rawKeys)
         report("fetch \(inserts) objects as faults", storeFaults, rawFaults)
         // The same, with every result read: a fault object made for each row, then freed.
         let (storeMade, rawMade) = try interleaved(store: {
-            try time {
-                let coordinator = PersistentStoreCoordinator(model: model)
-                try coordinator.addStore(type: .sqlite, at: storeURL)
-                let context = ManagedObjectContext(coordinator: coordinator)
-                let objects = try context.fetch(FetchRequest(entityName: "Item"))
+            try fetchItems { objects in
                 var faults = 0
                 for object in objects where object.isFault { faults += 1 }
                 precondition(faults == inserts, "made \(faults) faults")

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// Runs of the built `termdata` that share a temporary folder as their working directory
@@ -22,5 +23,13 @@ struct CommandLineSession {
     @discardableResult
     func run(_ arguments: [String]) throws -> TermDataProcess.Result {
         try TermDataProcess.run(arguments, environment: ["XDG_DATA_HOME": dataHome.path], currentDirectory: directory)
+    }
+
+    /// Imports a graph file that must be refused (with `arguments` before the file, such as
+    /// `--store` and `--model`); returns what the command printed on standard error.
+    func refusedImport(_ json: String, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try run(["import"] + arguments + [try write(json, to: "refused.json")])
+        #expect(result.status != 0, "the import was not refused", sourceLocation: sourceLocation)
+        return result.stderr
     }
 }
