@@ -112,6 +112,36 @@ struct ManagedObjectTests {
         #expect(!stack.context.hasChanges)
     }
 
+    @Test("many objects leaving the change sets and coming back keep their places there, once each")
+    func changeSetsUnderChurn() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        var save: ContextDidSave?
+        let observation = context.observe { if case .didSave(let s) = $0 { save = s } }
+        defer { observation.cancel() }
+
+        let items = try (0..<400).map { i in
+            let item = try context.insertObject(forEntityName: "ToDo")
+            item["name"] = .string("item \(i)")
+            return item
+        }
+        for (i, item) in items.enumerated() where i % 4 != 0 { context.delete(item) }
+        let kept = stride(from: 0, to: 400, by: 4).map { items[$0] }
+        #expect(context.insertedObjects == Set(kept))
+        try context.save()
+        #expect(try #require(save).inserted.map { context.object(with: $0).string("name") } == kept.map { $0.string("name") })
+
+        for item in kept { item["name"] = .string(item.string("name")! + " changed") }
+        // Set back: 80 of the 100 leave the updated set, then one comes back, at the end.
+        for (j, item) in kept.enumerated() where j % 5 != 0 { item["name"] = .string(String(item.string("name")!.dropLast(8))) }
+        kept[1]["name"] = "again"
+        let updated = stride(from: 0, to: 100, by: 5).map { kept[$0] } + [kept[1]]
+        #expect(context.updatedObjects == Set(updated))
+        #expect(context.updatedObjects.count == 21)
+        try context.save()
+        #expect(try #require(save).updated == updated.map(\.objectID))
+    }
+
     @Test("an abstract entity cannot be instantiated; an unknown one is reported")
     func abstractEntity() throws {
         let stack = try TestStack(model: try ModelFixtures.employeeModel())

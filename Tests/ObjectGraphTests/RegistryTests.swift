@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Predicates
 import ObjectModel
@@ -64,6 +65,62 @@ struct RegistryTests {
         #expect(stack.context.registeredObject(for: temporary) == nil)
         #expect(stack.context.registeredObject(for: item.objectID) === item)
         #expect(stack.context.object(with: item.objectID) === item)
+    }
+
+    @Test("inserted objects are found by their temporary IDs, ones inserted after the first lookup too, until the save")
+    func temporaryLookups() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        let first = try context.insertObject(forEntityName: "ToDo")
+        #expect(context.registeredObjects == [first], "before any lookup by a temporary ID")
+        #expect(context.object(with: first.objectID) === first)
+        let second = try context.insertObject(forEntityName: "ToDo")
+        #expect(context.registeredObject(for: second.objectID) === second, "inserted after the first lookup")
+        context.delete(second)
+        #expect(context.registeredObject(for: second.objectID) === second, "deleted, not yet saved")
+        #expect(context.registeredObjects == [first, second])
+        let temporary = [first.objectID, second.objectID]
+        try context.save()
+        #expect(temporary.allSatisfy { context.registeredObject(for: $0) == nil })
+        #expect(context.registeredObjects == [first])
+        let third = try context.insertObject(forEntityName: "ToDo")
+        #expect(context.registeredObject(for: third.objectID) === third)
+        #expect(context.registeredObjects == [first, third])
+    }
+
+    @Test("a saved object nobody holds is freed at the save and announced by its permanent ID; a subclass still hears didSave")
+    func unheldObjectsAtSave() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        var announced: [ManagedObjectID] = []
+        let observation = context.observe { if case .didSave(let save) = $0 { announced = save.inserted } }
+        defer { observation.cancel() }
+        weak var gone: ManagedObject?
+        do {
+            let item = try context.insertObject(forEntityName: "ToDo")
+            item["name"] = "let go"
+            gone = item
+        }
+        let held = try context.insertObject(forEntityName: "ToDo")
+        held["name"] = "held"
+        try context.save()
+        #expect(gone == nil)
+        #expect(context.registeredObjects == [held])
+        #expect(context.object(with: held.objectID) === held)
+        #expect(announced.count == 2)
+        #expect(announced.allSatisfy { !$0.isTemporaryID })
+        #expect(announced.contains(held.objectID))
+        let other = try #require(announced.first { $0 != held.objectID })
+        #expect(context.object(with: other).string("name") == "let go")
+
+        let name = "didSave \(UUID())"
+        stack.coordinator.register(SaveCountingItem.self, forEntityName: "ToDo")
+        do {
+            let item = try context.insertObject(forEntityName: "ToDo")
+            item["name"] = .string(name)
+        }
+        try context.save()
+        #expect(SaveCountingItem.saved.withLock { $0.filter { $0 == name }.count } == 1)
     }
 
     @Test("after saves of many and of few inserts among fetched objects, each object is found by its permanent ID only")
@@ -270,5 +327,15 @@ struct StoredRowTests {
                 #expect(entity.relationshipIndex(of: "") == nil)
             }
         }
+    }
+}
+
+/// Records the names of the items it saved.
+final class SaveCountingItem: ManagedObject {
+    static let saved = Mutex<[String]>([])
+
+    override func didSave() {
+        let name = string("name") ?? ""
+        Self.saved.withLock { $0.append(name) }
     }
 }

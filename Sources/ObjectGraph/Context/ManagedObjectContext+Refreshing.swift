@@ -18,10 +18,10 @@ extension ManagedObjectContext {
             turnIntoFault(object)
             event.refreshed.append(object)
         }
-        inserted = []
-        updated = []
-        deleted = []
-        discarded = []
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        discarded.removeAll()
         let kept = event
         startEvent()
         event.refreshed = kept.refreshed
@@ -34,7 +34,7 @@ extension ManagedObjectContext {
     /// Forgets every object: all of them leave the context, with their changes.
     public func reset() {
         undoManager?.removeAllActions()
-        for entry in registry.values {
+        for entry in Array(registry.values) + Array(temporaryIndex?.values ?? [:].values) {
             let object = entry.takeUnretainedValue()
             object.status = .invalid
             object.managedObjectContext = nil
@@ -44,10 +44,11 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
         }
         registry = [:]
-        inserted = []
-        updated = []
-        deleted = []
-        discarded = []
+        temporaryIndex = nil
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        discarded.removeAll()
         pendingDeletes = []
         pendingResults.reset()
         startEvent()

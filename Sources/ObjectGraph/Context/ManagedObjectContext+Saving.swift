@@ -16,10 +16,12 @@ extension ManagedObjectContext {
         if !propagatesDeletesAtEndOfEvent { propagateDeletes() }
         guard hasChanges else { return }
         post(.willSave)
-        // The objects changed before any willSave ran; one that changes the sets changes a copy.
-        let (insertedBefore, updatedBefore) = (inserted, updated)
-        for object in insertedBefore { object.willSave() }
-        for object in updatedBefore { object.willSave() }
+        do {
+            // The objects changed before any willSave ran; one that changes the sets changes a copy.
+            let (insertedBefore, updatedBefore) = (inserted, updated)
+            for object in insertedBefore { object.willSave() }
+            for object in updatedBefore { object.willSave() }
+        }
         processPendingChanges()
         try validateForSave()
 
@@ -61,7 +63,10 @@ extension ManagedObjectContext {
                 versions.merge(result.versions) { a, _ in a }
             }
         }
-        finishSave(permanentIDs: permanentIDs, versions: versions)
+        // From here the saved objects are held by `permanentIDs` and the change sets alone
+        // (and by whoever else holds them), which `finishSave` relies on.
+        batches = []
+        finishSave(permanentIDs: consume permanentIDs, versions: versions)
     }
 
     private func storeForInsertion(_ object: ManagedObject) throws -> any PersistentStore {
@@ -161,39 +166,41 @@ extension ManagedObjectContext {
     }
 
     /// After the stores accepted the save: permanent IDs, committed values, clean state.
-    private func finishSave(permanentIDs: [(objects: [ManagedObject], ids: [ManagedObjectID])],
+    ///
+    /// An inserted object that only the context holds is freed as the save ends; such an
+    /// object of the plain class (no `didSave` to call) is let go without first being
+    /// entered in the registry and given its committed values, which no one could read.
+    private func finishSave(permanentIDs: consuming [(objects: [ManagedObject], ids: [ManagedObjectID])],
                             versions: [ManagedObjectID: Int64]) {
-        let insertedObjects = Array(inserted)
-        // Re-keying each object costs two probes and a removal in a table of every registered
-        // object; when the inserts are a large share of it, building it anew costs less.
-        let rebuildsRegistry = !insertedObjects.isEmpty && insertedObjects.count >= registry.count / 4
-        for (objects, ids) in permanentIDs {
+        let insertedIDs = permanentIDs.flatMap(\.ids)
+        inserted.removeAll()
+        var kept: [ManagedObject] = []
+        for k in permanentIDs.indices {
+            // Taken out, so that the array is the objects' last holder in the context.
+            var objects = permanentIDs[k].objects
+            permanentIDs[k].objects = []
+            let ids = permanentIDs[k].ids
             precondition(objects.count == ids.count, "a store returned \(ids.count) IDs for \(objects.count) inserted objects")
-            for (object, id) in zip(objects, ids) {
-                if !rebuildsRegistry { unregister(object) }
-                object.objectID = id
-                if !rebuildsRegistry { register(object) }
+            registry.reserveCapacity(registry.count + objects.count)
+            kept.reserveCapacity(kept.count + objects.count)
+            for i in objects.indices {
+                if temporaryIndex != nil { unregister(objects[i]) }
+                if type(of: objects[i]) == ManagedObject.self, isKnownUniquelyReferenced(&objects[i]) {
+                    objects[i].managedObjectContext = nil
+                    continue
+                }
+                let object = objects[i]
+                // Inserted objects are not in the registry (see `temporaryIndex`). Should a
+                // store hand out a key that a registered object already has, the saved
+                // object takes the entry.
+                object.objectID = ids[i]
+                registry[ids[i]] = Unmanaged.passUnretained(object)
+                object.status = .clean
+                object.changedKeys = []
+                object.originals = [:]
+                commitSnapshot(of: object, version: 1)
+                kept.append(object)
             }
-        }
-        if rebuildsRegistry {
-            // The others first, then the saved objects: should a store hand out a key that a
-            // registered object already has, the saved object takes the entry, as it does
-            // when re-keyed one by one.
-            var rebuilt: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
-            rebuilt.reserveCapacity(registry.count)
-            for entry in registry.values where entry.takeUnretainedValue().status != .inserted {
-                rebuilt[entry.takeUnretainedValue().objectID] = entry
-            }
-            for (objects, _) in permanentIDs {
-                for object in objects { rebuilt[object.objectID] = Unmanaged.passUnretained(object) }
-            }
-            registry = rebuilt
-        }
-        for object in insertedObjects {
-            object.status = .clean
-            object.changedKeys = []
-            object.originals = [:]
-            commitSnapshot(of: object, version: 1)
         }
         let updatedObjects = Array(updated)
         let deletedObjects = Array(deleted)
@@ -208,14 +215,14 @@ extension ManagedObjectContext {
             unregister(object)
             object.managedObjectContext = nil
         }
-        inserted = []
-        updated = []
-        deleted = []
-        discarded = []
-        let save = ContextDidSave(inserted: insertedObjects.map(\.objectID),
+        if temporaryIndex?.isEmpty == true { temporaryIndex = nil }
+        updated.removeAll()
+        deleted.removeAll()
+        discarded.removeAll()
+        let save = ContextDidSave(inserted: insertedIDs,
                                   updated: updatedObjects.map(\.objectID),
                                   deleted: deletedObjects.map(\.objectID))
-        for object in insertedObjects { object.didSave() }
+        for object in kept { object.didSave() }
         for object in updatedObjects { object.didSave() }
         post(.didSave(save))
         coordinator.didSave(save)

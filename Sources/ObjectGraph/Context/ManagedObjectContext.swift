@@ -29,14 +29,18 @@ public final class ManagedObjectContext {
     // The registry and change sets are touched for every object; like the objects' own state
     // they skip the run-time exclusivity checks (see `ManagedObject`).
 
-    /// Every object the context has in memory, by ID. Entries do not keep objects alive:
-    /// an object leaves the registry in its `deinit`, so every entry is a live object.
+    /// Every object the context has in memory with a permanent ID, by ID. Entries do not
+    /// keep objects alive: an object leaves the registry in its `deinit`, so every entry is
+    /// a live object.
     @exclusivity(unchecked) var registry: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
-    @exclusivity(unchecked) var inserted: OrderedSet<ManagedObject> = []
-    @exclusivity(unchecked) var updated: OrderedSet<ManagedObject> = []
-    @exclusivity(unchecked) var deleted: OrderedSet<ManagedObject> = []
+    /// Objects with temporary IDs, by ID, once a lookup by a temporary ID asked for them;
+    /// until then they are the inserted and discarded objects, and an insert hashes nothing.
+    @exclusivity(unchecked) var temporaryIndex: [ManagedObjectID: Unmanaged<ManagedObject>]?
+    @exclusivity(unchecked) var inserted = ChangeSet(.inserted)
+    @exclusivity(unchecked) var updated = ChangeSet(.updated)
+    @exclusivity(unchecked) var deleted = ChangeSet(.deleted)
     /// Objects inserted and deleted again before a save: they never reach a store.
-    @exclusivity(unchecked) var discarded: OrderedSet<ManagedObject> = []
+    @exclusivity(unchecked) var discarded = ChangeSet(.discarded)
     @exclusivity(unchecked) var pendingDeletes: [ManagedObject] = []
     @exclusivity(unchecked) var event = EventChanges(number: 0)
     @exclusivity(unchecked) private var eventCount = 0
@@ -74,7 +78,16 @@ public final class ManagedObjectContext {
     /// Saved objects deleted since the last save.
     public var deletedObjects: Set<ManagedObject> { Set(deleted) }
     /// Every object the context knows and that is still in memory.
-    public var registeredObjects: Set<ManagedObject> { Set(registry.values.map { $0.takeUnretainedValue() }) }
+    public var registeredObjects: Set<ManagedObject> {
+        var objects = Set(registry.values.map { $0.takeUnretainedValue() })
+        if let temporaryIndex {
+            objects.formUnion(temporaryIndex.values.map { $0.takeUnretainedValue() })
+        } else {
+            objects.formUnion(inserted)
+            objects.formUnion(discarded)
+        }
+        return objects
+    }
 
     /// Whether anything was inserted, changed or deleted since the last save.
     public var hasChanges: Bool {
@@ -127,7 +140,7 @@ public final class ManagedObjectContext {
 
     /// The object for an ID: the registered one, or a fault that loads on first access.
     public func object(with id: ManagedObjectID) -> ManagedObject {
-        if let object = registry[id]?.takeUnretainedValue() { return object }
+        if let object = registeredObject(for: id) { return object }
         guard let (entity, type) = kind(named: id.entityName) else {
             preconditionFailure("object ID \(id) names entity '\(id.entityName)', which the model lacks")
         }
@@ -159,7 +172,15 @@ public final class ManagedObjectContext {
 
     /// The object for an ID if the context has it in memory; never touches a store.
     public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
-        registry[id]?.takeUnretainedValue()
+        guard id.isTemporaryID else { return registry[id]?.takeUnretainedValue() }
+        if temporaryIndex == nil {
+            var index: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+            index.reserveCapacity(inserted.count + discarded.count)
+            for object in inserted { index[object.objectID] = Unmanaged.passUnretained(object) }
+            for object in discarded { index[object.objectID] = Unmanaged.passUnretained(object) }
+            temporaryIndex = index
+        }
+        return temporaryIndex?[id]?.takeUnretainedValue()
     }
 
     /// The object for an ID with its values loaded.
@@ -172,10 +193,20 @@ public final class ManagedObjectContext {
     }
 
     func register(_ object: ManagedObject) {
-        registry[object.objectID] = Unmanaged.passUnretained(object)
+        if object.objectID.isTemporaryID {
+            // Without the index, the change sets hold the object.
+            temporaryIndex?[object.objectID] = Unmanaged.passUnretained(object)
+        } else {
+            registry[object.objectID] = Unmanaged.passUnretained(object)
+        }
     }
 
     func unregister(_ object: ManagedObject) {
+        if object.objectID.isTemporaryID {
+            guard temporaryIndex?[object.objectID]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
+            temporaryIndex?[object.objectID] = nil
+            return
+        }
         // One probe: the entry is removed by its position.
         guard let i = registry.index(forKey: object.objectID),
               registry.values[i].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
@@ -229,6 +260,9 @@ public final class ManagedObjectContext {
         if propagatesDeletesAtEndOfEvent { propagateDeletes() }
         if let undo = undoManager, undo.groupsByEvent { undo.closeEventGroup() }
         guard !event.isEmpty else { return }
+        // Listing the event's objects costs a pass over each list; without an observer, the
+        // lists are simply dropped.
+        guard !observers.isEmpty else { return startEvent() }
         let changes = ObjectChanges(
             inserted: event.inserted.filter { $0.status == .inserted } + Array(event.merged),
             updated: event.updated.filter {

@@ -49,10 +49,15 @@ extension ManagedObject {
     /// - Throws: `ObjectGraphError.typeMismatch` when the value does not fit the
     ///   attribute's type or the relationship's destination; `KeyValueError` for an unknown key.
     public func setValue(_ value: any ObjectValueConvertible, forKey key: String) throws {
+        try setObjectValue(value.objectValue, forKey: key)
+    }
+
+    /// `setValue(_:forKey:)` for a value that is an `ObjectValue` already: the subscript's
+    /// setter, called for every value an import or an editor writes, skips the boxing.
+    func setObjectValue(_ value: ObjectValue, forKey key: String) throws {
         guard let context = managedObjectContext, status != .invalid else {
             throw ObjectGraphError.objectNotInContext(entity: entity.name, objectID: objectID.description)
         }
-        let value = value.objectValue
         if let i = entity.attributeIndex(of: key) {
             let type = entity.attributeTraits[i].type
             guard let coerced = type.coerce(value) else {
@@ -110,7 +115,7 @@ extension ManagedObject {
             return (try? value(forKey: key)) ?? .null
         }
         set {
-            do { try setValue(newValue, forKey: key) } catch {
+            do { try setObjectValue(newValue, forKey: key) } catch {
                 preconditionFailure("cannot set \(entity.name).\(key): \(error)")
             }
         }

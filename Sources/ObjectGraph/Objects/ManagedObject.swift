@@ -52,6 +52,8 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var insertedInEvent = -1
     /// The number of the context's last event that listed the object as updated; -1 when none.
     @exclusivity(unchecked) var updatedInEvent = -1
+    /// The object's place in each of its context's change sets.
+    @exclusivity(unchecked) var changeSlots = ChangeSlots()
 
     enum Status { case clean, inserted, deleted, invalid }
 
