@@ -148,6 +148,24 @@ struct RegistryTests {
         }
     }
 
+    @Test("an object saved with a link to one inserted after it commits that object's permanent ID")
+    func committedLinkToALaterInsert() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        let item = try context.insertObject(forEntityName: "ToDo")
+        let home = try context.insertObject(forEntityName: "Category")
+        home["name"] = "Home"
+        try item.setValue(home, forKey: "category")
+        try context.save()
+        #expect(item.committedValues(forKeys: ["category"]) == ["category": .object(home.objectID)])
+        #expect(!home.objectID.isTemporaryID)
+        // The count of a relationship not loaded reads the store and corrects it by the links
+        // changed since the save, which it tells by the committed destination.
+        context.refresh(home, mergeChanges: false)
+        item["category"] = .null
+        #expect(try context.count(ofRelationship: "todos", of: home) == 0)
+    }
+
     @Test("a saved object takes the registry entry of a fault made earlier for the key it is given")
     func savedObjectWinsItsKey() throws {
         for count in [1, 40] {

@@ -195,12 +195,16 @@ extension ManagedObjectContext {
                 // object takes the entry.
                 object.objectID = ids[i]
                 registry[ids[i]] = Unmanaged.passUnretained(object)
-                object.status = .clean
-                object.changedKeys = []
-                object.originals = [:]
-                commitSnapshot(of: object, version: 1)
                 kept.append(object)
             }
+        }
+        // Once every saved object has its permanent ID: a snapshot records the IDs of the
+        // object's to-one destinations, which may have been saved after it.
+        for object in kept {
+            object.status = .clean
+            object.changedKeys = []
+            object.originals = [:]
+            commitSnapshot(of: object, version: 1)
         }
         let updatedObjects = Array(updated)
         let deletedObjects = Array(deleted)
