@@ -83,7 +83,7 @@ struct GraphFile {
         }
         for name in entities.keys.sorted() {
             guard let entity = model.entity(named: name) else {
-                problems.append("unknown entity '\(name)'")
+                problems.append("unknown entity '\(name)' (the model has \(model.entityNames.sorted().joined(separator: ", ")))")
                 continue
             }
             if entity.isAbstract { problems.append("entity '\(name)' is abstract: list its objects under their concrete entity") }
@@ -123,7 +123,7 @@ struct GraphFile {
                             }
                         }
                     } else {
-                        problems.append("\(label): unknown key '\(key)'")
+                        problems.append("\(label): unknown key '\(key)'" + KeyHint.text(for: key, in: entity))
                     }
                 }
             }

@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLiteStore
 import TerminalUI
 
 /// `termdata query [--store PATH --model MODEL --type T] ENTITY [PREDICATE] [--arg JSON]... ...`
@@ -117,7 +118,7 @@ struct QueryCommand: ParsableCommand {
         } catch let error as CommandFailure {
             throw error
         } catch {
-            throw CommandFailure(error)
+            throw CommandFailure(CommandFailure.plain(String(describing: error)) + Self.keyHint(for: error, in: model))
         }
         try output(objects, columns: columns)
     }
@@ -150,13 +151,30 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
+    /// The closest key, for a predicate that names one its entity lacks.
+    private static func keyHint(for error: Error, in model: ManagedObjectModel) -> String {
+        let missing: (entity: String, key: String)
+        switch error {
+        case SQLiteStoreError.unknownKey(let entity, let key):
+            missing = (entity, key)
+        case let error as PredicateEvaluationError where error.reason == .unknownKey:
+            // Objects name themselves "entity NAME" in these errors.
+            guard let key = error.key, let type = error.typeName, type.hasPrefix("entity ") else { return "" }
+            missing = (String(type.dropFirst("entity ".count)), key)
+        default:
+            return ""
+        }
+        return model.entity(named: missing.entity).map { KeyHint.text(for: missing.key, in: $0) } ?? ""
+    }
+
     private func checkKeyPath(_ path: String, in entity: Entity, model: ManagedObjectModel) throws {
         var current = entity
         for key in path.split(separator: ".").map(String.init) {
             if key.hasPrefix("@") { return }
             if current.attribute(named: key) != nil { return }
             guard let r = current.relationship(named: key) else {
-                throw CommandFailure("entity \(current.name) has no key '\(key)'" + (path.contains(".") ? " (in '\(path)')" : ""))
+                throw CommandFailure("entity \(current.name) has no key '\(key)'" + (path.contains(".") ? " (in '\(path)')" : "")
+                                     + KeyHint.text(for: key, in: current))
             }
             guard let next = model.entity(named: r.destinationEntityName) else { return }
             current = next

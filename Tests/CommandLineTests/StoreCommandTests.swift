@@ -265,14 +265,16 @@ struct StoreCommandTests {
         let cli = try CommandLineSession()
         let bad = """
         {"format": "termdata-graph", "version": 1, "entities": {
-         "ToDo": [{"@id": "t1", "name": 5}, {"@id": "t2", "colour": "red"}, {"@id": "t3", "category": "nowhere"}],
+         "ToDo": [{"@id": "t1", "name": 5}, {"@id": "t2", "colour": "red"}, {"@id": "t3", "category": "nowhere"},
+                  {"@id": "t4", "dueDte": "2024-05-01"}],
          "Gadget": [{"@id": "g1"}]}}
         """
         let stderr = try cli.refusedImport(bad)
         #expect(stderr.contains("ToDo t1: 'name': expects String, got a number"))
         #expect(stderr.contains("ToDo t2: unknown key 'colour'"))
         #expect(stderr.contains("ToDo t3: 'category' refers to 'nowhere', which the file does not define"))
-        #expect(stderr.contains("unknown entity 'Gadget'"))
+        #expect(stderr.contains("ToDo t4: unknown key 'dueDte' (did you mean 'dueDate'?)"))
+        #expect(stderr.contains("unknown entity 'Gadget' (the model has Category, ToDo)"))
         #expect(!FileManager.default.fileExists(atPath: cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite").path))
     }
 
@@ -478,7 +480,12 @@ struct StoreCommandTests {
         (["query", "ToDo", "名前 =="], "at 1:6\n  名前 ==\n         ^\n"),
         (["query", "Nope"], "unknown entity 'Nope'"),
         (["query", "ToDo", "--keys", "name,colour"], "entity ToDo has no key 'colour'"),
-        (["query", "ToDo", "colour == 1"], "entity ToDo has no key 'colour'"),
+        (["query", "ToDo", "colour == 1"], "entity ToDo has no key 'colour' (its keys: "),
+        // A key close to one the entity has is named, in SQL, in memory, and in --sort and --keys.
+        (["query", "ToDo", "nmae == 'x'"], "entity ToDo has no key 'nmae' (did you mean 'name'?)"),
+        (["query", "ToDo", "category.Name == 'x'", "--evaluate", "memory"], "entity Category has no key 'Name' (did you mean 'name'?)"),
+        (["query", "ToDo", "--sort", "dueDat:desc"], "entity ToDo has no key 'dueDat' (did you mean 'dueDate'?)"),
+        (["query", "ToDo", "--keys", "name,category.nme"], "no key 'nme' (in 'category.nme') (did you mean 'name'?)"),
         (["query", "--store", "missing.sqlite", "--model", TestSupport.ModelFixtures.toDo.path, "ToDo"], "no store at"),
         (["query", "--store", "x.sqlite", "ToDo"], "--model is required"),
         (["query", "ToDo", "colour == 1", "--evaluate", "memory"], "Error: entity ToDo has no key 'colour'"),
