@@ -80,8 +80,11 @@ extension ContextEditing {
     /// Saves, reporting the outcome in the status bar; returns whether the save succeeded.
     /// An edit whose value is refused stays open, and nothing is saved until it is fixed or
     /// cancelled.
+    ///
+    /// A save that meets rows another save changed asks whose values win and saves again;
+    /// `afterConflict` then runs in place of the usual "Saved".
     @discardableResult
-    func saveChanges() -> Bool {
+    func saveChanges(afterConflict: (() -> Void)? = nil) -> Bool {
         guard commitEdits() else {
             app.showMessage("Finish or cancel the edit (Esc) before saving", isError: true)
             return false
@@ -93,10 +96,52 @@ extension ContextEditing {
         } catch let error as ValidationError {
             reportSaveFailures(error.failures)
             return false
+        } catch let error as MergeConflictError {
+            resolveConflicts(error) { [weak self] in
+                if let afterConflict { afterConflict() } else { self?.app.showMessage("Saved") }
+            }
+            return false
         } catch {
             app.showMessage("Could not save: \(error)", isError: true)
             return false
         }
+    }
+
+    /// Another save (another window on the same store) changed rows this one changed too:
+    /// asks whose values win where both changed the same field, and saves again that way.
+    /// Fields only one side changed keep that side's value either way. `saved` runs after
+    /// the save succeeds; `extraButton` (the quit's "Quit without saving") after its choice.
+    func resolveConflicts(_ error: MergeConflictError, extraButton: (title: String, action: () -> Void)? = nil,
+                          saved: @escaping () -> Void) {
+        updateStatus()
+        let shown = error.conflicts.prefix(6).map { conflict -> String in
+            let what = conflictSubject(conflict.objectID)
+            return conflict.newVersion == 0 ? "  \(what), deleted there" : "  \(what)"
+        }
+        let more = error.conflicts.count > 6 ? ["  … and \(error.conflicts.count - 6) more"] : []
+        let count = error.conflicts.count
+        let message = "\(count) object\(count == 1 ? " was" : "s were") changed by another save since \(count == 1 ? "it was" : "they were") read:\n"
+            + (shown + more).joined(separator: "\n")
+            + "\n\nKeep mine: your values win where both saves changed a field.\nTake theirs: the other save's values win there."
+        app.alert(title: "Changed elsewhere", message: message,
+                  buttons: ["Keep mine", "Take theirs"] + (extraButton.map { [$0.title] } ?? []) + ["Cancel"]) { [weak self] choice in
+            guard let self, let choice else { return }
+            if choice == 2, let extraButton { return extraButton.action() }
+            guard choice < 2 else { return }
+            let policy = self.context.mergePolicy
+            self.context.mergePolicy = choice == 0 ? .mergeByPropertyObjectTrump : .mergeByPropertyStoreTrump
+            defer { self.context.mergePolicy = policy }
+            if self.saveChanges() { saved() }
+        }
+    }
+
+    /// An object as the conflict dialog names it: its entity and first text value.
+    private func conflictSubject(_ id: ManagedObjectID) -> String {
+        guard let object = context.registeredObject(for: id) else { return "\(id.entityName) p\(id.primaryKey ?? 0)" }
+        let text = object.entity.attributes.first { $0.type == .string }.flatMap { object.string($0.name) }
+        guard let text, !text.isEmpty else { return "\(id.entityName) p\(id.primaryKey ?? 0)" }
+        let short = text.count > 40 ? String(text.prefix(39)) + "…" : text
+        return "\(id.entityName) “\(short)”"
     }
 
     /// One problem goes in the status line; several in a dialog, one line each. Either

@@ -39,6 +39,14 @@ extension ToDoApplication {
         do {
             try context.save()
             return true
+        } catch let error as MergeConflictError {
+            let quit = { [weak self] in
+                guard let self else { return }
+                self.forceQuit = true
+                self.app.requestQuit()
+            }
+            resolveConflicts(error, extraButton: ("Quit without saving", quit), saved: quit)
+            return false
         } catch {
             updateStatus()
             app.alert(title: "Could not save", message: "Could not save changes while quitting. Quit anyway?\n\n\(error)",

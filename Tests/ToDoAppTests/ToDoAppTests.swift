@@ -571,6 +571,68 @@ struct ToDoAppTests {
         #expect(todo.app.isQuitting)
     }
 
+    /// The welcome item as another window on the same SQLite store sees it, renamed there,
+    /// marked done and saved.
+    func changeElsewhere(name: String) throws {
+        let other = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
+        let item = try #require(try other.context.fetch(FetchRequest(entityName: "ToDo")).first)
+        item["name"] = .string(name)
+        item["completed"] = true
+        try other.context.save()
+    }
+
+    func storedWelcome() throws -> (name: String?, completed: Bool?, doNotAlert: Bool?) {
+        let store = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
+        let item = try #require(try store.context.fetch(FetchRequest(entityName: "ToDo")).first)
+        return (item.string("name"), item.bool("completed"), item.bool("doNotAlert"))
+    }
+
+    @Test("a save meeting an item another window saved asks whose values win; Keep mine keeps the other's other fields")
+    func conflictKeepMine() throws {
+        let (todo, _) = try launch(sqlite: true)
+        try changeElsewhere(name: "Theirs")
+        let text = screen(todo.app.runScript("<Enter><C-u>Mine<Enter><C-s>"))
+        #expect(text.contains("Changed elsewhere"))
+        #expect(text.contains("1 object was changed by another save since it was read:"))
+        #expect(text.contains("ToDo “Mine”"))
+        #expect(text.contains("[ Keep mine ]"), "keeping the user's values is the default")
+        todo.app.runScript("<Enter>")
+        #expect(screen(todo.app.runScript("")).contains("saved"))
+        let stored = try storedWelcome()
+        #expect(stored.name == "Mine")
+        #expect(stored.completed == true, "the other window's change to another field stays")
+        #expect(!todo.context.hasChanges)
+    }
+
+    @Test("Take theirs gives the other window's value where both changed a field, and saves the rest")
+    func conflictTakeTheirs() throws {
+        let (todo, _) = try launch(sqlite: true)
+        try changeElsewhere(name: "Theirs")
+        todo.app.runScript("<Enter><C-u>Mine<Enter>")
+        try todo.items.selectedObjects[0].setValue(true, forKey: "doNotAlert")
+        todo.app.runScript("<C-s>")
+        todo.app.runScript("<Right><Enter>")
+        let stored = try storedWelcome()
+        #expect(stored.name == "Theirs")
+        #expect(stored.completed == true)
+        #expect(stored.doNotAlert == true, "the field only this window changed is saved")
+        #expect(names(todo) == ["Theirs"], "the table shows the other window's name")
+    }
+
+    @Test("quitting over a conflict offers to quit without saving, which leaves the other window's save")
+    func conflictOnQuit() throws {
+        let (todo, _) = try launch(sqlite: true)
+        try changeElsewhere(name: "Theirs")
+        let text = screen(todo.app.runScript("<Enter><C-u>Mine<Enter>q"))
+        #expect(text.contains("Quit without saving"))
+        #expect(!todo.app.isQuitting)
+        todo.app.runScript("<Right><Right><Right><Enter>")   // Cancel
+        #expect(!todo.app.isQuitting)
+        todo.app.runScript("q<Right><Right><Enter>")          // Quit without saving
+        #expect(todo.app.isQuitting)
+        #expect(try storedWelcome().name == "Theirs")
+    }
+
     @Test("Ctrl-C asks what to do with unsaved changes; Discard and quit leaves the store as it was")
     func interrupt() throws {
         let (todo, _) = try launch(seeded: false)

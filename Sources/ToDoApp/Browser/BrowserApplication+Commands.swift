@@ -216,7 +216,11 @@ extension BrowserApplication: ContextEditing {
                   buttons: ["Save and quit", "Discard and quit", "Cancel"]) { [weak self] choice in
             guard let self, let choice, choice < 2 else { return }
             if choice == 0 {
-                guard self.saveChanges() else { return }
+                let quit = { [weak self] in
+                    self?.quitConfirmed = true
+                    self?.app.requestQuit()
+                }
+                guard self.saveChanges(afterConflict: quit) else { return }
             } else {
                 self.context.rollback()
             }
