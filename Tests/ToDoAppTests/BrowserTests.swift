@@ -266,6 +266,30 @@ struct BrowserTests {
         #expect(try !storedNames("ZFEEDBACKCATEGORY").contains("Settled"))
     }
 
+    @Test("Save and quit over an object another window saved asks whose values win, then quits")
+    func conflictOnSaveAndQuit() throws {
+        let (browser, driver) = try launch()
+        let id = try #require(browser.objects?.selectedObjects.first?.objectID)
+        do {
+            // Another window on the same file renames the same category and saves.
+            let coordinator = PersistentStoreCoordinator(model: try XcodeModelFile.read(ModelFixtures.tavantTrade).current)
+            try coordinator.addStore(type: .sqlite, at: storeURL)
+            let other = ManagedObjectContext(coordinator: coordinator)
+            try other.existingObject(with: id).setValue("Theirs", forKey: "name")
+            try other.save()
+        }
+        browser.app.runScript("<Enter><C-u>Settled<Enter>q")
+        #expect(text(driver).contains("Save 1 change before quitting?"))
+        browser.app.runScript("<Enter>")
+        #expect(text(driver).contains("Changed elsewhere"))
+        #expect(text(driver).contains("FeedbackCategory “Settled”"))
+        #expect(!browser.app.isQuitting)
+        browser.app.runScript("<Enter>")   // Keep mine
+        #expect(browser.app.isQuitting)
+        #expect(try storedNames("ZFEEDBACKCATEGORY").contains("Settled"))
+        #expect(try !storedNames("ZFEEDBACKCATEGORY").contains("Theirs"))
+    }
+
     @Test("Ctrl-S saves an edit to the file; a bad filter shows its caret and keeps the objects")
     func saveAndBadFilter() throws {
         let (browser, driver) = try launch()
