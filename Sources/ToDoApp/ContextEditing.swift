@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TerminalBindings
 import TerminalUI
 
 /// What the ToDo application and the browser share around their context: undo, redo and
@@ -135,13 +136,12 @@ extension ContextEditing {
         }
     }
 
-    /// An object as the conflict dialog names it: its entity and first text value.
+    /// An object as the conflict dialog names it: its entity and display name.
     private func conflictSubject(_ id: ManagedObjectID) -> String {
-        guard let object = context.registeredObject(for: id) else { return "\(id.entityName) p\(id.primaryKey ?? 0)" }
-        let text = object.entity.attributes.first { $0.type == .string }.flatMap { object.string($0.name) }
-        guard let text, !text.isEmpty else { return "\(id.entityName) p\(id.primaryKey ?? 0)" }
-        let short = text.count > 40 ? String(text.prefix(39)) + "…" : text
-        return "\(id.entityName) “\(short)”"
+        guard let object = context.registeredObject(for: id) else { return "\(id.entityName) \(id.primaryKey ?? 0)" }
+        let name = CellValue.displayName(object)
+        guard name != CellValue.keyName(object) else { return name }
+        return "\(id.entityName) “\(name.truncated(toWidth: 40))”"
     }
 
     /// One problem goes in the status line; several in a dialog, one line each. Either

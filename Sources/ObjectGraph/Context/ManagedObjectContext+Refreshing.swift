@@ -34,7 +34,7 @@ extension ManagedObjectContext {
     /// Forgets every object: all of them leave the context, with their changes.
     public func reset() {
         undoManager?.removeAllActions()
-        for entry in Array(registry.values) + Array(temporaryIndex?.values ?? [:].values) {
+        for entry in Array(registry.values) + (temporaryIndex.map { Array($0.values) } ?? []) {
             let object = entry.takeUnretainedValue()
             object.status = .invalid
             object.managedObjectContext = nil

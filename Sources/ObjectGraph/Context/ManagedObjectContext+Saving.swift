@@ -181,13 +181,19 @@ extension ManagedObjectContext {
             permanentIDs[k].objects = []
             let ids = permanentIDs[k].ids
             precondition(objects.count == ids.count, "a store returned \(ids.count) IDs for \(objects.count) inserted objects")
-            registry.reserveCapacity(registry.count + objects.count)
-            kept.reserveCapacity(kept.count + objects.count)
+            var reserved = false
             for i in objects.indices {
                 if temporaryIndex != nil { unregister(objects[i]) }
                 if type(of: objects[i]) == ManagedObject.self, isKnownUniquelyReferenced(&objects[i]) {
                     objects[i].managedObjectContext = nil
                     continue
+                }
+                if !reserved {
+                    // Room for the rest of the batch, made only once an object is kept: when
+                    // none is, the tables would be grown for nothing.
+                    registry.reserveCapacity(registry.count + objects.count - i)
+                    kept.reserveCapacity(kept.count + objects.count - i)
+                    reserved = true
                 }
                 let object = objects[i]
                 // Inserted objects are not in the registry (see `temporaryIndex`). Should a
