@@ -59,7 +59,7 @@ public final class SQLiteStore: PersistentStore {
         var configuration = Configuration()
         configuration.readonly = true
         let database: DatabaseQueue
-        do { database = try DatabaseQueue(path: url.path, configuration: configuration) } catch {
+        do { database = try openReadOnly(url, configuration: configuration) } catch {
             throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be opened: \(error)")
         }
         defer { try? database.close() }
@@ -73,6 +73,32 @@ public final class SQLiteStore: PersistentStore {
             if !ownFormat { metadata.versionHashes = [:] }
             return metadata
         }
+    }
+
+    /// Opens a database file for reading, leaving its folder as it was found.
+    ///
+    /// A connection to a file in WAL mode makes `-wal` and `-shm` files beside it, read-only
+    /// or not, and a read-only one cannot remove them. Core Data leaves stores in WAL mode
+    /// without those files (a copied or backed-up store, an app's container): such a file is
+    /// opened as immutable instead. That is safe because no connection has it open: one that
+    /// had would have made the `-shm` file. A file with a `-wal` or `-shm` file is read
+    /// through them, as SQLite reads it, so that commits still in the WAL are seen.
+    static func openReadOnly(_ url: URL, configuration: Configuration) throws -> DatabaseQueue {
+        if isWALFileWithoutSideFiles(url) {
+            return try DatabaseQueue(path: immutableURI(for: url), configuration: configuration)
+        }
+        return try DatabaseQueue(path: url.path, configuration: configuration)
+    }
+
+    /// Whether the file's header marks it as WAL mode (bytes 18 and 19 both 2) while neither
+    /// its `-wal` nor its `-shm` file exists.
+    static func isWALFileWithoutSideFiles(_ url: URL) -> Bool {
+        let files = FileManager.default
+        guard !files.fileExists(atPath: url.path + "-wal"), !files.fileExists(atPath: url.path + "-shm"),
+              let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+        return header.starts(with: Data("SQLite format 3\u{0}".utf8)) && header[18] == 2 && header[19] == 2
     }
 
     /// `file:` URI that opens a database file as immutable.
@@ -106,8 +132,12 @@ public final class SQLiteStore: PersistentStore {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in SQLFunctions.register(in: db) }
         do {
-            database = url == nil ? try DatabaseQueue(configuration: configuration)
-                                  : try DatabaseQueue(path: path, configuration: configuration)
+            if let url {
+                database = options.readOnly ? try Self.openReadOnly(url, configuration: configuration)
+                                            : try DatabaseQueue(path: path, configuration: configuration)
+            } else {
+                database = try DatabaseQueue(configuration: configuration)
+            }
         } catch {
             // A WAL store read where its -shm file cannot be made (a folder the user may not
             // write to) opens as an immutable file: read as it is, without the shared memory.
@@ -171,10 +201,7 @@ public final class SQLiteStore: PersistentStore {
         }
         let uuid: String = row["Z_UUID"] ?? UUID().uuidString
         let (metadata, ownFormat) = try SQLiteMetadata.decode(plist, uuid: uuid)
-        var numbers: [String: Int] = [:]
-        for r in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
-            if let name: String = r["Z_NAME"], let n: Int = r["Z_ENT"] { numbers[name] = n }
-        }
+        let numbers = try StoreSchema.entityNumbers(in: db, for: [model])
         if ownFormat, !options.ignoresVersioning, !metadata.versionHashes.isEmpty {
             let differing = model.entitiesDiffering(fromVersionHashes: metadata.versionHashes)
             if !differing.isEmpty { throw ObjectGraphError.incompatibleStore(file: path, differingEntities: differing) }

@@ -31,11 +31,11 @@ struct ModelCommandTests {
 
     @Test("--format json puts each entity under its name")
     func json() throws {
-        let result = try TermDataProcess.run(["model", ModelFixtures.tavantTrade.path, "--format", "json"])
+        let result = try TermDataProcess.run(["model", ModelFixtures.sampleModel.path, "--format", "json"])
         #expect(result.status == 0)
         let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let entities = try #require(root["entities"] as? [String: Any])
-        #expect(Set(entities.keys) == ["FeedbackCategory", "FeedbackSubCategory"])
+        #expect(Set(entities.keys) == ["Car", "SportCar", "ExpensiveSportCar", "Person"])
     }
 
     @Test("--format json carries a relationship's transient flag, as the text does")
@@ -61,8 +61,8 @@ struct ModelCommandTests {
 
     @Test("browse without a terminal says it needs one and names the commands that do not")
     func browseWithoutTerminal() throws {
-        let result = try TermDataProcess.run(["browse", "--store", Fixtures.corpusFile("tavant-trade/Model.sqlite").path,
-                                              "--model", ModelFixtures.tavantTrade.path])
+        let result = try TermDataProcess.run(["browse", "--store", try Fixtures.copyOfCorpusFile(ModelFixtures.sampleStoreV1).path,
+                                              "--model", ModelFixtures.sampleModel.path])
         #expect(result.status != 0)
         #expect(result.stderr.contains("the browser needs a terminal; `termdata query` and `termdata export` do not"), "\(result.stderr)")
     }
@@ -163,35 +163,36 @@ struct MigrateCommandTests {
     @Test("an Apple-written store, whose version hashes cannot be computed here, migrates from the version its tables fit")
     func appleStore() throws {
         let folder = try Fixtures.temporaryDirectory()
-        let store = folder.appendingPathComponent("Model.sqlite")
-        try FileManager.default.copyItem(at: Fixtures.corpusFile("tavant-trade/Model.sqlite"), to: store)
-        // The corpus model, and a second version that adds an attribute.
-        let bundle = folder.appendingPathComponent("Trade.xcdatamodeld")
+        let store = folder.appendingPathComponent("SampleModel_V1.sqlite")
+        try FileManager.default.copyItem(at: ModelFixtures.sampleStoreV1, to: store)
+        // SampleModel's first version as Core Data wrote the store with it, and a second that adds an attribute.
+        let first = ModelFixtures.sampleModel.appendingPathComponent("SampleModel.xcdatamodel")
+        let bundle = folder.appendingPathComponent("Sample.xcdatamodeld")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: ModelFixtures.tavantTrade.appendingPathComponent("Model.xcdatamodel"),
-                                         to: bundle.appendingPathComponent("Model.xcdatamodel"))
-        let v1 = try String(contentsOf: bundle.appendingPathComponent("Model.xcdatamodel/contents"), encoding: .utf8)
-        let v2 = v1.replacingOccurrences(of: #"<attribute name="name" optional="YES" attributeType="String" syncable="YES"/>"#,
-                                         with: #"<attribute name="code" optional="YES" attributeType="String"/><attribute name="name" optional="YES" attributeType="String" syncable="YES"/>"#)
-        let second = bundle.appendingPathComponent("Model 2.xcdatamodel")
+        try FileManager.default.copyItem(at: first, to: bundle.appendingPathComponent("SampleModel.xcdatamodel"))
+        let v1 = try String(contentsOf: first.appendingPathComponent("contents"), encoding: .utf8)
+        let v2 = v1.replacingOccurrences(of: #"<attribute name="maker" optional="YES" attributeType="String"/>"#,
+                                         with: #"<attribute name="vin" optional="YES" attributeType="String"/><attribute name="maker" optional="YES" attributeType="String"/>"#)
+        #expect(v2 != v1)
+        let second = bundle.appendingPathComponent("SampleModel 2.xcdatamodel")
         try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
         try Data(v2.utf8).write(to: second.appendingPathComponent("contents"))
         try Data("""
             <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Model 2.xcdatamodel</string></dict></plist>
+            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>SampleModel 2.xcdatamodel</string></dict></plist>
             """.utf8).write(to: bundle.appendingPathComponent(".xccurrentversion"))
 
-        let current = try TermDataProcess.run(["migrate", "--store", store.path, "--model", ModelFixtures.tavantTrade.path, "--dry-run"])
+        let current = try TermDataProcess.run(["migrate", "--store", store.path, "--model", ModelFixtures.sampleModel.path, "--dry-run"])
         #expect(current.status == 0, "\(current.stderr)")
-        #expect(current.stdout.contains("is at the current version (Model)"), "\(current.stdout)")
+        #expect(current.stdout.contains("is at the current version (SampleModel)"), "\(current.stdout)")
         let plan = try TermDataProcess.run(["migrate", "--store", store.path, "--model", bundle.path, "--dry-run"])
         #expect(plan.status == 0, "\(plan.stderr)")
-        #expect(plan.stdout.contains("version Model → Model 2"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("version SampleModel → SampleModel 2"), "\(plan.stdout)")
         let result = try TermDataProcess.run(["migrate", "--store", store.path, "--model", bundle.path])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("Migrated 98 objects"), "\(result.stdout)")
-        let count = try TermDataProcess.run(["query", "--store", store.path, "--model", bundle.path, "FeedbackCategory", "code == nil", "--count"])
-        #expect(count.stdout == "19\n", "\(count.stderr)")
+        #expect(result.stdout.contains("Migrated 145 objects"), "\(result.stdout)")
+        let count = try TermDataProcess.run(["query", "--store", store.path, "--model", bundle.path, "Car", "vin == nil AND owner != nil", "--count"])
+        #expect(count.stdout == "118\n", "\(count.stderr)")
     }
 
     @Test("a store of another model is refused with one line and left untouched")

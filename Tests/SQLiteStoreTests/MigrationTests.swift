@@ -37,21 +37,24 @@ struct MigrationTests {
         #expect(try reopened.rawRows("SELECT COUNT(*) FROM Z_3PROJECTS")[0][0] as Int == 4)
     }
 
-    @Test("the Apple-written corpus store migrates to XML with all 98 objects")
+    @Test("an Apple-written store migrates to XML with all 145 objects and their relationships")
     func corpusToXML() throws {
-        let model = try XcodeModelFile.read(ModelFixtures.tavantTrade).current
+        let model = try ModelFixtures.sampleModel(version: "SampleModel")
         SQLiteStore.register()
         let coordinator = PersistentStoreCoordinator(model: model)
-        let store = try coordinator.addStore(type: .sqlite, at: Fixtures.corpusFile("tavant-trade/Model.sqlite"),
+        let store = try coordinator.addStore(type: .sqlite, at: try Fixtures.copyOfCorpusFile(ModelFixtures.sampleStoreV1),
                                              options: StoreOptions(readOnly: true))
         let url = try Fixtures.temporaryDirectory("migrate").appendingPathComponent("Model.xml")
         try coordinator.migrateStore(store, to: url, type: .xml)
         let xml = PersistentStoreCoordinator(model: model)
         try xml.addStore(type: .xml, at: url)
         let context = ManagedObjectContext(coordinator: xml)
-        #expect(try context.count(for: FetchRequest(entityName: "FeedbackCategory")) == 19)
-        #expect(try context.count(for: FetchRequest(entityName: "FeedbackSubCategory")) == 79)
-        let sub = try #require(try context.object(forEntityName: "FeedbackSubCategory", matchingKey: "name", value: "Discrepancy in limits"))
-        #expect(sub.object("category") != nil)
+        #expect(try context.count(for: FetchRequest(entityName: "Car")) == 125)
+        #expect(try context.count(for: FetchRequest(entityName: "ExpensiveSportCar")) == 5)
+        #expect(try context.count(for: FetchRequest(entityName: "Person")) == 20)
+        let car = try #require(try context.object(forEntityName: "Car", matchingKey: "numberPlate", value: "302"))
+        #expect(car.entity.name == "ExpensiveSportCar")
+        #expect(car.object("owner")?.string("lastName") == "Pyke")
+        #expect(try context.count(for: FetchRequest(entityName: "Car", predicate: try ObjectPredicate(format: "owner != nil"))) == 118)
     }
 }

@@ -9,16 +9,18 @@ import TestSupport
 
 @Suite("Core Data's SQLite layout")
 struct SchemaTests {
-    @Test("the tavant-trade model gives exactly the tables Apple's Core Data wrote")
-    func tavantTables() throws {
-        let model = try XcodeModelFile.read(ModelFixtures.tavantTrade).current
-        let ours = try StoreSchema(model: model).creationStatements
-        let queue = try DatabaseQueue(path: Fixtures.corpusFile("tavant-trade/Model.sqlite").path,
-                                      configuration: { var c = Configuration(); c.readonly = true; return c }())
-        let apple = try queue.read { db in
-            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
-        }
-        #expect(Set(ours) == Set(apple))
+    @Test("SampleModel gives the tables, columns in order, and indexes Apple's Core Data wrote for it, but its model cache and unique indexes")
+    func appleTables() throws {
+        let ours = Set(try StoreSchema(model: try ModelFixtures.sampleModel(version: "SampleModel")).creationStatements)
+        let apple = Set(try SQLiteTestStack.schemaStatements(try Fixtures.copyOfCorpusFile(ModelFixtures.sampleStoreV1)))
+        #expect(ours.isSubset(of: apple), "\(ours.subtracting(apple))")
+        // Not written here yet: the compiled model Core Data caches in the store, and the
+        // unique indexes it adds for uniqueness constraints (checked here when a context saves).
+        #expect(apple.subtracting(ours) == [
+            "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+            "CREATE UNIQUE INDEX Z_Car_UNIQUE_numberPlate ON ZCAR (ZNUMBERPLATE COLLATE BINARY ASC)",
+            "CREATE UNIQUE INDEX Z_Person_UNIQUE_firstName_lastName ON ZPERSON (ZFIRSTNAME COLLATE BINARY ASC, ZLASTNAME COLLATE BINARY ASC)",
+        ])
     }
 
     @Test("the company model: columns grouped by type, foreign keys indexed, a join table for many-to-many")

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Paths to the files tests read: the package's own resources and the shared corpus of
-/// files written by Apple's tools.
+/// Paths to the files tests read: the package's own resources and the corpus of files
+/// written by Apple's tools, kept in `Tests/TestSupport/Fixtures/Corpus`.
 public enum Fixtures {
     /// The package's root folder.
     public static let packageRoot: URL = {
@@ -10,14 +10,22 @@ public enum Fixtures {
         return url
     }()
 
-    /// `../shared/corpus` beside the checkout.
+    /// `Tests/TestSupport/Fixtures/Corpus`: real files written by Xcode and by Apple's Core
+    /// Data, each folder with its licence and a PROVENANCE note.
     public static let corpus: URL = packageRoot
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/corpus", isDirectory: true)
+        .appendingPathComponent("Tests/TestSupport/Fixtures/Corpus", isDirectory: true)
 
     /// A file in the corpus, by its path below `corpus/`.
     public static func corpusFile(_ path: String) -> URL {
         corpus.appendingPathComponent(path)
+    }
+
+    /// A copy of a corpus file in a new temporary folder, under the same name, for tests
+    /// that write: the files in the repository are never written.
+    public static func copyOfCorpusFile(_ url: URL) throws -> URL {
+        let copy = try temporaryDirectory("corpus").appendingPathComponent(url.lastPathComponent)
+        try FileManager.default.copyItem(at: url, to: copy)
+        return copy
     }
 
     /// A built executable of the package: beside the test bundle, or in `.build/debug`.

@@ -9,11 +9,30 @@ public enum ModelFixtures {
         Fixtures.corpusFile("employee-directory/EmployeeDirectory.xcdatamodeld")
     }
     public static var allFeatures: URL { Fixtures.corpusFile("all-features/model.xcdatamodeld") }
-    public static var tavantTrade: URL { Fixtures.corpusFile("tavant-trade/Model.xcdatamodeld") }
+    /// CoreDataPlus's SampleModel: three versions, `Car` → `SportCar` → `ExpensiveSportCar`
+    /// (`LuxuryCar` from version 2) and `Person`, with stores Core Data wrote.
+    public static var sampleModel: URL { Fixtures.corpusFile("coredataplus-samplemodel/SampleModel.xcdatamodeld") }
+    public static var xcodeServer: URL { Fixtures.corpusFile("xcodeserver-1.0/XcodeServer.xcdatamodeld") }
     public static var toDo: URL { BundledResources.toDoModelURL }
 
-    /// Every model in the corpus.
-    public static var corpusModels: [URL] { [employeeDirectory, allFeatures, tavantTrade] }
+    /// Every Xcode model in the corpus.
+    public static var corpusModels: [URL] { [employeeDirectory, allFeatures, sampleModel, xcodeServer] }
+
+    /// The store Core Data wrote with SampleModel's first version (the current one): 125
+    /// cars of three entities, 20 people, in WAL mode without `-wal` or `-shm` files.
+    public static var sampleStoreV1: URL { Fixtures.corpusFile("coredataplus-samplemodel/SampleModel_V1.sqlite") }
+
+    /// The store Core Data wrote with SampleModel's second version, in rollback-journal mode;
+    /// its `Z_PRIMARYKEY` still names `LuxuryCar` by its old name, `ExpensiveSportCar`.
+    public static var sampleStoreV2: URL { Fixtures.corpusFile("coredataplus-samplemodel/SampleModel_V2.sqlite") }
+
+    /// A version of SampleModel by name (`SampleModel`, `SampleModel2`, `SampleModel3`).
+    public static func sampleModel(version: String = "SampleModel") throws -> ManagedObjectModel {
+        guard let model = try XcodeModelFile.read(sampleModel).version(named: version) else {
+            preconditionFailure("SampleModel has no version \(version)")
+        }
+        return model
+    }
 
     /// The current version of the bundled ToDo model.
     public static func toDoModel() throws -> ManagedObjectModel {

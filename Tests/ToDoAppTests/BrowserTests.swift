@@ -8,28 +8,36 @@ import TerminalUI
 import ToDoApp
 import TestSupport
 
-/// The browser on the Apple-written corpus store (a copy), driven by key scripts on the
-/// memory driver.
+/// The browser on a store Apple's Core Data wrote (a copy of SampleModel_V1.sqlite: 125 cars
+/// of three entities, 20 people), driven by key scripts on the memory driver.
 @Suite("Browser")
 struct BrowserTests {
     let storeURL: URL
 
     init() throws {
-        storeURL = try Fixtures.temporaryDirectory("browser").appendingPathComponent("Model.sqlite")
-        try FileManager.default.copyItem(at: Fixtures.corpusFile("tavant-trade/Model.sqlite"), to: storeURL)
+        storeURL = try Fixtures.copyOfCorpusFile(ModelFixtures.sampleStoreV1)
     }
 
-    func launch(readOnly: Bool = false) throws -> (BrowserApplication, MemoryDriver) {
+    /// The entities as the browser lists them.
+    static let entities = ["Car", "ExpensiveSportCar", "Person", "SportCar"]
+
+    /// The browser on the store, showing `entity`'s objects with the focus on their table.
+    func launch(readOnly: Bool = false, entity: String = "Car") throws -> (BrowserApplication, MemoryDriver) {
         SQLiteStore.register()
-        let model = try XcodeModelFile.read(ModelFixtures.tavantTrade).current
-        let coordinator = PersistentStoreCoordinator(model: model)
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.sampleModel())
         var options = StoreOptions()
         options.readOnly = readOnly
         try coordinator.addStore(type: .sqlite, at: storeURL, options: options)
-        let driver = MemoryDriver(size: Size(width: 110, height: 30))
-        let browser = try BrowserApplication(context: ManagedObjectContext(coordinator: coordinator), title: "Model.sqlite",
+        let driver = MemoryDriver(size: Size(width: 150, height: 30))
+        let browser = try BrowserApplication(context: ManagedObjectContext(coordinator: coordinator), title: "SampleModel_V1.sqlite",
                                              driver: driver, isReadOnly: readOnly)
         browser.app.runScript("")
+        let index = try #require(Self.entities.firstIndex(of: entity))
+        if index > 0 {
+            browser.app.runScript("<Tab><Tab>" + String(repeating: "j", count: index) + "<Enter>")
+        }
+        #expect(browser.objects?.entityName == entity)
+        #expect(browser.objectTable.hasFocus)
         return (browser, driver)
     }
 
@@ -44,8 +52,9 @@ struct BrowserTests {
 
     func text(_ driver: MemoryDriver) -> String { driver.screenLines.joined(separator: "\n") }
 
-    func storedNames(_ entity: String) throws -> [String] {
-        try SQLiteTestRows.names(storeURL, entity: entity)
+    /// The people's first names as the file holds them, read by another stack.
+    func storedFirstNames() throws -> [String] {
+        try SQLiteTestRows.firstNames(storeURL)
     }
 
     @Test("with no objects to show, the browser starts in the entity list, where j picks the next entity")
@@ -60,56 +69,56 @@ struct BrowserTests {
     func firstScreen() throws {
         let (browser, driver) = try launch()
         let screen = text(driver)
-        #expect(screen.contains("│FeedbackCategory   │     19│Settlement"))
-        #expect(screen.contains("│FeedbackSubCategory│     79│"))
-        #expect(screen.contains("subcategory ⇉"))
-        #expect(screen.contains("│Settlement              │            4│"), "each row counts its own sub-categories")
-        #expect(screen.contains("│Others                  │            5│"))
-        #expect(screen.contains("│Account Opening         │            6│"))
-        #expect(screen.contains("name: Settlement"), "the form shows the selected object")
-        #expect(driver.screenLines.last?.hasSuffix("19 FeedbackCategory · saved") == true)
-        #expect(browser.objects?.arrangedCount == 19)
+        #expect(screen.contains("│Car                      │    125│            │FIAT"), "\(screen)")
+        #expect(screen.contains("│ExpensiveSportCar        │      5│"))
+        #expect(screen.contains("│Person                   │     20│"))
+        #expect(screen.contains("│SportCar                 │     10│"))
+        #expect(screen.contains("maker: FIAT"), "the form shows the selected object")
+        #expect(screen.contains("owner →: Theodora"))
+        #expect(driver.screenLines.last?.hasSuffix("125 Car · saved") == true)
+        #expect(browser.objects?.arrangedCount == 125)
     }
 
     @Test("Enter on a to-many cell shows the objects it holds; Backspace comes back to the same object")
     func followToMany() throws {
-        let (browser, driver) = try launch()
-        browser.app.runScript("jl<Enter>")
-        #expect(browser.objects?.arrangedCount == 5)
-        #expect(driver.screenLines.last?.contains("5 FeedbackSubCategory · FeedbackCategory “Others” › subcategory") == true)
-        #expect(browser.objects?.arrangedObjects.allSatisfy { $0.object("category")?.string("name") == "Others" } == true)
+        let (browser, driver) = try launch(entity: "Person")
+        let theodora = try #require(driver.screenLines.first { $0.contains("│Theodora ") })
+        #expect(theodora.hasSuffix("│   100│   │"), "each row counts its own cars: \(theodora)")
+        browser.app.runScript("Gllll<Enter>")             // Ross, the last person, and his cars
+        #expect(browser.objects?.arrangedCount == 2)
+        #expect(driver.screenLines.last?.contains("2 Car · Person “Ross” › cars") == true, "\(driver.screenLines.last ?? "")")
+        #expect(browser.objects?.arrangedObjects.allSatisfy { $0.object("owner")?.string("lastName") == "Hurowitz" } == true)
         browser.app.runScript("<BS>")
-        #expect(browser.objects?.arrangedCount == 19)
-        #expect(browser.objects?.selectedObjects.first?.string("name") == "Others", "back where it was")
-        #expect(text(driver).contains("name: Others"))
+        #expect(browser.objects?.arrangedCount == 20)
+        #expect(browser.objects?.selectedObjects.first?.string("firstName") == "Ross", "back where it was")
+        #expect(text(driver).contains("firstName: Ross"))
     }
 
     @Test("Enter on a to-one cell goes to its destination, selected; f does the same from the form")
     func followToOne() throws {
-        let (browser, driver) = try launch()
-        // To the sub-categories in the entity list, then into the table and across to the category.
-        browser.app.runScript("<Tab><Tab>j<Enter>")
-        let expected = try #require(browser.objects?.selectedObjects.first?.object("category"))
-        browser.app.runScript("l<Enter>")
-        let category = try #require(browser.objects?.selectedObjects.first)
-        #expect(category === expected)
-        #expect(browser.objects?.arrangedCount == 19, "all categories, the destination among them")
+        let (browser, driver) = try launch(entity: "SportCar")
+        browser.app.runScript("j")                              // Maserati 202, owned by Gavin
+        let expected = try #require(browser.objects?.selectedObjects.first?.object("owner"))
+        browser.app.runScript("lllll<Enter>")                   // across to the owner column
+        let owner = try #require(browser.objects?.selectedObjects.first)
+        #expect(owner === expected)
+        #expect(owner.string("firstName") == "Gavin")
+        #expect(browser.objects?.arrangedCount == 20, "all people, the owner among them")
         #expect(text(driver).contains("(1 back)"))
-        let shownName = try #require(category.string("name"))
-        #expect(text(driver).contains("name: \(shownName)"))
+        #expect(text(driver).contains("firstName: Gavin"))
         browser.app.runScript("<BS>")
-        #expect(browser.objects?.arrangedCount == 79)
+        #expect(browser.objects?.arrangedCount == 10)
         let column = browser.objectTable.state.selectedColumn
-        #expect(browser.objectTable.columns[column].id == "category", "back on the column it was followed from")
-        // In the form: the relationship field, then f; Backspace comes back to that field.
-        browser.app.runScript("<Tab>jf")
-        #expect(browser.objects?.selectedObjects.first?.entity.name == "FeedbackCategory")
+        #expect(browser.objectTable.columns[column].id == "owner", "back on the column it was followed from")
+        // In the form: the relationship field (the last), then f; Backspace comes back to that field.
+        browser.app.runScript("<Tab>Gf")
+        #expect(browser.objects?.selectedObjects.first?.entity.name == "Person")
         browser.app.runScript("<BS>")
-        #expect(browser.objects?.entityName == "FeedbackSubCategory")
+        #expect(browser.objects?.entityName == "SportCar")
         #expect(!browser.objectTable.hasFocus, "the form has the focus again")
         let list = browser.app.runScript("<Enter>")
-        #expect(list.contains { $0.contains("Account Closure") }, "Enter on the category field lists the categories")
-        #expect(browser.objects?.entityName == "FeedbackSubCategory", "a list to choose from, not another follow")
+        #expect(list.contains { $0.contains("Juliana") }, "Enter on the owner field lists the people")
+        #expect(browser.objects?.entityName == "SportCar", "a list to choose from, not another follow")
         browser.app.runScript("<Esc>")
     }
 
@@ -162,42 +171,41 @@ struct BrowserTests {
     @Test("in the form, Enter on a to-one chooses its destination from a list; f still follows")
     func chooseToOne() throws {
         let (browser, driver) = try launch()
-        browser.app.runScript("<Tab><Tab>j<Enter>")          // the 79 sub-categories
-        browser.app.runScript("aY<Enter>")                    // one added at the top level has no category
+        browser.app.runScript("aYugo<Enter>")                 // one added at the top level has no owner
         let added = try #require(browser.objects?.selectedObjects.first)
-        #expect(added.string("name") == "Y" && added.object("category") == nil)
-        let list = browser.app.runScript("<Tab>j<Enter>")
-        #expect(list.contains { $0.contains("Settlement") }, "the categories to choose from")
-        #expect(list.contains { $0.contains("Account Closure") })
-        // The list is sorted by name: "Account Closure" comes first after the empty choice.
+        #expect(added.string("maker") == "Yugo" && added.object("owner") == nil)
+        let list = browser.app.runScript("<Tab>G<Enter>")
+        #expect(list.contains { $0.contains("Alex") }, "the people to choose from: \(list.joined(separator: "\n"))")
+        #expect(list.contains { $0.contains("Bishop") })
+        // The list is sorted by name: "Alex" comes first after the empty choice.
         browser.app.runScript("<Down><Enter>")
-        #expect(added.object("category")?.string("name") == "Account Closure")
-        #expect(text(driver).contains("category →: Account Closure"))
-        #expect(added.object("category")?.objects("subcategory").contains(added) == true, "the inverse follows")
+        #expect(added.object("owner")?.string("firstName") == "Alex")
+        #expect(text(driver).contains("owner →: Alex"))
+        #expect(added.object("owner")?.objects("cars").contains(added) == true, "the inverse follows")
         browser.app.runScript("f")
-        #expect(browser.objects?.selectedObjects.first?.string("name") == "Account Closure")
+        #expect(browser.objects?.selectedObjects.first?.string("lastName") == "Rathbun")
     }
 
     @Test("an object added in a followed list belongs to its owner; the views left behind are freed")
     func addInFollowedList() throws {
-        let (browser, _) = try launch()
-        weak let categories = browser.objects
-        browser.app.runScript("l<Enter>")                  // Settlement's 4 sub-categories
-        #expect(categories == nil, "the previous controller (and its table) went away")
-        browser.app.runScript("aDelayed payout<Enter>")
-        #expect(browser.objects?.arrangedCount == 5)
+        let (browser, _) = try launch(entity: "Person")
+        weak let people = browser.objects
+        browser.app.runScript("Gllll<Enter>")             // Ross's 2 cars
+        #expect(people == nil, "the previous controller (and its table) went away")
+        browser.app.runScript("aLancia<Enter>")
+        #expect(browser.objects?.arrangedCount == 3)
         let added = try #require(browser.objects?.selectedObjects.first)
-        #expect(added.string("name") == "Delayed payout")
-        #expect(added.object("category")?.string("name") == "Settlement")
+        #expect(added.string("maker") == "Lancia")
+        #expect(added.object("owner")?.string("firstName") == "Ross")
     }
 
     @Test("a filter the store cannot run leaves the objects and the place as they were")
     func failedFilter() throws {
         let (browser, driver) = try launch()
-        browser.app.runScript("<Tab><Tab>j<Enter>/category.nosuch == 1<Enter>")
-        #expect(browser.objects?.arrangedCount == 79)
-        #expect(browser.objects?.entityName == "FeedbackSubCategory")
-        #expect(!text(driver).contains("filter: category.nosuch"))
+        browser.app.runScript("/owner.nosuch == 1<Enter>")
+        #expect(browser.objects?.arrangedCount == 125)
+        #expect(browser.objects?.entityName == "Car")
+        #expect(!text(driver).contains("filter: owner.nosuch"))
     }
 
     @Test("a save the model refuses lists each problem by object and key, and shows them under the fields")
@@ -235,72 +243,72 @@ struct BrowserTests {
     func escapeNewObject() throws {
         let (browser, _) = try launch()
         browser.app.runScript("a<Esc>")
-        #expect(browser.objects?.arrangedCount == 19)
+        #expect(browser.objects?.arrangedCount == 125)
         #expect(!browser.context.hasChanges)
         browser.app.runScript("aZ<Enter>")
-        #expect(browser.objects?.arrangedCount == 20)
+        #expect(browser.objects?.arrangedCount == 126)
     }
 
     @Test("plain words each match some text attribute, in any order")
     func filterWords() throws {
         let (browser, _) = try launch()
-        browser.app.runScript("/email password<Enter>")
-        #expect(browser.objects?.arrangedObjects.compactMap { $0.string("name") } == ["Password not received on registered email-id"])
-        browser.app.runScript("/<C-u>lien related<Enter>")
-        #expect(Set(browser.objects?.arrangedObjects.compactMap { $0.string("name") } ?? []) == ["Fund lien related", "DP lien related"])
+        browser.app.runScript("/204 aventador<Enter>")
+        #expect(browser.objects?.arrangedObjects.compactMap { $0.string("numberPlate") } == ["204"])
+        browser.app.runScript("/<C-u>giuli alfa<Enter>")
+        #expect(Set(browser.objects?.arrangedObjects.compactMap { $0.string("model") } ?? []) == ["Giulia", "Giulietta"])
     }
 
     @Test("an edit shows at once and in a filter; q asks, and Discard leaves the store as it was")
     func editFilterAndDiscard() throws {
-        let (browser, driver) = try launch()
-        browser.app.runScript("<Enter><C-u>Settled<Enter>")
+        let (browser, driver) = try launch(entity: "Person")
+        browser.app.runScript("<Enter><C-u>Vicky<Enter>")
         #expect(driver.screenLines.last?.contains("1 unsaved change") == true)
-        browser.app.runScript("/settled<Enter>")
+        browser.app.runScript("/vicky<Enter>")
         #expect(browser.objects?.arrangedCount == 1)
-        #expect(text(driver).contains("filter: settled"))
+        #expect(text(driver).contains("filter: vicky"))
         browser.app.runScript("q")
         #expect(text(driver).contains("Save 1 change before quitting?"))
         browser.app.runScript("<Right><Enter>")
         #expect(browser.app.isQuitting)
-        #expect(try storedNames("ZFEEDBACKCATEGORY").contains("Settlement"))
-        #expect(try !storedNames("ZFEEDBACKCATEGORY").contains("Settled"))
+        #expect(try storedFirstNames().filter { $0 == "Victoria" }.count == 2)
+        #expect(try !storedFirstNames().contains("Vicky"))
     }
 
     @Test("Save and quit over an object another window saved asks whose values win, then quits")
     func conflictOnSaveAndQuit() throws {
-        let (browser, driver) = try launch()
+        let (browser, driver) = try launch(entity: "Person")
         let id = try #require(browser.objects?.selectedObjects.first?.objectID)
         do {
-            // Another window on the same file renames the same category and saves.
-            let coordinator = PersistentStoreCoordinator(model: try XcodeModelFile.read(ModelFixtures.tavantTrade).current)
+            // Another window on the same file renames the same person and saves.
+            let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.sampleModel())
             try coordinator.addStore(type: .sqlite, at: storeURL)
             let other = ManagedObjectContext(coordinator: coordinator)
-            try other.existingObject(with: id).setValue("Theirs", forKey: "name")
+            try other.existingObject(with: id).setValue("Theirs", forKey: "firstName")
             try other.save()
         }
-        browser.app.runScript("<Enter><C-u>Settled<Enter>q")
+        browser.app.runScript("<Enter><C-u>Vicky<Enter>q")
         #expect(text(driver).contains("Save 1 change before quitting?"))
         browser.app.runScript("<Enter>")
         #expect(text(driver).contains("Changed elsewhere"))
-        #expect(text(driver).contains("FeedbackCategory “Settled”"))
+        #expect(text(driver).contains("Person “Vicky”"), "\(text(driver))")
         #expect(!browser.app.isQuitting)
         browser.app.runScript("<Enter>")   // Keep mine
         #expect(browser.app.isQuitting)
-        #expect(try storedNames("ZFEEDBACKCATEGORY").contains("Settled"))
-        #expect(try !storedNames("ZFEEDBACKCATEGORY").contains("Theirs"))
+        #expect(try storedFirstNames().contains("Vicky"))
+        #expect(try !storedFirstNames().contains("Theirs"))
     }
 
     @Test("Ctrl-S saves an edit to the file; a bad filter shows its caret and keeps the objects")
     func saveAndBadFilter() throws {
-        let (browser, driver) = try launch()
-        browser.app.runScript("<Enter><C-u>Settled<Enter><C-s>")
-        #expect(driver.screenLines.last?.hasSuffix("19 FeedbackCategory · saved") == true)
-        #expect(try storedNames("ZFEEDBACKCATEGORY").contains("Settled"))
-        browser.app.runScript("/name ==<Enter>")
+        let (browser, driver) = try launch(entity: "Person")
+        browser.app.runScript("<Enter><C-u>Vicky<Enter><C-s>")
+        #expect(driver.screenLines.last?.hasSuffix("20 Person · saved") == true)
+        #expect(try storedFirstNames().contains("Vicky"))
+        browser.app.runScript("/firstName ==<Enter>")
         #expect(text(driver).contains("Filter not applied"))
         #expect(text(driver).contains("^"))
         browser.app.runScript("<Esc>")
-        #expect(browser.objects?.arrangedCount == 19)
+        #expect(browser.objects?.arrangedCount == 20)
     }
 
     @Test("read-only: adding is refused, and the file is left byte for byte as it was")
@@ -317,25 +325,28 @@ struct BrowserTests {
         browser.app.runScript("<Enter>")
         #expect(!browser.objectTable.state.isEditing, "cells do not open for editing")
         #expect(!browser.context.hasChanges)
-        #expect(browser.objects?.arrangedCount == 19)
+        #expect(browser.objects?.arrangedCount == 125)
         #expect(driver.screenLines.last?.contains("read-only") == true)
         browser.app.runScript("q")
         #expect(browser.app.isQuitting)
         #expect(try Data(contentsOf: storeURL) == before)
+        let folder = try FileManager.default.contentsOfDirectory(atPath: storeURL.deletingLastPathComponent().path)
+        #expect(folder == [storeURL.lastPathComponent], "no -wal or -shm file beside a WAL-mode store opened read-only")
     }
 }
 
 /// Rows read straight from the file, outside the stack under test.
 enum SQLiteTestRows {
-    static func names(_ url: URL, entity table: String) throws -> [String] {
+    /// Every person's first name in a copy of SampleModel_V1.sqlite.
+    static func firstNames(_ url: URL) throws -> [String] {
         SQLiteStore.register()
-        let model = try XcodeModelFile.read(ModelFixtures.tavantTrade).current
-        let coordinator = PersistentStoreCoordinator(model: model)
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.sampleModel())
         var options = StoreOptions()
         options.readOnly = true
         try coordinator.addStore(type: .sqlite, at: url, options: options)
         let context = ManagedObjectContext(coordinator: coordinator)
-        let entity = table == "ZFEEDBACKCATEGORY" ? "FeedbackCategory" : "FeedbackSubCategory"
-        return try withExtendedLifetime(context) { try context.fetch(FetchRequest(entityName: entity)).compactMap { $0.string("name") } }
+        return try withExtendedLifetime(context) {
+            try context.fetch(FetchRequest(entityName: "Person")).compactMap { $0.string("firstName") }
+        }
     }
 }

@@ -35,10 +35,7 @@ extension SQLiteStore {
 
     private static func migrate(_ db: Database, source: ManagedObjectModel, destination: ManagedObjectModel,
                                 renames: [String: [String: String]], path: String) throws -> Bool {
-        var numbers: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
-            if let name: String = row["Z_NAME"], let n: Int = row["Z_ENT"] { numbers[name] = n }
-        }
+        let numbers = try StoreSchema.entityNumbers(in: db, for: [source, destination])
         let old = try StoreSchema(model: source, numbers: numbers)
         let new = try StoreSchema(model: destination, numbers: numbers)
         guard old.joinTables == new.joinTables, old.tables.map(\.name) == new.tables.map(\.name) else { return false }

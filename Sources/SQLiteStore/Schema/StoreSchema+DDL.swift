@@ -56,9 +56,16 @@ extension StoreSchema {
                 problems.append("\(table.rootEntityName): no table \(table.name)")
                 continue
             }
-            let missing = (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).filter { !existing.contains($0) }
+            let known = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
+            let missing = known.filter { !existing.contains($0) }
             if !missing.isEmpty {
                 problems.append("\(table.rootEntityName): table \(table.name) lacks \(missing.joined(separator: ", "))")
+            }
+            // A property's column the model lacks means another version of the model wrote the
+            // store. Bookkeeping columns (`Z_…`, `Z<n>…`) are left to Core Data.
+            let extra = existing.subtracting(known).filter(Self.isPropertyColumn).sorted()
+            if !extra.isEmpty {
+                problems.append("\(table.rootEntityName): table \(table.name) has \(extra.joined(separator: ", ")), which the model lacks")
             }
         }
         for join in joinTables {
@@ -71,5 +78,11 @@ extension StoreSchema {
             }
         }
         return problems
+    }
+
+    /// Whether a column name is one Core Data gives a property: `Z` and the upper-cased name.
+    static func isPropertyColumn(_ name: String) -> Bool {
+        guard name.hasPrefix("Z"), let next = name.dropFirst().first else { return false }
+        return next != "_" && !next.isNumber
     }
 }

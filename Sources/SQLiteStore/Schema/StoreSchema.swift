@@ -141,8 +141,11 @@ struct StoreSchema: Sendable {
                 used.insert("\(base)\(i)")
                 return "\(base)\(i)"
             }
+            // Columns are grouped by type, as Core Data groups them. Within the integers, each
+            // member entity's attributes come before its foreign keys, and the members follow
+            // one another: Apple's ZCAR holds Car's ZOWNER before ExpensiveSportCar's
+            // ZISLIMITEDEDITION.
             var integers: [Column] = [], timestamps: [Column] = [], floats: [Column] = [], texts: [Column] = [], blobs: [Column] = []
-            var foreignKeys: [Column] = []
             var indexes: [Index] = []
             for member in members {
                 for a in member.declaration.attributes where !a.isTransient {
@@ -166,14 +169,14 @@ struct StoreSchema: Sendable {
                     if let destination = model.entity(named: r.destinationEntityName), destination.kindNames.count > 1 {
                         let entityColumn = unique("Z\(numberOf[destination.name]!)_" + r.name.uppercased())
                         names["\(member.name).\(r.name)#ent"] = entityColumn
-                        foreignKeys.append(Column(name: entityColumn, declaredType: "INTEGER"))
+                        integers.append(Column(name: entityColumn, declaredType: "INTEGER"))
                     }
-                    foreignKeys.append(Column(name: column, declaredType: "INTEGER"))
+                    integers.append(Column(name: column, declaredType: "INTEGER"))
                     if let inverseName = r.inverseName,
                        model.entity(named: r.destinationEntityName)?.relationship(named: inverseName)?.isOrdered == true {
                         let order = unique("Z_FOK_" + r.name.uppercased())
                         names["\(member.name).\(r.name)#order"] = order
-                        foreignKeys.append(Column(name: order, declaredType: "INTEGER"))
+                        integers.append(Column(name: order, declaredType: "INTEGER"))
                     }
                     indexes.append(Index(name: "\(tableName)_\(column)_INDEX", table: tableName, columns: [column]))
                 }
@@ -181,7 +184,7 @@ struct StoreSchema: Sendable {
             // To-many relationships without an inverse keep a foreign key on the destination.
             columnOfProperty[root.name] = names
             let table = Table(name: tableName, rootEntityName: root.name,
-                              columns: integers + foreignKeys + timestamps + floats + texts + blobs,
+                              columns: integers + timestamps + floats + texts + blobs,
                               indexes: indexes, entityNumbers: members.map { numberOf[$0.name]! })
             tablesByRoot[root.name] = table
         }
