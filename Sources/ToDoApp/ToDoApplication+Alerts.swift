@@ -41,7 +41,7 @@ extension ToDoApplication {
         let overdue = alertItems.contains { ($0.date(ToDoKeys.dueDate) ?? now) < now }
         let source = AlertListSource(items: alertItems)
         let list = TableView(columns: [
-            TableColumn(ToDoKeys.name, title: overdue ? "Item" : "Due soon", width: 30, compressedWidth: 16),
+            TableColumn(ToDoKeys.name, title: overdue ? "Item" : "Due soon", width: 30, compressedWidth: 16, fillsSpareWidth: true),
             TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true)),
             TableColumn(ToDoKeys.completed, title: "Done", width: 5, alignment: .center, format: .checkbox),
             TableColumn(ToDoKeys.doNotAlert, title: "No alert", width: 8, alignment: .center, format: .checkbox),

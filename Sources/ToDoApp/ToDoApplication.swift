@@ -70,7 +70,7 @@ public final class ToDoApplication {
         detail = ObjectController(selectionOf: items)
         itemsSource = ArrayControllerTableSource(controller: items)
         table = TableView(columns: [
-            TableColumn(ToDoKeys.name, title: "Item", width: 36, compressedWidth: 18, editor: .text),
+            TableColumn(ToDoKeys.name, title: "Item", width: 36, compressedWidth: 18, fillsSpareWidth: true, editor: .text),
             TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
             TableColumn(ToDoKeys.completed, title: "Done", width: 5, alignment: .center, format: .checkbox, editor: .toggle),
             TableColumn(ToDoKeys.doNotAlert, title: "No alert", width: 8, alignment: .center, format: .checkbox, editor: .toggle),
@@ -93,10 +93,10 @@ public final class ToDoApplication {
         categoryItems = try ArrayController(contentOf: categories, relationship: ToDoKeys.todos, usesLazyFetching: lazy,
                                             automaticallyPreparesContent: false)
         categoryItems.sortDescriptors = [ObjectSortDescriptor(key: ToDoKeys.dueDate)]
-        categoryTable = TableView(columns: [TableColumn(ToDoKeys.name, title: "Category", width: 20, editor: .text)],
+        categoryTable = TableView(columns: [TableColumn(ToDoKeys.name, title: "Category", width: 20, fillsSpareWidth: true, editor: .text)],
                                   dataSource: ArrayControllerTableSource(controller: categories))
         categoryItemsTable = TableView(columns: [
-            TableColumn(ToDoKeys.name, title: "Items in category", width: 28, compressedWidth: 16),
+            TableColumn(ToDoKeys.name, title: "Items in category", width: 28, compressedWidth: 16, fillsSpareWidth: true),
             TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true)),
         ], dataSource: ArrayControllerTableSource(controller: categoryItems))
         categoryPanel = Window(title: "Categories", floating: true)

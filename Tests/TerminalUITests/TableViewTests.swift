@@ -119,6 +119,22 @@ struct TableViewTests {
         #expect(screen[1].contains("#"), "the last column scrolls into view: \(screen[1])")
     }
 
+    @Test("a column that fills spare width takes what the others leave, so the last column ends at the edge")
+    func fillingColumn() {
+        let columns = [TableColumn("title", title: "Title", width: 10, compressedWidth: 6, fillsSpareWidth: true),
+                       TableColumn("list", title: "List", width: 6), TableColumn("id", title: "#", width: 4)]
+        let harness = TableHarness(rows: RecordingRows(count: 2), columns: columns, size: Size(width: 40, height: 6))
+        var screen = harness.run("")
+        #expect(screen[1] == "│Title                     │List  │   #│", "no blank column after the last: \(screen[1])")
+        #expect(screen[3] == "│Task 1                    │Home  │   1│", "\(screen[3])")
+        harness.driver.resize(to: Size(width: 20, height: 6))
+        screen = harness.run("")
+        #expect(screen[1] == "│Title │List  │   #│", "narrower than the columns, it still gives up its width: \(screen[1])")
+        harness.driver.resize(to: Size(width: 40, height: 6))
+        screen = harness.run("l-")
+        #expect(screen[1] == "│Title                            │   #│", "a hidden column's width goes to it too: \(screen[1])")
+    }
+
     @Test("columns can be widened, narrowed, hidden and shown again")
     func columnResizeAndHide() {
         let harness = TableHarness(rows: RecordingRows(count: 1))

@@ -55,6 +55,22 @@ struct ToDoAppTests {
         #expect(text.contains("Item: Welcome!"), "the detail form shows the selected item")
     }
 
+    @Test("the item column takes the width the other columns leave: a long name shows whole, and no blank column follows")
+    func nameColumnFillsWidth() throws {
+        let (todo, driver) = try launch()
+        let welcome = "Welcome! Press a to add an item, c for categories, ? for help"
+        let row = try #require(driver.screenLines.first { $0.contains("Welcome!") })
+        #expect(row.contains(welcome + " "), "\(row)")
+        #expect(row.hasSuffix("│  [ ]   │"), "the last column ends at the window's edge: \(row)")
+        let header = try #require(driver.screenLines.first { $0.contains("No alert") })
+        #expect(header.hasSuffix("│No alert│"), "\(header)")
+        driver.resize(to: Size(width: 140, height: 30))
+        todo.app.runScript("")
+        #expect(driver.screenLines.first { $0.hasPrefix("└") }?.count == 140)
+        let wider = try #require(driver.screenLines.first { $0.contains("Welcome!") })
+        #expect(wider.hasSuffix("│  [ ]   │"), "the item column grows with the window: \(wider)")
+    }
+
     @Test("the window is drawn before the items are loaded")
     func drawsBeforeLoading() throws {
         let store = try ToDoStore.open(at: url, type: .xml)

@@ -12,6 +12,10 @@ public struct TableColumn {
     /// up to, so that the columns after it stay in view; `nil` keeps its width and leaves
     /// those columns to horizontal scrolling.
     public var compressedWidth: Int?
+    /// Whether the column takes the width the table has to spare when its columns are
+    /// narrower than the table, as a name column should, instead of leaving it blank after
+    /// the last column. The first such column shown takes it all.
+    public var fillsSpareWidth: Bool
     /// Nil aligns numbers right and everything else left.
     public var alignment: Alignment?
     public var format: ValueFormat
@@ -20,7 +24,7 @@ public struct TableColumn {
     public var isSortable: Bool
 
     public init(_ id: String, title: String? = nil, width: Int = 12, minWidth: Int = 3, compressedWidth: Int? = nil,
-                alignment: Alignment? = nil, format: ValueFormat = .automatic,
+                fillsSpareWidth: Bool = false, alignment: Alignment? = nil, format: ValueFormat = .automatic,
                 editor: EditorKind = .readOnly, isHidden: Bool = false, isSortable: Bool = true) {
         precondition(width >= 1, "column \(id) needs a width of at least 1, not \(width)")
         self.id = id
@@ -28,6 +32,7 @@ public struct TableColumn {
         self.width = width
         self.minWidth = max(1, minWidth)
         self.compressedWidth = compressedWidth.map { max(1, min($0, width)) }
+        self.fillsSpareWidth = fillsSpareWidth
         self.alignment = alignment
         self.format = format
         self.editor = editor

@@ -102,10 +102,16 @@ public final class TableView: View {
 
     /// The columns from `state.firstColumn` on, each with the width it is drawn at: its own,
     /// unless they do not all fit in `width`, when the compressible ones give up space,
-    /// from the left, down to their compressed width.
+    /// from the left, down to their compressed width; or unless they leave space over, when
+    /// the first column that fills spare width takes it, so that the last column ends at the
+    /// table's right edge.
     private func shownWidths(width: Int) -> [(index: Int, width: Int)] {
         var shown = columns.indices.filter { $0 >= state.firstColumn && !columns[$0].isHidden }.map { ($0, columns[$0].width) }
         var excess = shown.reduce(0) { $0 + $1.1 + 1 } - 1 - width
+        if excess < 0, let filler = shown.firstIndex(where: { columns[$0.0].fillsSpareWidth }) {
+            shown[filler].1 -= excess
+            return shown.map { (index: $0.0, width: $0.1) }
+        }
         for i in shown.indices where excess > 0 {
             guard let compressed = columns[shown[i].0].compressedWidth else { continue }
             let given = min(excess, max(0, shown[i].1 - compressed))
