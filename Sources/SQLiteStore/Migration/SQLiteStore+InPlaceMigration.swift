@@ -53,7 +53,12 @@ extension SQLiteStore {
                 guard let entity = destination.entity(named: entityName), let newMapping = new.mappings[entityName],
                       let oldMapping = old.mappings[entityName], let oldEntity = source.entity(named: entityName) else { return false }
                 let kinds = entity.kindNames.compactMap { numbers[$0] }
-                let entityRenames = renames[entityName] ?? [:]
+                // An abstract entity has no mapping of its own: the renames of the properties it
+                // declares are found in the mappings of the entities that inherit them.
+                var entityRenames = renames[entityName] ?? [:]
+                for kind in entity.kindNames where kind != entityName {
+                    entityRenames.merge(renames[kind] ?? [:]) { own, _ in own }
+                }
                 for a in entity.declaration.attributes where !a.isTransient {
                     guard let column = newMapping.column(forAttribute: a.name) else { return false }
                     let oldName = entityRenames[a.name] ?? a.name
