@@ -171,17 +171,34 @@ public final class SQLiteStore: PersistentStore {
             (schema, metadata) = opened
         } else {
             if options.readOnly { throw ObjectGraphError.storeFormat(file: path, reason: "an empty file cannot be opened read-only") }
-            schema = try StoreSchema(model: model)
-            metadata = StoreMetadata(storeType: .sqlite, versionHashes: model.entityVersionHashes,
-                                     versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
-            let (schema, metadata) = (self.schema, self.metadata)
-            switchToWALMode()
-            try database.inTransaction { db in
-                try schema.create(in: db)
-                try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                               arguments: [metadata.uuid, try SQLiteMetadata.encode(metadata)])
-                return .commit
+            let fresh = try StoreSchema(model: model)
+            let freshMetadata = StoreMetadata(storeType: .sqlite, versionHashes: model.entityVersionHashes,
+                                              versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
+            if url != nil {
+                isInWALMode = (try? database.writeWithoutTransaction { try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL") }) == "wal"
             }
+            // Another process may make the store between the look above and this write: the
+            // immediate transaction waits for its transaction, and looks again inside.
+            var made: (StoreSchema, StoreMetadata)?
+            do {
+                try database.inTransaction(.immediate) { db in
+                    // Asked of the file itself: the connection's cached schema predates the wait.
+                    db.clearSchemaCache()
+                    if try db.tableExists("Z_METADATA") {
+                        made = try Self.open(db, model: model, path: path, options: options)
+                        return .commit
+                    }
+                    try fresh.create(in: db)
+                    try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                                   arguments: [freshMetadata.uuid, try SQLiteMetadata.encode(freshMetadata)])
+                    return .commit
+                }
+            } catch let error as ObjectGraphError {
+                throw error
+            } catch {
+                throw ObjectGraphError.storeFormat(file: path, reason: "cannot create the store (\(Self.describe(error)))")
+            }
+            (schema, metadata) = made ?? (fresh, freshMetadata)
         }
         for entity in model.entities {
             let mapping = schema.mapping(for: entity.name)!

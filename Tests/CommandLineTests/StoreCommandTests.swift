@@ -204,6 +204,32 @@ struct StoreCommandTests {
         #expect(other.stderr.contains("--model is required"))
     }
 
+    @Test("processes that create one new SQLite store at once all succeed, and every one's objects are kept")
+    func concurrentCreation() throws {
+        let cli = try CommandLineSession()
+        let writers = 4
+        let files = try (0..<writers).map { writer in
+            let items = (0..<3).map { #"{"@id": "t\#($0)", "name": "writer \#(writer) item \#($0)"}"# }
+            return try cli.write(#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": [\#(items.joined(separator: ", "))]}}"#,
+                                 to: "writer\(writer).json")
+        }
+        for round in 0..<3 {
+            let store = cli.file("new-\(round).sqlite").path
+            let results = LockedBox<[TermDataProcess.Result]>([])
+            DispatchQueue.concurrentPerform(iterations: writers) { writer in
+                if let result = try? cli.run(["import", "--store", store, "--model", "ToDo", files[writer]]) {
+                    results.value.append(result)
+                }
+            }
+            #expect(results.value.count == writers)
+            for result in results.value {
+                #expect(result.status == 0, "round \(round): \(result.stderr)")
+            }
+            let count = try cli.run(["query", "--store", store, "ToDo", "--count"])
+            #expect(count.stdout == "\(writers * 3)\n", "round \(round): \(count.stdout)\(count.stderr)")
+        }
+    }
+
     @Test("export, import into a new store and export again give the same content")
     func roundTrip() throws {
         let cli = try importedToDo()
