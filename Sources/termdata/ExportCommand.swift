@@ -31,19 +31,21 @@ struct ExportCommand: ParsableCommand {
         case .json:
             // One entity's file imports on its own: references to objects left out are dropped.
             let graph = try GraphFile.export(from: context, entityNames: kinds, keepsOutsideReferences: false)
-            print(try JSONValue.text(graph.json))
+            try StandardOutput.line(try JSONValue.text(graph.json))
             Self.report(graph.problems)
         case .csv:
             guard let entity, let kinds else { throw CommandFailure("CSV export needs --entity") }
             let graph = try GraphFile.export(from: context, entityNames: kinds, forImport: false)
             let e = try StoreArguments.entity(entity, in: model)
             let keys = ["@id"] + e.storedAttributes.map(\.name) + e.relationships.filter { !$0.isToMany && !$0.isTransient }.map(\.name)
-            print(CSV.line(keys))
+            var output = StandardOutput()
+            try output.line(CSV.line(keys))
             for kind in kinds {
                 for object in graph.entities[kind] ?? [] {
-                    print(CSV.line(keys.map { object[$0] ?? .null }))
+                    try output.line(CSV.line(keys.map { object[$0] ?? .null }))
                 }
             }
+            try output.flush()
             Self.report(graph.problems)
         }
     }

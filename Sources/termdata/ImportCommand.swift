@@ -67,7 +67,7 @@ struct ImportCommand: ParsableCommand {
             throw CommandFailure("\(file): nothing imported: \(error)")
         }
         let count = graph.entities.values.reduce(0) { $0 + $1.count }
-        print("imported \(count) object(s) into \(url.path)")
+        try StandardOutput.line("imported \(count) object(s) into \(url.path)")
     }
 
     /// How many problems an import lists before it counts the rest.

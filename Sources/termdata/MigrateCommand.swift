@@ -36,16 +36,16 @@ struct MigrateCommand: ParsableCommand {
             let from = try migrator.sourceVersion(forStoreAt: url, type: storeType)
             let steps = try migrator.plan(from: from)
             guard !steps.isEmpty else {
-                print("\(url.path) is at the current version (\(versions.currentVersionName)); nothing to do.")
+                try StandardOutput.line("\(url.path) is at the current version (\(versions.currentVersionName)); nothing to do.")
                 return
             }
-            print("\(url.path): version \(from) → \(versions.currentVersionName)")
+            try StandardOutput.line("\(url.path): version \(from) → \(versions.currentVersionName)")
             for step in steps {
-                print("  \(step.from) → \(step.to) (\(step.inferred ? "inferred" : "mapping file"))")
-                for line in step.changes { print("    \(line)") }
+                try StandardOutput.line("  \(step.from) → \(step.to) (\(step.inferred ? "inferred" : "mapping file"))")
+                for line in step.changes { try StandardOutput.line("    \(line)") }
             }
             if dryRun {
-                print("Dry run: nothing changed.")
+                try StandardOutput.line("Dry run: nothing changed.")
                 return
             }
             let progress = ProgressLine()
@@ -55,7 +55,7 @@ struct MigrateCommand: ParsableCommand {
             progress.finish()
             let objects = reports.last?.objectCount ?? 0
             let how = reports.allSatisfy(\.inPlace) ? " in place" : ""
-            print(String(format: "Migrated %d objects%@ in %.1f s. The original is at %@.backup.",
+            try StandardOutput.line(String(format: "Migrated %d objects%@ in %.1f s. The original is at %@.backup.",
                          objects, how, Date().timeIntervalSince(started), url.path))
         } catch let error as ModelError {
             throw CommandFailure(error)

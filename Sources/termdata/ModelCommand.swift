@@ -23,8 +23,8 @@ struct ModelCommand: ParsableCommand {
         let versions = try Self.load(StoreArguments.modelURL(path))
         let summary = ModelSummary(versions)
         switch format {
-        case .text: print(summary.text, terminator: "")
-        case .json: print(try summary.json(), terminator: "")
+        case .text: var output = StandardOutput(); try output.write(summary.text); try output.flush()
+        case .json: var output = StandardOutput(); try output.write(try summary.json()); try output.flush()
         }
     }
 

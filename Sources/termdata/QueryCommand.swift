@@ -99,7 +99,7 @@ struct QueryCommand: ParsableCommand {
                 let request = FetchRequest(entityName: entity.name, predicate: objectPredicate, sortDescriptors: descriptors,
                                            fetchLimit: limit ?? 0, fetchOffset: offset ?? 0)
                 if count {
-                    print(try context.count(for: request))
+                    try StandardOutput.line(String(try context.count(for: request)))
                     return
                 }
                 objects = Array(try context.fetch(request))
@@ -111,7 +111,7 @@ struct QueryCommand: ParsableCommand {
                 let end = (limit ?? 0) > 0 ? min(objects.count, start + limit!) : objects.count
                 objects = Array(objects[start..<end])
                 if count {
-                    print(objects.count)
+                    try StandardOutput.line(String(objects.count))
                     return
                 }
             }
@@ -189,11 +189,13 @@ struct QueryCommand: ParsableCommand {
         }
         switch format {
         case .json:
-            print(try JSONValue.text(.array(rows.map(JSONValue.object))))
+            try StandardOutput.line(try JSONValue.text(.array(rows.map(JSONValue.object))))
         case .csv:
             let header = ["@id"] + columns
-            print(CSV.line(header))
-            for row in rows { print(CSV.line(header.map { row[$0] ?? .null })) }
+            var output = StandardOutput()
+            try output.line(CSV.line(header))
+            for row in rows { try output.line(CSV.line(header.map { row[$0] ?? .null })) }
+            try output.flush()
         case .table:
             // An entity without attributes lists its objects by ID rather than as blank lines.
             let header = columns.isEmpty ? ["@id"] : columns
@@ -208,10 +210,12 @@ struct QueryCommand: ParsableCommand {
                 while line.last == " " { line.removeLast() }
                 return line
             }
-            print(format(header))
-            print(format(widths.map { String(repeating: "-", count: $0) }))
-            for line in cells { print(format(line)) }
-            print("(\(rows.count) object\(rows.count == 1 ? "" : "s"))")
+            var output = StandardOutput()
+            try output.line(format(header))
+            try output.line(format(widths.map { String(repeating: "-", count: $0) }))
+            for line in cells { try output.line(format(line)) }
+            try output.line("(\(rows.count) object\(rows.count == 1 ? "" : "s"))")
+            try output.flush()
         }
     }
 

@@ -12,6 +12,18 @@ struct TermDataCommand: ParsableCommand {
         subcommands: [ToDoCommand.self, BrowseCommand.self, ModelCommand.self, QueryCommand.self, ImportCommand.self, ExportCommand.self, MigrateCommand.self],
         defaultSubcommand: ToDoCommand.self
     )
+
+    /// Runs the command the arguments name, then checks that all its output was written.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            // Anything printed past StandardOutput: a refused write shows as a failed flush.
+            if fflush(nil) != 0 { throw CommandFailure("could not write the output (\(String(cString: strerror(errno))))") }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// A failure the command line reports as one line on standard error, with a non-zero exit.

@@ -230,6 +230,30 @@ struct StoreCommandTests {
         }
     }
 
+    @Test("export and query that cannot write their output exit non-zero and say why", arguments: ["export", "query", "csv"])
+    func outputRefused(command: String) throws {
+        let cli = try importedToDo()
+        let arguments = switch command {
+        case "export": ["export"]
+        case "csv": ["export", "--entity", "ToDo", "--format", "csv"]
+        default: ["query", "ToDo"]
+        }
+        let environment = ["XDG_DATA_HOME": cli.dataHome.path]
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let onFullDisk = try TermDataProcess.run(arguments, environment: environment, standardOutput: full)
+        #expect(onFullDisk.status == 1)
+        #expect(onFullDisk.stderr == "Error: could not write the output (No space left on device); what was written is incomplete\n",
+                "\(onFullDisk.stderr)")
+        // A pipe whose reader has gone, in a process that ignores SIGPIPE (as some parents leave it).
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let closed = try TermDataProcess.run(["-c", "trap '' PIPE; exec \"$0\" \"$@\"", TermDataProcess.executable.path] + arguments,
+                                             environment: environment, executable: URL(fileURLWithPath: "/bin/sh"),
+                                             standardOutput: pipe.fileHandleForWriting)
+        #expect(closed.status == 1)
+        #expect(closed.stderr.contains("could not write the output (Broken pipe)"), "\(closed.stderr)")
+    }
+
     @Test("export, import into a new store and export again give the same content")
     func roundTrip() throws {
         let cli = try importedToDo()

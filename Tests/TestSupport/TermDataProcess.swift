@@ -15,19 +15,22 @@ public enum TermDataProcess {
     }
 
     /// Runs `termdata` (or another `executable`, such as `runuser` in front of it) with
-    /// arguments; `environment` entries are added to this process's.
+    /// arguments; `environment` entries are added to this process's. With `standardOutput`,
+    /// the output goes there instead of into the result.
     public static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil,
-                           currentDirectory: URL? = nil, executable: URL = executable) throws -> Result {
+                           currentDirectory: URL? = nil, executable: URL = executable,
+                           standardOutput: FileHandle? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
-        process.standardOutput = out
+        process.standardOutput = standardOutput ?? out
         process.standardError = err
         process.standardInput = inPipe
         try process.run()
+        if standardOutput != nil { try? out.fileHandleForWriting.close() }
         if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
         try? inPipe.fileHandleForWriting.close()
         // Standard error is read beside standard output: read one after the other, a
