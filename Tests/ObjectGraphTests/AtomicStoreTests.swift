@@ -151,6 +151,70 @@ struct AtomicStoreTests {
         #expect(item.isUpdated && item.string("name") == "unsaved")
     }
 
+    @Test("a save through a symbolic link replaces the file it names, keeping the link, the mode and the owner", arguments: fileTypes)
+    func symlinkAndMode(type: StoreType) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let data = folder.appendingPathComponent("data", isDirectory: true)
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let real = data.appendingPathComponent("todo.\(type)")
+        try populate(try TestStack(model: try ModelFixtures.companyModel(), type: type, url: real).context)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: real.path)
+        let owner = try FileManager.default.attributesOfItem(atPath: real.path)[.ownerAccountID] as? Int
+        let link = folder.appendingPathComponent("link.\(type)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+
+        let stack = try TestStack(model: try ModelFixtures.companyModel(), type: type, url: link)
+        let tag = try stack.context.insertObject(forEntityName: "Tag")
+        tag["label"] = "through the link"
+        try stack.context.save()
+
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path, "the link is still a link")
+        let attributes = try FileManager.default.attributesOfItem(atPath: real.path)
+        #expect(attributes[.posixPermissions] as? Int == 0o600, "the mode is kept")
+        #expect(attributes[.ownerAccountID] as? Int == owner)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["data", "link.\(type)"],
+                "nothing is written beside the link")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path) == ["todo.\(type)"], "no temporary file is left")
+        let reopened = try TestStack(model: try ModelFixtures.companyModel(), type: type, url: real)
+        #expect(try reopened.context.count(for: FetchRequest(entityName: "Tag")) == 1)
+    }
+
+    @Test("a store file nobody may write is refused at the save, saying so, and kept as it was with the changes in memory", arguments: fileTypes)
+    func readOnlyFile(type: StoreType) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let url = folder.appendingPathComponent("todo.\(type)")
+        try populate(try TestStack(model: try ModelFixtures.companyModel(), type: type, url: url).context)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
+        let before = try Data(contentsOf: url)
+        let stack = try TestStack(model: try ModelFixtures.companyModel(), type: type, url: url)
+        let tag = try stack.context.insertObject(forEntityName: "Tag")
+        tag["label"] = "refused"
+        let error = try #require(throws: ObjectGraphError.self) { try stack.context.save() }
+        #expect("\(error)".contains("read-only (mode 444)"), "\(error)")
+        #expect(try Data(contentsOf: url) == before)
+        #expect(stack.context.hasChanges && tag.isInserted)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["todo.\(type)"])
+    }
+
+    @Test("a temporary file left by a killed save is removed by the next save; one of a running process is not")
+    func abandonedTemporaries() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let url = folder.appendingPathComponent("todo.xml")
+        let stack = try TestStack(model: try ModelFixtures.toDoModel(), type: .xml, url: url)
+        try stack.context.insertObject(forEntityName: "ToDo")["name"] = "first"
+        try stack.context.save()
+        // A process number no process has (above the kernel's limit), and this process's parent.
+        let abandoned = ".todo.xml.99999999.\(UUID().uuidString).tmp"
+        let running = ".todo.xml.\(getppid()).\(UUID().uuidString).tmp"
+        let unrelated = ".other.xml.99999999.\(UUID().uuidString).tmp"
+        for name in [abandoned, running, unrelated] {
+            try Data("half a save".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        try stack.context.insertObject(forEntityName: "ToDo")["name"] = "second"
+        try stack.context.save()
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: folder.path)) == ["todo.xml", running, unrelated])
+    }
+
     @Test("configurations send each entity to its own store")
     func configurations() throws {
         let folder = try Fixtures.temporaryDirectory()
