@@ -204,8 +204,9 @@ struct StoreCommandTests {
         #expect(other.stderr.contains("--model is required"))
     }
 
-    @Test("processes that create one new SQLite store at once all succeed, and every one's objects are kept")
-    func concurrentCreation() throws {
+    @Test("processes that import into one store at once all succeed, and every one's objects are kept",
+          arguments: ["sqlite", "xml", "binary"])
+    func concurrentImports(type: String) throws {
         let cli = try CommandLineSession()
         let writers = 4
         let files = try (0..<writers).map { writer in
@@ -214,11 +215,11 @@ struct StoreCommandTests {
                                  to: "writer\(writer).json")
         }
         for round in 0..<3 {
-            let store = cli.file("new-\(round).sqlite").path
+            let store = cli.file("new-\(round).\(type)").path
             let results = LockedBox<[TermDataProcess.Result]>([])
             DispatchQueue.concurrentPerform(iterations: writers) { writer in
                 if let result = try? cli.run(["import", "--store", store, "--model", "ToDo", files[writer]]) {
-                    results.value.append(result)
+                    results.mutate { $0.append(result) }
                 }
             }
             #expect(results.value.count == writers)

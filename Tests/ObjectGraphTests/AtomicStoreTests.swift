@@ -215,6 +215,55 @@ struct AtomicStoreTests {
         #expect(try Set(FileManager.default.contentsOfDirectory(atPath: folder.path)) == ["todo.xml", running, unrelated])
     }
 
+    @Test("two stacks on one file: each one's new objects survive the other's save", arguments: fileTypes)
+    func twoWritersKeepBothInserts(type: StoreType) throws {
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("todo.\(type)")
+        let model = try ModelFixtures.toDoModel()
+        let first = try TestStack(model: model, type: type, url: url)
+        try first.context.insertObject(forEntityName: "ToDo")["name"] = "before"
+        try first.context.save()
+        let second = try TestStack(model: model, type: type, url: url)   // another process, say
+        try second.context.insertObject(forEntityName: "ToDo")["name"] = "from the second"
+        try second.context.save()
+        let mine = try first.context.insertObject(forEntityName: "ToDo")
+        mine["name"] = "from the first"
+        try first.context.save()
+        let reader = try TestStack(model: model, type: type, url: url)
+        let names = try reader.context.fetch(FetchRequest(entityName: "ToDo")).compactMap { $0.string("name") }
+        #expect(names.sorted() == ["before", "from the first", "from the second"])
+        #expect(Set(try reader.context.fetch(FetchRequest(entityName: "ToDo")).map(\.objectID.primaryKey)).count == 3,
+                "new keys continue after the other's")
+        #expect(try first.context.count(for: FetchRequest(entityName: "ToDo")) == 3, "the first now sees the second's object")
+    }
+
+    @Test("one object changed by two stacks on one file: the later save meets a conflict, and a merge policy merges", arguments: fileTypes)
+    func twoWritersConflict(type: StoreType) throws {
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("company.\(type)")
+        let model = try ModelFixtures.companyModel()
+        let first = try TestStack(model: model, type: type, url: url)
+        let ada = try first.context.insertObject(forEntityName: "Employee")
+        ada["name"] = "Ada"
+        ada["salary"] = 10
+        try first.context.save()
+        let second = try TestStack(model: model, type: type, url: url)
+        let theirs = try #require(try second.context.fetch(FetchRequest(entityName: "Employee")).first)
+        theirs["salary"] = 20
+        try second.context.save()
+
+        ada["name"] = "Ada (mine)"
+        #expect(throws: MergeConflictError.self) { try first.context.save() }
+        #expect(ada.isUpdated && ada.string("name") == "Ada (mine)", "the edit stays in memory")
+        let unchanged = try TestStack(model: model, type: type, url: url)
+        #expect(try unchanged.context.fetch(FetchRequest(entityName: "Employee")).first?.int("salary") == 20, "the refused save wrote nothing")
+
+        first.context.mergePolicy = .mergeByPropertyObjectTrump
+        try first.context.save()
+        let reader = try TestStack(model: model, type: type, url: url)
+        let merged = try #require(try reader.context.fetch(FetchRequest(entityName: "Employee")).first)
+        #expect(merged.string("name") == "Ada (mine)")
+        #expect(merged.int("salary") == 20, "the other's change to another property survives")
+    }
+
     @Test("configurations send each entity to its own store")
     func configurations() throws {
         let folder = try Fixtures.temporaryDirectory()

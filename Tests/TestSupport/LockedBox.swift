@@ -11,4 +11,10 @@ public final class LockedBox<Value>: @unchecked Sendable {
         get { lock.lock(); defer { lock.unlock() }; return stored }
         set { lock.lock(); defer { lock.unlock() }; stored = newValue }
     }
+
+    /// Changes the value in one step, as `box.value.append(x)` (a read, then a write) does not.
+    public func mutate(_ body: (inout Value) -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        body(&stored)
+    }
 }

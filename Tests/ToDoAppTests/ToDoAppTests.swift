@@ -589,24 +589,31 @@ struct ToDoAppTests {
 
     /// The welcome item as another window on the same SQLite store sees it, renamed there,
     /// marked done and saved.
-    func changeElsewhere(name: String) throws {
-        let other = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
+    /// The store `launch(sqlite:)` opened, seen by another stack, as another window would.
+    func otherStore(sqlite: Bool = true) throws -> ToDoStore {
+        try sqlite ? ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
+                   : ToDoStore.open(at: url, type: .xml, seeded: false)
+    }
+
+    func changeElsewhere(name: String, sqlite: Bool = true) throws {
+        let other = try otherStore(sqlite: sqlite)
         let item = try #require(try other.context.fetch(FetchRequest(entityName: "ToDo")).first)
         item["name"] = .string(name)
         item["completed"] = true
         try other.context.save()
     }
 
-    func storedWelcome() throws -> (name: String?, completed: Bool?, doNotAlert: Bool?) {
-        let store = try ToDoStore.open(at: folder.appendingPathComponent("ToDo.sqlite"), type: .sqlite, seeded: false)
+    func storedWelcome(sqlite: Bool = true) throws -> (name: String?, completed: Bool?, doNotAlert: Bool?) {
+        let store = try otherStore(sqlite: sqlite)
         let item = try #require(try store.context.fetch(FetchRequest(entityName: "ToDo")).first)
         return (item.string("name"), item.bool("completed"), item.bool("doNotAlert"))
     }
 
-    @Test("a save meeting an item another window saved asks whose values win; Keep mine keeps the other's other fields")
-    func conflictKeepMine() throws {
-        let (todo, _) = try launch(sqlite: true)
-        try changeElsewhere(name: "Theirs")
+    @Test("a save meeting an item another window saved asks whose values win; Keep mine keeps the other's other fields",
+          arguments: [true, false])
+    func conflictKeepMine(sqlite: Bool) throws {
+        let (todo, _) = try launch(sqlite: sqlite)
+        try changeElsewhere(name: "Theirs", sqlite: sqlite)
         let text = screen(todo.app.runScript("<Enter><C-u>Mine<Enter><C-s>"))
         #expect(text.contains("Changed elsewhere"))
         #expect(text.contains("1 object was changed by another save since it was read:"))
@@ -614,10 +621,22 @@ struct ToDoAppTests {
         #expect(text.contains("[ Keep mine ]"), "keeping the user's values is the default")
         todo.app.runScript("<Enter>")
         #expect(screen(todo.app.runScript("")).contains("saved"))
-        let stored = try storedWelcome()
+        let stored = try storedWelcome(sqlite: sqlite)
         #expect(stored.name == "Mine")
         #expect(stored.completed == true, "the other window's change to another field stays")
         #expect(!todo.context.hasChanges)
+    }
+
+    @Test("an item another process added to the XML store while the app was open survives the app's save")
+    func xmlStoreKeepsOthersInsert() throws {
+        let (todo, _) = try launch()
+        let other = try otherStore(sqlite: false)
+        try other.context.insertObject(forEntityName: "ToDo")["name"] = "imported elsewhere"
+        try other.context.save()
+        todo.app.runScript("aMine<Enter><C-s>")
+        #expect(!todo.context.hasChanges)
+        #expect(try storedNames().contains("imported elsewhere"))
+        #expect(try storedNames().contains("Mine"))
     }
 
     @Test("Take theirs gives the other window's value where both changed a field, and saves the rest")

@@ -20,6 +20,9 @@ open class AtomicStore: PersistentStore {
     var rows: [ManagedObjectID: StoredRow] = [:]
     var idsByEntity: [String: OrderedSet<ManagedObjectID>] = [:]
     var nextPrimaryKey: Int64 = 1
+    /// The version of the file the rows were read from or last written as; a save that finds
+    /// another reads the file again first, so another process's save is merged, not lost.
+    private var fileIdentity: StoreFileIdentity?
 
     public var identifier: String { metadata.uuid }
 
@@ -37,21 +40,43 @@ open class AtomicStore: PersistentStore {
         self.isReadOnly = options.readOnly
         self.metadata = StoreMetadata(storeType: type, versionHashes: model.entityVersionHashes,
                                       versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
+        self.ignoresVersioning = options.ignoresVersioning
         guard let url, FileManager.default.fileExists(atPath: url.path) else { return }
-        let contents = try readContents(at: url)
-        if !options.ignoresVersioning, !contents.metadata.versionHashes.isEmpty {
+        try load(from: url)
+    }
+
+    private let ignoresVersioning: Bool
+
+    /// Reads the file and takes its rows, in place of those held; the identity recorded is
+    /// that of the file read (read again when another save replaced it meanwhile).
+    private func load(from url: URL) throws {
+        var contents: AtomicStoreContents
+        var identity: StoreFileIdentity?
+        var attempts = 0
+        repeat {
+            identity = StoreFileIdentity(of: url)
+            contents = try readContents(at: url)
+            attempts += 1
+        } while StoreFileIdentity(of: url) != identity && attempts < 5
+        if !ignoresVersioning, !contents.metadata.versionHashes.isEmpty {
             let differing = model.entitiesDiffering(fromVersionHashes: contents.metadata.versionHashes)
             if !differing.isEmpty { throw ObjectGraphError.incompatibleStore(file: url.path, differingEntities: differing) }
         }
-        metadata = contents.metadata
-        metadata.storeType = type
+        var rows: [ManagedObjectID: StoredRow] = [:]
+        var idsByEntity: [String: OrderedSet<ManagedObjectID>] = [:]
+        var next: Int64 = 1
         for row in contents.rows {
             try Self.check(row, in: model, file: url.path, seen: rows)
             rows[row.objectID] = row
             idsByEntity[row.objectID.entityName, default: []].append(row.objectID)
-            nextPrimaryKey = max(nextPrimaryKey, (row.objectID.primaryKey ?? 0) + 1)
+            next = max(next, (row.objectID.primaryKey ?? 0) + 1)
         }
-        nextPrimaryKey = max(nextPrimaryKey, contents.nextPrimaryKey)
+        metadata = contents.metadata
+        metadata.storeType = type
+        self.rows = rows
+        self.idsByEntity = idsByEntity
+        nextPrimaryKey = max(next, contents.nextPrimaryKey)
+        fileIdentity = identity
     }
 
     /// Refuses a row no context could hold: an object of an entity the model lacks or that is
@@ -132,6 +157,21 @@ open class AtomicStore: PersistentStore {
 
     public func save(_ changes: StoreChanges) throws -> StoreSaveResult {
         guard !isReadOnly else { throw ObjectGraphError.readOnlyStore(url?.path ?? identifier) }
+        guard let url else { return try apply(changes) }
+        // Another process's save since this store read the file: read it again, so that the
+        // checks of row versions below see its changes (conflicts, as on SQLite) and the
+        // file written keeps its objects.
+        let lock = try StoreFileLock(for: url)
+        if let current = StoreFileIdentity(of: url), current != fileIdentity { try load(from: url) }
+        let result = try apply(changes)
+        fileIdentity = StoreFileIdentity(of: url)
+        _ = consume lock
+        return result
+    }
+
+    /// Checks the changes against the rows held, writes the file with them applied, and
+    /// takes them.
+    private func apply(_ changes: StoreChanges) throws -> StoreSaveResult {
         var conflicts: [MergeConflict] = []
         for row in changes.updated {
             let stored = rows[row.objectID]
