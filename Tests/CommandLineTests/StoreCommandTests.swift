@@ -255,6 +255,26 @@ struct StoreCommandTests {
         #expect(closed.stderr.contains("could not write the output (Broken pipe)"), "\(closed.stderr)")
     }
 
+    @Test("a model file whose attribute name holds SQL is refused at its line; no store and no attached database is made")
+    func injectedName() throws {
+        let cli = try CommandLineSession()
+        let evil = cli.file("evil.db")
+        let name = "x INTEGER); ATTACH DATABASE '\(evil.path)' AS evil; CREATE TABLE evil.t (a"
+        let model = try TestSupport.ModelFixtures.writeModelFile(TestSupport.ModelFixtures.modelXML("""
+            <entity name="Note">
+                <attribute name="\(name)" optional="YES" attributeType="String"/>
+            </entity>
+            """), name: "Notes")
+        let graph = try cli.write(#"{"format": "termdata-graph", "version": 1, "entities": {"Note": [{"@id": "n"}]}}"#, to: "notes.json")
+        let store = cli.file("notes.sqlite")
+        let result = try cli.run(["import", "--store", store.path, "--model", model.path, graph])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("contents:4: entity 'Note', property 'x INTEGER); ATTACH"), "\(result.stderr)")
+        #expect(result.stderr.contains("is not an identifier"))
+        #expect(!FileManager.default.fileExists(atPath: evil.path), "no database was attached")
+        #expect(!FileManager.default.fileExists(atPath: store.path), "no store was made")
+    }
+
     @Test("export, import into a new store and export again give the same content")
     func roundTrip() throws {
         let cli = try importedToDo()

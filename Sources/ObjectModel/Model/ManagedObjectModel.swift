@@ -39,8 +39,34 @@ public struct ManagedObjectModel: Sendable, Hashable {
         self.configurations = configurations
         self.versionIdentifier = versionIdentifier
         self.xcodeAttributes = xcodeAttributes
+        try Self.checkNames(entities)
         self.resolved = try ResolvedEntities(entities)
         try checkReferences()
+    }
+
+    /// Whether a name can name an entity or a property: a letter, then letters, digits and
+    /// `_`, as Xcode requires. Stores derive table and column names from it (`Z` and the name
+    /// in capitals), so nothing else in a model file can reach a store's SQL.
+    public static func isValidName(_ name: String) -> Bool {
+        guard let first = name.first, first.isLetter else { return false }
+        return name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+            && name.unicodeScalars.allSatisfy { !$0.isASCII || $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" }
+    }
+
+    /// Refuses names that are not identifiers and entity names that differ only in case.
+    private static func checkNames(_ entities: [EntityDescription]) throws {
+        var byCapitals: [String: String] = [:]
+        for entity in entities {
+            guard isValidName(entity.name) else { throw ModelError(.invalidName(entity.name), entity: entity.name) }
+            if let other = byCapitals[entity.name.uppercased()], other != entity.name {
+                throw ModelError(.entityNamesDifferOnlyInCase(other, entity.name), entity: entity.name)
+            }
+            byCapitals[entity.name.uppercased()] = entity.name
+            let names = entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties.map(\.name)
+            for name in names where !isValidName(name) {
+                throw ModelError(.invalidName(name), entity: entity.name, property: name)
+            }
+        }
     }
 
     /// All entities, resolved, in model order.

@@ -33,6 +33,12 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case missingCurrentVersion(String)
         /// A fetched property's or fetch request template's predicate that does not parse.
         case invalidPredicate(String, reason: String)
+        /// An entity or property name that is not an identifier: stores name tables and
+        /// columns after it, and key paths reach it.
+        case invalidName(String)
+        /// Two entity names that differ only in case, which a SQLite store would keep in one
+        /// table.
+        case entityNamesDifferOnlyInCase(String, String)
     }
 
     public var kind: Kind
@@ -57,8 +63,8 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
             parts.append(line.map { "\(file):\($0)" } ?? file)
         }
         var subject: [String] = []
-        if let entity { subject.append("entity '\(entity)'") }
-        if let property { subject.append("property '\(property)'") }
+        if let entity { subject.append("entity \(Self.quoted(entity))") }
+        if let property { subject.append("property \(Self.quoted(property))") }
         if !subject.isEmpty { parts.append(subject.joined(separator: ", ")) }
         parts.append(message)
         return parts.joined(separator: ": ")
@@ -95,8 +101,17 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownAttribute(let a): return "attribute '\(a)' does not exist"
         case .noVersions: return "the model bundle holds no .xcdatamodel version"
         case .invalidPredicate(let format, let reason): return "the predicate \"\(format)\" does not parse: \(reason)"
+        case .invalidName:
+            return "the name is not an identifier: a name starts with a letter and holds only letters, digits and _"
+        case .entityNamesDifferOnlyInCase(let a, let b):
+            return "the entities '\(a)' and '\(b)' differ only in case; a SQLite store names its tables in capitals, so one name must change"
         case .missingCurrentVersion(let v): return "the current version '\(v)' is not in the bundle"
         }
+    }
+
+    /// A name as the message shows it: quoted, with control characters escaped.
+    static func quoted(_ name: String) -> String {
+        "'" + name.unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "'"
     }
 
     func located(file: String?, line: Int?) -> ModelError {
