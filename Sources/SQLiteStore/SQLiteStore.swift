@@ -90,6 +90,21 @@ public final class SQLiteStore: PersistentStore {
         return try DatabaseQueue(path: url.path, configuration: configuration)
     }
 
+    /// Why an existing file is not a SQLite database, or nil when it is one or is empty.
+    ///
+    /// SQLite takes a file shorter than its 100-byte header for an empty database and
+    /// writes a new one over it: a one-line note given as a store would be lost. Only a
+    /// missing or empty file becomes a new store.
+    static func notSQLite(_ url: URL) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }   // SQLite's open reports it
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 100)) ?? Data()
+        if head.isEmpty || (head.count == 100 && head.starts(with: Data("SQLite format 3\u{0}".utf8))) { return nil }
+        let start = String(decoding: head.prefix(24), as: UTF8.self)
+            .map { $0.isLetter || $0.isNumber || $0.isPunctuation || $0 == " " ? String($0) : "·" }.joined()
+        return "not a SQLite store (it starts with “\(start)”), and only a missing or empty file becomes a new store"
+    }
+
     /// Whether the file's header marks it as WAL mode (bytes 18 and 19 both 2) while neither
     /// its `-wal` nor its `-shm` file exists.
     static func isWALFileWithoutSideFiles(_ url: URL) -> Bool {
@@ -126,6 +141,9 @@ public final class SQLiteStore: PersistentStore {
         let exists = url.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
         if options.readOnly, !exists {
             throw ObjectGraphError.storeFormat(file: path, reason: "no such store (it cannot be created read-only)")
+        }
+        if exists, let url, let reason = Self.notSQLite(url) {
+            throw ObjectGraphError.storeFormat(file: path, reason: reason)
         }
         var configuration = Configuration()
         configuration.readonly = options.readOnly
