@@ -28,6 +28,9 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     case incompatibleStore(file: String, differingEntities: [String])
     /// The operation is not supported by the store.
     case unsupported(String)
+    /// A store whose primary keys for an entity (or its inheritance tree) reached the
+    /// largest 64-bit number: no object of it can be added.
+    case primaryKeysExhausted(file: String, entity: String)
 
     public var description: String {
         switch self {
@@ -47,6 +50,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
         case .incompatibleStore(let f, let entities):
             return "\(f): the store was written with another version of the model (entities differing: \(entities.joined(separator: ", ")))"
         case .unsupported(let what): return what
+        case .primaryKeysExhausted(let f, let e):
+            return "\(f): every primary key for \(e) has been used (up to \(Int64.max)); no \(e) can be added to this store"
         }
     }
 }

@@ -19,7 +19,8 @@ open class AtomicStore: PersistentStore {
 
     var rows: [ManagedObjectID: StoredRow] = [:]
     var idsByEntity: [String: OrderedSet<ManagedObjectID>] = [:]
-    var nextPrimaryKey: Int64 = 1
+    /// The next primary key to hand out; nil once the largest 64-bit key is used.
+    var nextPrimaryKey: Int64? = 1
     /// The version of the file the rows were read from or last written as; a save that finds
     /// another reads the file again first, so another process's save is merged, not lost.
     private var fileIdentity: StoreFileIdentity?
@@ -64,18 +65,22 @@ open class AtomicStore: PersistentStore {
         }
         var rows: [ManagedObjectID: StoredRow] = [:]
         var idsByEntity: [String: OrderedSet<ManagedObjectID>] = [:]
-        var next: Int64 = 1
+        // Keys and counters come from a file another program may have written: any 64-bit
+        // number, the largest among them.
+        var next: Int64? = max(1, contents.nextPrimaryKey)
         for row in contents.rows {
             try Self.check(row, in: model, file: url.path, seen: rows)
             rows[row.objectID] = row
             idsByEntity[row.objectID.entityName, default: []].append(row.objectID)
-            next = max(next, (row.objectID.primaryKey ?? 0) + 1)
+            if let key = row.objectID.primaryKey, let n = next, key >= n {
+                next = key == .max ? nil : key + 1
+            }
         }
         metadata = contents.metadata
         metadata.storeType = type
         self.rows = rows
         self.idsByEntity = idsByEntity
-        nextPrimaryKey = max(next, contents.nextPrimaryKey)
+        nextPrimaryKey = next
         fileIdentity = identity
     }
 
@@ -191,10 +196,13 @@ open class AtomicStore: PersistentStore {
         var newIndex = idsByEntity
         var next = nextPrimaryKey
         var result = StoreSaveResult()
-        result.insertedIDs = changes.inserted.map { row in
-            next += 1
+        result.insertedIDs = try changes.inserted.map { row in
+            guard let key = next else {
+                throw ObjectGraphError.primaryKeysExhausted(file: url?.path ?? identifier, entity: row.objectID.entityName)
+            }
+            next = key == .max ? nil : key + 1
             return ManagedObjectID(entityName: row.objectID.entityName, storeIdentifier: identifier,
-                                   reference: .permanent(next - 1))
+                                   reference: .permanent(key))
         }
         let permanentIDs = result.permanentIDs(for: changes)
         func map(_ id: ManagedObjectID) -> ManagedObjectID { permanentIDs[id] ?? id }
@@ -208,7 +216,9 @@ open class AtomicStore: PersistentStore {
             newIndex[stored.objectID.entityName, default: []].append(stored.objectID)
         }
         for row in changes.updated {
-            let version = (rows[row.objectID]?.version ?? row.version) + 1
+            // Versions only need to differ from the last: after the largest, 1 (as on SQLite).
+            let previous = rows[row.objectID]?.version ?? row.version
+            let version = previous == .max ? 1 : previous + 1
             var stored = mapped(row, version: version)
             // To-many relationships the context did not load are unchanged.
             for (name, members) in rows[row.objectID]?.toMany ?? [:] where stored.toMany[name] == nil {
@@ -229,7 +239,7 @@ open class AtomicStore: PersistentStore {
             let contents = AtomicStoreContents(
                 metadata: newMetadata,
                 rows: newIndex.keys.sorted().flatMap { newIndex[$0]!.compactMap { newRows[$0] } },
-                nextPrimaryKey: next)
+                nextPrimaryKey: next ?? .max)
             try writeContents(contents, to: url)
         }
         rows = newRows

@@ -101,8 +101,10 @@ enum BinaryStoreCoding {
         let (metadata, nextPrimaryKey) = try header(&r)
         let uuid = metadata.uuid
         var strings: [String] = []
+        // Counts come from the file: room is made for no more than its bytes can hold
+        // (a name takes 4 bytes at least, an object 32, a reference 12).
         let stringCount = try r.u32()
-        strings.reserveCapacity(Int(stringCount))
+        strings.reserveCapacity(min(Int(stringCount), r.remaining / 4))
         for _ in 0..<stringCount { strings.append(String(decoding: try r.blob(), as: UTF8.self)) }
         func string(_ i: UInt32) throws -> String {
             guard Int(i) < strings.count else { throw r.fail("a name index is out of range") }
@@ -113,7 +115,7 @@ enum BinaryStoreCoding {
         }
         let count = try r.u32()
         var rows: [StoredRow] = []
-        rows.reserveCapacity(Int(count))
+        rows.reserveCapacity(min(Int(count), r.remaining / 32))
         for _ in 0..<count {
             let entityName = try string(try r.u32())
             guard let entity = model.entity(named: entityName) else {
@@ -136,7 +138,7 @@ enum BinaryStoreCoding {
                 let key = try string(try r.u32())
                 let n = try r.u32()
                 var ids: [ManagedObjectID] = []
-                ids.reserveCapacity(Int(n))
+                ids.reserveCapacity(min(Int(n), r.remaining / 12))
                 for _ in 0..<n { ids.append(id(try string(try r.u32()), try r.i64())) }
                 row.toMany[key] = ids
             }
@@ -182,8 +184,11 @@ enum BinaryStoreCoding {
             .storeFormat(file: file, reason: "\(reason) (at byte \(offset))")
         }
 
+        /// Bytes not yet read.
+        var remaining: Int { bytes.count - offset }
+
         mutating func take(_ n: Int) throws -> ArraySlice<UInt8> {
-            guard n >= 0, offset + n <= bytes.count else { throw fail("the file ends early") }
+            guard n >= 0, n <= remaining else { throw fail("the file ends early") }
             defer { offset += n }
             return bytes[offset..<offset + n]
         }

@@ -12,7 +12,9 @@ final class RowWriter {
     let mapping: StoreSchema.EntityMapping
     /// `INSERT INTO Z<ROOT> (Z_PK, Z_ENT, Z_OPT, <columns>) VALUES (?, ...)`.
     let insertSQL: String
-    /// `UPDATE ... SET Z_OPT = Z_OPT + 1, <columns> = ? WHERE Z_PK = ? AND Z_OPT = ?`.
+    /// `UPDATE ... SET Z_OPT = Z_OPT % 9223372036854775807 + 1, <columns> = ? WHERE Z_PK = ? AND Z_OPT = ?`:
+    /// `Z_OPT + 1`, except that the largest 64-bit number goes round to 1, as
+    /// ``nextVersion(after:)`` does, where SQLite would turn the sum into a float.
     let updateSQL: String
     /// The same without the version check, for the overwrite merge policy.
     let overwriteSQL: String
@@ -50,7 +52,7 @@ final class RowWriter {
         }
         let all = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
         insertSQL = "INSERT INTO \(mapping.table.name) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))"
-        let sets = (["Z_OPT = Z_OPT + 1"] + columns.map { "\($0) = ?" }).joined(separator: ", ")
+        let sets = (["Z_OPT = Z_OPT % 9223372036854775807 + 1"] + columns.map { "\($0) = ?" }).joined(separator: ", ")
         overwriteSQL = "UPDATE \(mapping.table.name) SET \(sets) WHERE Z_PK = ?"
         updateSQL = overwriteSQL + " AND Z_OPT = ?"
         attributes = mapping.attributes.map { ($0.attribute.name, $0.attribute.type) }
@@ -74,6 +76,12 @@ final class RowWriter {
             i += 1
         }
         return names
+    }
+
+    /// The row version after `version`, as the update's SQL computes it: one more, and 1
+    /// after the largest 64-bit number.
+    static func nextVersion(after version: Int64) -> Int64 {
+        version == .max ? 1 : version + 1
     }
 
     /// Inserts a new row with `Z_OPT = 1`.

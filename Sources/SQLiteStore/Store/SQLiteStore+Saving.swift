@@ -57,10 +57,16 @@ extension SQLiteStore {
             let max = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"),
                                          arguments: [number]) ?? 0
             let tableMax = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(schema.mapping(for: root)!.table.name)") ?? 0
-            let start = Swift.max(max, tableMax) + 1
+            // Z_MAX and Z_PK come from a file another program may have written: the keys
+            // handed out must stay within 64 bits.
+            let highest = Swift.max(max, tableMax)
+            guard highest <= Int64.max - count else {
+                throw ObjectGraphError.primaryKeysExhausted(file: url?.path ?? identifier, entity: root)
+            }
+            let start = highest + 1
             nextKey[root] = start
             try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
-                .execute(arguments: [start + count - 1, number])
+                .execute(arguments: [highest + count, number])
         }
         result.versions.reserveCapacity(changes.updated.count)
         result.insertedIDs.reserveCapacity(changes.inserted.count)
@@ -69,7 +75,7 @@ extension SQLiteStore {
             var key = nextKey[root]!
             for _ in run.rows {
                 result.insertedIDs.append(objectID(entityName: run.entity, primaryKey: key))
-                key += 1
+                key &+= 1   // the key after the last one handed out may be past the largest; it is not used
             }
             nextKey[root] = key
         }
@@ -103,8 +109,9 @@ extension SQLiteStore {
                 continue
             }
             let version = changes.overwritesConflicts
-                ? try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_OPT FROM \(mapping.table.name) WHERE Z_PK = ?"), arguments: [pk]) ?? row.version + 1
-                : row.version + 1
+                ? try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_OPT FROM \(mapping.table.name) WHERE Z_PK = ?"), arguments: [pk])
+                    ?? RowWriter.nextVersion(after: row.version)
+                : RowWriter.nextVersion(after: row.version)
             result.versions[row.objectID] = version
         }
         for (id, version) in changes.deleted {
