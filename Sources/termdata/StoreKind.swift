@@ -25,7 +25,8 @@ enum StoreKind: String, ExpressibleByArgument, CaseIterable {
 
     /// The kind a file's first bytes show: SQLite's header, the binary store's magic, or XML.
     static func sniff(_ url: URL) -> StoreKind? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        // Only a regular file is read: a FIFO would wait for a writer.
+        guard (try? StoreFiles.checkIsRegularFile(url)) != nil, let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: 16), !head.isEmpty else { return nil }
         if head.starts(with: Array("SQLite format 3".utf8)) { return .sqlite }

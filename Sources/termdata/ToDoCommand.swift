@@ -43,7 +43,9 @@ struct ToDoCommand: ParsableCommand {
             todoStore = try ToDoStore.open(at: url, type: type, seeded: !empty) { progress.update($0, $1) }
             progress.finish()
         } catch {
-            throw CommandFailure("\(url.path): \(error)")
+            // Store errors name the file already; others are given it, once.
+            let message = "\(error)"
+            throw CommandFailure(message.contains(url.path) ? message : "\(url.path): \(message)")
         }
         let application = try ToDoApplication(store: todoStore, driver: CursesDriver(), alertInterval: alertInterval,
                                               viewSettingsURL: ToDoViewSettings.defaultURL())

@@ -275,6 +275,33 @@ struct StoreCommandTests {
         #expect(!FileManager.default.fileExists(atPath: store.path), "no store was made")
     }
 
+    @Test("a FIFO, a device or a folder given as a store is refused at once, saying what it is",
+          arguments: ["fifo", "device", "folder"])
+    func notAFile(kind: String) throws {
+        let cli = try CommandLineSession()
+        let graph = try cli.write(Self.graph, to: "todo.json")
+        let (path, what): (String, String)
+        switch kind {
+        case "fifo":
+            path = cli.file("pipe.sqlite").path
+            #expect(mkfifo(path, 0o644) == 0)
+            what = "this is a FIFO (named pipe), not a store file"
+        case "device": (path, what) = ("/dev/null", "this is a character device, not a store file")
+        default: (path, what) = (cli.directory.path, "is a folder, not a store file")
+        }
+        for arguments in [["query", "--store", path, "--model", "ToDo", "ToDo"], ["import", "--store", path, "--model", "ToDo", graph],
+                          ["export", "--store", path, "--model", "ToDo"], ["import", "--type", "xml", "--store", path, "--model", "ToDo", graph]] {
+            // Under timeout(1) with SIGKILL (a blocked termdata does not end on SIGTERM), so that a
+            // command that waits on the FIFO fails the test instead of hanging it.
+            let result = try TermDataProcess.run(["-s", "KILL", "10", TermDataProcess.executable.path] + arguments,
+                                                 environment: ["XDG_DATA_HOME": cli.dataHome.path],
+                                                 executable: URL(fileURLWithPath: "/usr/bin/timeout"))
+            #expect(result.status == 1, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains(what), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.components(separatedBy: path).count == 2, "the path once: \(result.stderr)")
+        }
+    }
+
     @Test("export, import into a new store and export again give the same content")
     func roundTrip() throws {
         let cli = try importedToDo()

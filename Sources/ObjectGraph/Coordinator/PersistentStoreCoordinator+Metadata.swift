@@ -30,6 +30,7 @@ extension PersistentStoreCoordinator {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw ObjectGraphError.storeFormat(file: url.path, reason: "no such store file")
         }
+        try StoreFiles.checkIsRegularFile(url)
         return try reader(url)
     }
 }

@@ -52,6 +52,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         if let configuration, configuration != ModelConfiguration.defaultName, model.configuration(named: configuration) == nil {
             throw ObjectGraphError.unsupported("the model has no configuration '\(configuration)'")
         }
+        if let url, type != .inMemory { try StoreFiles.checkIsRegularFile(url) }
         let store: any PersistentStore
         switch type {
         case .inMemory:

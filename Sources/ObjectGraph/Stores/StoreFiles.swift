@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The files a store occupies besides its own: SQLite's `-wal` and `-shm` files, and the
 /// support folder in which Core Data keeps a SQLite store's externally stored binary values.
@@ -22,6 +27,27 @@ public enum StoreFiles {
     /// The store file and its SQLite sidecars, whether or not they exist.
     public static func databaseFiles(forStoreAt url: URL) -> [URL] {
         [url, URL(fileURLWithPath: url.path + "-wal"), URL(fileURLWithPath: url.path + "-shm")]
+    }
+
+    /// Refuses a path that names something other than a regular file (following symbolic
+    /// links): opening a FIFO waits forever for a writer, and a device or a folder is no store.
+    /// A missing path is fine: the store may be made there.
+    ///
+    /// - Throws: `ObjectGraphError.storeFormat` saying what the path names.
+    public static func checkIsRegularFile(_ url: URL) throws {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return }
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a folder"
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw ObjectGraphError.storeFormat(file: url.path, reason: "this is \(kind), not a store file")
     }
 
     /// Removes a store's files: the store file, its sidecars and, for a SQLite store, its
