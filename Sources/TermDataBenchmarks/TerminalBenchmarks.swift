@@ -63,3 +63,37 @@ func runTerminalBenchmarks() throws {
         print(String(format: "terminal.diff    %3d×%-3d frame vs previous (%5d changed cells avg): %7.3f ms/frame", size.width, size.height, changedCells / frames, diffTotal / Double(frames)))
     }
 }
+
+/// Time to take a paste of `characters` characters (words and spaces, as pasted prose)
+/// into a table cell being edited and into the prompt line, drawn once after each.
+func runPasteBenchmarks() {
+    for characters in [1_000, 18_000, 94_000] {
+        let text = String(String(repeating: "milk ", count: characters / 5 + 1).prefix(characters))
+        let driver = MemoryDriver(size: Size(width: 100, height: 30))
+        let app = Application(driver: driver)
+        let rows = EditableRows()
+        let table = TableView(columns: [TableColumn("title", title: "Title", width: 60, editor: .text)], dataSource: rows)
+        let window = Window(title: "Paste")
+        window.addSubview(table)
+        window.layout = { _, area in table.frame = area }
+        app.show(window)
+        app.runScript("<Enter>")
+        driver.send(.paste(text))
+        let cell = milliseconds { app.runScript("") }
+        app.runScript("<Esc>")
+        app.beginPrompt("Filter: ") { _ in }
+        driver.send(.paste(text))
+        let prompt = milliseconds { app.runScript("") }
+        print(String(format: "terminal.paste   %6d characters: into a cell %8.1f ms, into the prompt %6.1f ms", characters, cell, prompt))
+    }
+}
+
+/// One row whose title can be edited.
+private final class EditableRows: TableDataSource {
+    var title = ""
+    var numberOfRows: Int { 1 }
+    func value(row: Int, column: String) -> CellValue { .text(title) }
+    func setValue(_ value: CellValue, row: Int, column: String) throws {
+        if case let .text(text) = value { title = text }
+    }
+}

@@ -6,6 +6,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("predicates", PredicateBenchmarks.run),
     ("objectgraph", ObjectGraphBenchmarks.run),
     ("terminal", runTerminalBenchmarks),
+    ("paste", runPasteBenchmarks),
     ("sqlite", SQLiteBenchmarks.run),
     ("todo", ToDoBenchmarks.run),
     ("migration", MigrationBenchmarks.run),

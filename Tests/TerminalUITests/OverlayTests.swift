@@ -116,6 +116,29 @@ struct OverlayTests {
         #expect(screen[15].hasPrefix("s Sort"), "the hints are back")
     }
 
+    @Test("a long paste into the prompt is one change and one undo step, cut to the prompt's length with a notice")
+    func promptPaste() {
+        let harness = tableApp(size: Size(width: 80, height: 16))
+        var changes: [String] = []
+        var submitted: String?
+        harness.app.beginPrompt("Filter: ", onChange: { changes.append($0) }) { submitted = $0 }
+        harness.run("x")
+        harness.driver.send(.paste(String(repeating: "milk and\nhoney ", count: 1_200)))   // 18,000 characters
+        var screen = harness.run("")
+        #expect(changes.count == 2, "one change for the key, one for the whole paste")
+        #expect(changes.last?.count == 4_096)
+        #expect(changes.last?.hasPrefix("xmilk and honey milk") == true, "line breaks become spaces")
+        #expect(screen[15].hasSuffix(" at most 4096 characters: the rest was left out"), "\(screen[15])")
+        screen = harness.run("y")
+        #expect(changes.count == 2, "a key past the length is not taken")
+        #expect(screen[15].contains("at most 4096 characters"))
+        screen = harness.run("<C-_>")
+        #expect(changes.last == "x", "one undo takes the paste back")
+        #expect(!screen[15].contains("at most"), "the notice lasts until the next key")
+        harness.run("<Enter>")
+        #expect(submitted == "x")
+    }
+
     @Test("a floating panel overlaps the window, takes focus, and Esc or [x] closes it")
     func floatingPanel() {
         let harness = tableApp(size: Size(width: 40, height: 12))

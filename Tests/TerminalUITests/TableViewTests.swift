@@ -35,6 +35,21 @@ struct TableViewTests {
         #expect(harness.driver.drawCount - before <= 4, "\(harness.driver.drawCount - before) frames for 601 keys")
     }
 
+    @Test("a bracketed paste into a cell arrives whole, line breaks as spaces, and one undo takes it back")
+    func pasteIntoCell() {
+        let harness = TableHarness(rows: RecordingRows(count: 3))
+        harness.run("l<Enter><C-u>kept ")
+        let pasted = String(repeating: "milk and honey\n", count: 1_200)   // 18,000 characters
+        harness.driver.send(.paste(pasted))
+        harness.run("")
+        harness.run("<C-_><Enter>")
+        #expect(harness.rows.stored["0.title"] == .text("kept "), "one undo step for the whole paste")
+        harness.run("j<Enter><C-u>")
+        harness.driver.send(.paste(pasted))
+        harness.run("<Enter>")
+        #expect(harness.rows.stored["1.title"] == .text(pasted.replacingOccurrences(of: "\n", with: " ")))
+    }
+
     @Test("a table scrolled sideways starts from its first column again once everything fits")
     func scrollsBack() {
         let harness = TableHarness(rows: RecordingRows(count: 3))

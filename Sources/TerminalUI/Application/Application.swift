@@ -201,23 +201,28 @@ public final class Application {
         }
     }
 
-    /// Pasted text goes into the prompt or the open editor, character by character, with
-    /// line breaks and tabs as spaces and other control characters dropped; with nowhere to
-    /// type it, it is refused rather than run as keys (a `d` in it would delete).
+    /// Pasted text goes into the prompt or the open editor, at once as one edit (a date or
+    /// choice editor takes it key by key), with line breaks and tabs as spaces and other
+    /// control characters dropped; with nowhere to type it, it is refused rather than run as keys (a `d` in it
+    /// would delete).
     private func paste(_ text: String) -> EventResult {
         guard prompt != nil || keyWindow?.focusedView?.capturesTyping == true else {
             showMessage("Paste into a cell or field being edited (Enter edits it)", isError: true)
             return .redraw
         }
-        var result: EventResult = .handled
+        var typed = ""
         for character in text {
             if character.isNewline || character == "\t" {
-                result = result.union(handleKey(.character(" ")))
+                typed.append(" ")
             } else if let scalar = character.unicodeScalars.first, scalar.value >= 0x20, scalar.value != 0x7F {
-                result = result.union(handleKey(.character(character)))
+                typed.append(character)
             }
         }
         needsDisplay = true
+        if let prompt { return prompt.insert(typed).union(.handled) }
+        if let result = keyWindow?.focusedView?.insertPastedText(typed) { return result.union(.handled) }
+        var result: EventResult = .handled
+        for character in typed { result = result.union(handleKey(.character(character))) }
         return result
     }
 

@@ -170,9 +170,8 @@ public struct CellEditor {
         }
         error = nil
         switch mode {
-        case var .text(state):
-            state.apply(key)
-            mode = .text(state)
+        case .text:
+            editText { $0.apply(key) }
         case var .date(state):
             state.apply(key, today: today())
             mode = .date(state)
@@ -194,17 +193,37 @@ public struct CellEditor {
         return .editing
     }
 
+    /// Inserts text at the cursor of a text editor as one edit (one undo step); false for
+    /// other editors, which take it key by key.
+    public mutating func insertText(_ text: String) -> Bool {
+        guard case .text = mode else { return false }
+        error = nil
+        editText { $0.insert(text) }
+        return true
+    }
+
+    /// Changes the text being edited where it is kept. The state is taken out of `mode`
+    /// first, so that its characters have one owner: changed while `mode` still held them,
+    /// they would be copied at every key, and a long paste would take quadratic time.
+    private mutating func editText(_ body: (inout TextEditingState) -> Void) {
+        guard case .text(var state) = mode else { return }
+        mode = .text(TextEditingState())
+        body(&state)
+        mode = .text(state)
+    }
+
     /// Draw the editor in the cell's rectangle (`rect`, in `canvas` coordinates); a choice
     /// list opens below the cell, or above it when there is no room.
     public mutating func draw(in canvas: Canvas, at rect: Rect) {
         let theme = canvas.theme
         switch mode {
-        case var .text(state):
+        case .text:
             canvas.fill(rect, style: theme.editor)
-            let (shown, column) = state.visibleText(width: rect.width)
-            canvas.write(shown, x: rect.x, y: rect.y, style: theme.editor, maxWidth: rect.width)
-            canvas.setCursor(x: rect.x + column, y: rect.y)
-            mode = .text(state)
+            editText { state in
+                let (shown, column) = state.visibleText(width: rect.width)
+                canvas.write(shown, x: rect.x, y: rect.y, style: theme.editor, maxWidth: rect.width)
+                canvas.setCursor(x: rect.x + column, y: rect.y)
+            }
         case let .date(state):
             canvas.fill(rect, style: theme.editor)
             canvas.write(state.text, x: rect.x, y: rect.y, style: theme.editor, maxWidth: rect.width)

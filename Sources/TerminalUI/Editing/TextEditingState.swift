@@ -27,6 +27,9 @@ public struct TextEditingState: Hashable, Sendable {
     }
 
     public var text: String { String(characters) }
+
+    /// How many edits can be undone: each keeps a copy of the text.
+    static let undoLimit = 200
     public var canUndo: Bool { !undoStack.isEmpty }
 
     /// What applying a key did.
@@ -89,7 +92,10 @@ public struct TextEditingState: Hashable, Sendable {
 
     public mutating func insert(_ character: Character) {
         // A run of typed characters undoes as one step, up to a space.
-        if !isTyping || character == " " { undoStack.append(Snapshot(characters: characters, cursor: cursor)) }
+        if !isTyping || character == " " {
+            undoStack.append(Snapshot(characters: characters, cursor: cursor))
+            if undoStack.count > Self.undoLimit { undoStack.removeFirst() }
+        }
         characters.insert(character, at: cursor)
         cursor += 1
         isTyping = true
@@ -114,7 +120,7 @@ public struct TextEditingState: Hashable, Sendable {
         undoStack.append(Snapshot(characters: characters, cursor: cursor))
         change(&self)
         isTyping = false
-        if undoStack.count > 200 { undoStack.removeFirst() }
+        if undoStack.count > Self.undoLimit { undoStack.removeFirst() }
     }
 
     private mutating func move(to position: Int) -> Outcome {
@@ -146,11 +152,17 @@ public struct TextEditingState: Hashable, Sendable {
     public mutating func visibleText(width: Int) -> (text: String, cursorColumn: Int) {
         guard width > 0 else { return ("", 0) }
         if cursor < scrollOffset { scrollOffset = cursor }
-        // Keep the cursor cell (and one cell for it at the end) inside the field.
-        while scrollOffset < cursor,
-              DisplayWidth.of(String(characters[scrollOffset..<cursor])) + 1 > width {
-            scrollOffset += 1
+        // Keep the cursor cell (and one cell for it at the end) inside the field: the first
+        // shown is the leftmost, from the scroll offset on, that leaves room for both. Found
+        // walking back from the cursor, so the work is the field's width, not the text's.
+        var start = cursor, room = width - 1
+        while start > scrollOffset {
+            let w = DisplayWidth.of(characters[start - 1])
+            if w > room { break }
+            room -= w
+            start -= 1
         }
+        scrollOffset = start
         if scrollOffset > characters.count { scrollOffset = characters.count }
         var shown = "", used = 0
         for c in characters[scrollOffset...] {

@@ -26,6 +26,12 @@ public final class FormView: View {
     public override var canFocus: Bool { true }
     public override var capturesTyping: Bool { state.isEditing }
 
+    public override func insertPastedText(_ text: String) -> EventResult? {
+        guard state.editor?.insertText(text) == true else { return nil }
+        state.errors[fields[state.focusedField].id] = nil
+        return .redraw
+    }
+
     var labelWidth: Int { min(20, (fields.map { $0.label.displayWidth }.max() ?? 0)) }
 
     /// Rows each field takes (one more with an error).
@@ -184,12 +190,12 @@ public final class FormView: View {
         case let .key(key) where state.isEditing:
             // Function keys, Ctrl-S and Ctrl-Q belong to the application even during an edit.
             if CellEditor.belongsToApplication(key) { return .ignored }
-            guard var editor = state.editor else { return .ignored }
-            let outcome = editor.handle(key)
-            state.editor = editor
+            // Changed in place: a copy taken out and put back copies the text at every key.
+            guard state.editor != nil else { return .ignored }
+            let outcome = state.editor!.handle(key)
             switch outcome {
             case .editing:
-                if editor.error == nil { state.errors[fields[state.focusedField].id] = nil }
+                if state.editor?.error == nil { state.errors[fields[state.focusedField].id] = nil }
             case .cancel:
                 state.editor = nil
                 state.errors[fields[state.focusedField].id] = nil

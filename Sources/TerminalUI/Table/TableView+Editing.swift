@@ -74,9 +74,10 @@ extension TableView {
         // Function keys belong to the application (F10 quits, F1 helps) even during an edit,
         // as do Ctrl-S (save, which commits the edit first) and Ctrl-Q.
         if CellEditor.belongsToApplication(key) { return .ignored }
-        guard var editor = state.editor else { return .ignored }
-        let outcome = editor.handle(key)
-        state.editor = editor
+        // Changed where it is kept: a copy taken out and put back would copy the text at every
+        // key (the copy and the original share it), which made a long paste quadratic.
+        guard state.editor != nil else { return .ignored }
+        let outcome = state.editor!.handle(key)
         switch outcome {
         case .editing:
             return .redraw

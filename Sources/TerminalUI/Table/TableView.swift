@@ -41,6 +41,11 @@ public final class TableView: View {
     public override var canFocus: Bool { true }
     public override var capturesTyping: Bool { state.isEditing }
 
+    public override func insertPastedText(_ text: String) -> EventResult? {
+        guard state.editor?.insertText(text) == true else { return nil }
+        return .redraw
+    }
+
     public override var commands: [Command] {
         // The owner's commands come first, so a key they bind replaces the built-in one.
         guard !state.isEditing, !extraCommands.isEmpty else { return tableCommands }

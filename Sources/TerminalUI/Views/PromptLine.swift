@@ -1,9 +1,15 @@
 /// The bottom line taking typed input for search or filter: `/milk█`.
 ///
 /// Shown by `Application.beginPrompt`; Enter submits, Esc cancels, every change is reported.
+/// It takes at most ``maximumLength`` characters: past that, typing and pastes are cut, and
+/// the line says so at its right end.
 public final class PromptLine: View {
     public let label: String
     public var state: TextEditingState
+    /// The most characters the line takes.
+    public var maximumLength = 4096
+    /// Said at the right end of the line until the next key: what was cut.
+    public private(set) var notice: String?
     public var onChange: ((String) -> Void)?
     public var onSubmit: ((String) -> Void)?
     public var onCancel: (() -> Void)?
@@ -20,8 +26,27 @@ public final class PromptLine: View {
         let used = canvas.write(label, x: 0, y: 0, style: theme.header)
         let (shown, column) = state.visibleText(width: max(0, canvas.size.width - used))
         canvas.write(shown, x: used, y: 0, style: theme.normal)
+        if let notice {
+            let width = notice.displayWidth
+            canvas.write(notice, x: max(used, canvas.size.width - width), y: 0, style: theme.warning)
+        }
         canvas.setCursor(x: used + column, y: 0)
     }
+
+    /// Inserts pasted text at the cursor as one edit (one undo step, one change reported),
+    /// cut to what ``maximumLength`` leaves room for.
+    func insert(_ text: String) -> EventResult {
+        notice = nil
+        let room = maximumLength - state.characters.count
+        let kept = text.prefix(max(0, room))
+        if kept.count < text.count { notice = cutNotice }
+        guard !kept.isEmpty else { return .redraw }
+        state.insert(String(kept))
+        onChange?(state.text)
+        return .redraw
+    }
+
+    private var cutNotice: String { " at most \(maximumLength) characters: the rest was left out " }
 
     /// Handle a key; the result contains `.closeScreen` when the prompt is done.
     func handleKey(_ key: Key) -> EventResult {
@@ -36,6 +61,11 @@ public final class PromptLine: View {
             onCancel?()
             return [.handled, .needsRedraw, .closeScreen]
         default:
+            notice = nil
+            if case .character = key, state.characters.count >= maximumLength {
+                notice = cutNotice
+                return .redraw
+            }
             if state.apply(key) == .changed { onChange?(state.text) }
             return .redraw
         }

@@ -92,6 +92,10 @@ open class View {
     /// no command bound to a plain character can be reached, and none is offered.
     open var capturesTyping: Bool { false }
 
+    /// Takes pasted text (line breaks already turned to spaces) into the open editor at once,
+    /// as one edit; nil when the view has no editor that can, and the text is typed instead.
+    open func insertPastedText(_ text: String) -> EventResult? { nil }
+
     /// The deepest visible view at a point in this view's coordinates.
     public func hitTest(_ point: Point) -> View? {
         guard bounds.contains(point) else { return nil }
