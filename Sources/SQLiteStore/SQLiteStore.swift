@@ -96,10 +96,8 @@ public final class SQLiteStore: PersistentStore {
     /// writes a new one over it: a one-line note given as a store would be lost. Only a
     /// missing or empty file becomes a new store.
     static func notSQLite(_ url: URL) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }   // SQLite's open reports it
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 100)) ?? Data()
-        if head.isEmpty || (head.count == 100 && head.starts(with: Data("SQLite format 3\u{0}".utf8))) { return nil }
+        guard let head = header(of: url) else { return nil }   // SQLite's open reports it
+        if head.isEmpty || (head.count == 100 && head.starts(with: magic)) { return nil }
         let start = String(decoding: head.prefix(24), as: UTF8.self)
             .map { $0.isLetter || $0.isNumber || $0.isPunctuation || $0 == " " ? String($0) : "·" }.joined()
         return "not a SQLite store (it starts with “\(start)”), and only a missing or empty file becomes a new store"
@@ -110,10 +108,19 @@ public final class SQLiteStore: PersistentStore {
     static func isWALFileWithoutSideFiles(_ url: URL) -> Bool {
         let files = FileManager.default
         guard !files.fileExists(atPath: url.path + "-wal"), !files.fileExists(atPath: url.path + "-shm"),
-              let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+              let head = header(of: url), head.count >= 20 else { return false }
+        return head.starts(with: magic) && head[18] == 2 && head[19] == 2
+    }
+
+    /// The first bytes of every SQLite database file.
+    private static let magic = Data("SQLite format 3\u{0}".utf8)
+
+    /// The file's first 100 bytes (SQLite's header), fewer for a shorter file; nil when it
+    /// cannot be read.
+    private static func header(of url: URL) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
         defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
-        return header.starts(with: Data("SQLite format 3\u{0}".utf8)) && header[18] == 2 && header[19] == 2
+        return (try? handle.read(upToCount: 100)) ?? Data()
     }
 
     /// `file:` URI that opens a database file as immutable.
@@ -192,9 +199,7 @@ public final class SQLiteStore: PersistentStore {
             let fresh = try StoreSchema(model: model)
             let freshMetadata = StoreMetadata(storeType: .sqlite, versionHashes: model.entityVersionHashes,
                                               versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
-            if url != nil {
-                isInWALMode = (try? database.writeWithoutTransaction { try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL") }) == "wal"
-            }
+            if url != nil { isInWALMode = Self.switchToWALMode(database) }
             // Another process may make the store between the look above and this write: the
             // immediate transaction waits for its transaction, and looks again inside.
             var made: (StoreSchema, StoreMetadata)?
@@ -263,10 +268,12 @@ public final class SQLiteStore: PersistentStore {
     /// mode and the next one tries again.
     func switchToWALMode() {
         guard url != nil, !isReadOnly, !isInWALMode else { return }
-        let mode = try? database.writeWithoutTransaction { db in
-            try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-        }
-        isInWALMode = mode == "wal"
+        isInWALMode = Self.switchToWALMode(database)
+    }
+
+    /// Asks SQLite to put the file in WAL mode; whether it is now.
+    static func switchToWALMode(_ database: DatabaseQueue) -> Bool {
+        (try? database.writeWithoutTransaction { try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL") }) == "wal"
     }
 
     static func describe(_ error: Error) -> String {

@@ -23,8 +23,8 @@ struct ModelCommand: ParsableCommand {
         let versions = try Self.load(StoreArguments.modelURL(path))
         let summary = ModelSummary(versions)
         switch format {
-        case .text: var output = StandardOutput(); try output.write(summary.text); try output.flush()
-        case .json: var output = StandardOutput(); try output.write(try summary.json()); try output.flush()
+        case .text: try StandardOutput.write(summary.text)
+        case .json: try StandardOutput.write(try summary.json())
         }
     }
 

@@ -56,8 +56,13 @@ struct StandardOutput {
 
     /// One line, written at once.
     static func line(_ text: String) throws {
+        try write(text + "\n")
+    }
+
+    /// Text as it is, written at once.
+    static func write(_ text: String) throws {
         var output = StandardOutput()
-        try output.line(text)
+        try output.write(text)
         try output.flush()
     }
 

@@ -203,8 +203,8 @@ public final class Application {
 
     /// Pasted text goes into the prompt or the open editor, at once as one edit (a date or
     /// choice editor takes it key by key), with line breaks and tabs as spaces and other
-    /// control characters dropped; with nowhere to type it, it is refused rather than run as keys (a `d` in it
-    /// would delete).
+    /// control characters dropped; with nowhere to type it, it is refused rather than run as
+    /// keys (a `d` in it would delete).
     private func paste(_ text: String) -> EventResult {
         guard prompt != nil || keyWindow?.focusedView?.capturesTyping == true else {
             showMessage("Paste into a cell or field being edited (Enter edits it)", isError: true)
