@@ -28,10 +28,11 @@ let package = Package(
         .target(name: "Bindings", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
         .target(name: "Migration", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
 
+        .target(name: "SQLSyntax"),
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "ObjectGraph", "ObjectModel", "Predicates",
+                "ObjectGraph", "ObjectModel", "Predicates", "SQLSyntax",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -86,7 +87,7 @@ let package = Package(
         // Tests
         .target(
             name: "TestSupport",
-            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "SQLiteStore", "TerminalUI", "TermDataResources"],
+            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "SQLiteStore", "SQLSyntax", "TerminalUI", "TermDataResources"],
             path: "Tests/TestSupport",
             exclude: ["Fixtures"]
         ),
@@ -97,7 +98,11 @@ let package = Package(
         .testTarget(name: "MigrationTests", dependencies: ["Migration", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "TerminalBindingsTests", dependencies: ["TerminalBindings", "TestSupport"]),
         .testTarget(name: "ToDoAppTests", dependencies: ["ToDoApp", "SQLiteStore", "TestSupport"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
+        .testTarget(name: "SQLSyntaxTests", dependencies: ["SQLSyntax", "TestSupport"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: [
+            "SQLiteStore", "SQLSyntax", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: [
             "TestSupport", "ObjectModel", "ObjectGraph", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift"),

@@ -3,6 +3,7 @@ import GRDB
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLSyntax
 
 /// A store in a SQLite file laid out as Core Data lays it out, so stores written by
 /// Apple's Core Data open here and ours open there.
@@ -113,6 +114,9 @@ public final class SQLiteStore: PersistentStore {
     }
 
     /// The first bytes of every SQLite database file.
+    /// How the store writes SQL: every identifier quoted by SQLite's rules, every value bound.
+    static let dialect = SQLiteDialect()
+
     private static let magic = Data("SQLite format 3\u{0}".utf8)
 
     /// The file's first 100 bytes (SQLite's header), fewer for a shorter file; nil when it
@@ -293,7 +297,7 @@ public final class SQLiteStore: PersistentStore {
     /// The SQL of a fetch as the store would run it, for inspection and tests.
     public func sql(for request: StoreRequest) throws -> (sql: String, arguments: [String]) {
         let query = try FetchQuery(schema: schema, request: request)
-        let fragment = try query.selectForResult()
-        return (fragment.sql, fragment.arguments.map { $0.description })
+        let rendered = Self.dialect.render(try query.selectForResult())
+        return (rendered.sql, rendered.arguments.map(\.description))
     }
 }

@@ -36,9 +36,7 @@ struct SQLGenerationTests {
         ("name == 5", "SELECT t0.Z_PK, t0.Z_ENT FROM ZEMPLOYEE t0 WHERE 0", []),
     ])
     func predicates(_ format: String, _ expected: String, _ arguments: [String]) throws {
-        let (sql, args) = try sql(FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: format)))
-        #expect(sql == expected)
-        #expect(args == arguments)
+        assertSQL(try sql(FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: format))), expected, arguments)
     }
 
     @Test("sort descriptors become ORDER BY with collations and the key as tie-break; limits are bound")
@@ -47,9 +45,9 @@ struct SQLGenerationTests {
                                    sortDescriptors: [ObjectSortDescriptor(key: "name", comparison: .caseInsensitiveCompare),
                                                      ObjectSortDescriptor(key: "salary", ascending: false)],
                                    fetchLimit: 50, fetchOffset: 10)
-        let (sql, args) = try sql(request)
-        #expect(sql == "SELECT t0.Z_PK, t0.Z_ENT FROM ZEMPLOYEE t0 ORDER BY t0.ZNAME COLLATE td_caseInsensitiveCompare ASC, t0.ZSALARY DESC, t0.Z_PK ASC LIMIT ? OFFSET ?")
-        #expect(args == ["50", "10"])
+        assertSQL(try sql(request),
+                  "SELECT t0.Z_PK, t0.Z_ENT FROM ZEMPLOYEE t0 ORDER BY t0.ZNAME COLLATE td_caseInsensitiveCompare ASC, t0.ZSALARY DESC, t0.Z_PK ASC LIMIT ? OFFSET ?",
+                  ["50", "10"])
     }
 
     @Test("a fetch of one entity of a tree restricts Z_ENT; of the whole tree, not")
@@ -59,10 +57,9 @@ struct SQLGenerationTests {
         let person = try #require(model.entity(named: "Person"))
         let employee = try #require(model.entity(named: "Employee"))
         let all = try stack.store.sql(for: StoreRequest(fetch: FetchRequest(entityName: "Person"), entityNames: person.kindNames))
-        #expect(all.sql == "SELECT t0.Z_PK, t0.Z_ENT FROM ZPERSON t0")
+        assertSQL(all, "SELECT t0.Z_PK, t0.Z_ENT FROM ZPERSON t0")
         let one = try stack.store.sql(for: StoreRequest(fetch: FetchRequest(entityName: "Employee"), entityNames: ["Employee"]))
-        #expect(one.sql == "SELECT t0.Z_PK, t0.Z_ENT FROM ZPERSON t0 WHERE t0.Z_ENT = ?")
-        #expect(one.arguments == ["\(employee.number)"])
+        assertSQL(one, "SELECT t0.Z_PK, t0.Z_ENT FROM ZPERSON t0 WHERE t0.Z_ENT = ?", ["\(employee.number)"])
     }
 
     @Test("constructs with no SQL form throw a named error", arguments: [

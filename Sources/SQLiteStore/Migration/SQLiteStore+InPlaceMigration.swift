@@ -3,6 +3,7 @@ import GRDB
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLSyntax
 
 extension SQLiteStore {
     /// Migrates a store file from `source` to `destination` where it lies, in one
@@ -40,13 +41,13 @@ extension SQLiteStore {
         let new = try StoreSchema(model: destination, numbers: numbers)
         guard old.joinTables == new.joinTables, old.tables.map(\.name) == new.tables.map(\.name) else { return false }
 
-        var statements: [(String, StatementArguments)] = []
+        var statements: [RenderedSQL] = []
         for (oldTable, newTable) in zip(old.tables, new.tables) {
             let table = newTable.name
             let oldColumns = Dictionary(uniqueKeysWithValues: oldTable.columns.map { ($0.name, $0.declaredType) })
             var kept: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
             var renamed: [(from: String, to: String)] = []
-            var added: [(column: String, type: String)] = []
+            var added: [(column: String, type: SQLColumnType)] = []
             var fills: [(column: String, value: ObjectValue, entities: [Int], onlyNull: Bool)] = []
 
             for entityName in destination.entities.filter({ $0.rootName == newTable.rootEntityName }).map(\.name) {
@@ -92,8 +93,8 @@ extension SQLiteStore {
                             kept.insert(from)
                         }
                     } else {
-                        added.append((key.column, "INTEGER"))
-                        if let entityColumn = key.entityColumn { added.append((entityColumn, "INTEGER")) }
+                        added.append((key.column, .integer))
+                        if let entityColumn = key.entityColumn { added.append((entityColumn, .integer)) }
                     }
                 }
             }
@@ -105,24 +106,26 @@ extension SQLiteStore {
             guard targets.allSatisfy({ oldColumns[$0] == nil || !kept.contains($0) }) else { return false }
             let dropped = oldColumns.keys.filter { !kept.contains($0) }.sorted()
 
+            var syntax: [SQLStatement] = []
             for index in oldTable.indexes where !newTable.indexes.contains(index) {
-                statements.append(("DROP INDEX IF EXISTS \(index.name)", []))
+                syntax.append(.dropIndex(index.name, ifExists: true))
             }
-            for column in dropped { statements.append(("ALTER TABLE \(table) DROP COLUMN \(column)", [])) }
-            for (from, to) in renamed { statements.append(("ALTER TABLE \(table) RENAME COLUMN \(from) TO \(to)", [])) }
-            for (column, type) in added { statements.append(("ALTER TABLE \(table) ADD COLUMN \(column) \(type)", [])) }
+            for column in dropped { syntax.append(.dropColumn(column, from: table)) }
+            for (from, to) in renamed { syntax.append(.renameColumn(from, to: to, in: table)) }
+            for (column, type) in added { syntax.append(.addColumn(to: table, SQLColumnDefinition(column, type))) }
             for fill in fills {
-                let marks = fill.entities.map { _ in "?" }.joined(separator: ", ")
-                let condition = fill.onlyNull ? " AND \(fill.column) IS NULL" : ""
-                let value = DatabaseValueCoding.databaseValue(fill.value)
-                statements.append(("UPDATE \(table) SET \(fill.column) = ? WHERE Z_ENT IN (\(marks))\(condition)",
-                                   StatementArguments([value] + fill.entities.map { $0.databaseValue })))
+                let column = SQLExpression.column(fill.column)
+                let ofEntities = SQLExpression.column("Z_ENT").isIn(fill.entities.map { .value(.integer(Int64($0))) })
+                syntax.append(.update(table, set: [(fill.column, .value(DatabaseValueCoding.sqlValue(fill.value)))],
+                                      where: fill.onlyNull ? .and([ofEntities, column.isNull()]) : ofEntities))
             }
             for index in newTable.indexes {
-                statements.append(("CREATE INDEX IF NOT EXISTS \(index.name) ON \(table) (\(index.columns.joined(separator: ", ")))", []))
+                syntax.append(.createIndex(index.name, on: table, columns: index.columns, ifNotExists: true))
             }
+            statements += syntax.map(Self.dialect.render)
         }
-        for (sql, arguments) in statements { try db.execute(sql: sql, arguments: arguments) }
+        // One statement at a time: a prepared statement holds exactly one.
+        for statement in statements { try db.makeStatement(sql: statement.sql).execute(arguments: statement.statementArguments) }
 
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
               let plist = row["Z_PLIST"] as Data? else {

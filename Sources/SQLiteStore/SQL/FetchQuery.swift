@@ -1,15 +1,15 @@
 import Foundation
-import GRDB
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLSyntax
 
 /// The SELECT statement of a fetch: which rows (entities, predicate), in what order, how
 /// many, and which columns for each result type.
 ///
 /// ```swift
 /// let query = try FetchQuery(schema: schema, request: storeRequest)
-/// try query.selectIDs().sql
+/// SQLiteDialect().render(try query.selectIDs()).sql
 /// // SELECT t0.Z_PK, t0.Z_ENT FROM ZTODO t0 WHERE t0.ZCOMPLETED = ? ORDER BY t0.ZDUEDATE ASC, t0.Z_PK ASC
 /// ```
 struct FetchQuery {
@@ -24,150 +24,143 @@ struct FetchQuery {
 
     let schema: StoreSchema
     let request: StoreRequest
-    let compiler: QueryCompiler
+    let translator: FetchTranslator
     /// The entity restriction and the predicate.
-    let whereClause: SQLFragment?
+    let filter: SQLExpression?
 
     init(schema: StoreSchema, request: StoreRequest) throws {
         self.schema = schema
         self.request = request
-        compiler = try QueryCompiler(schema: schema, entity: request.fetch.entityName)
-        let table = compiler.root.mapping.table
-        var conditions: [SQLFragment] = []
+        translator = try FetchTranslator(schema: schema, entity: request.fetch.entityName)
+        let table = translator.root.mapping.table
+        var conditions: [SQLExpression] = []
         let numbers = request.entityNames.compactMap { schema.mapping(for: $0)?.number }
         if Set(numbers) != Set(table.entityNumbers) {
-            if numbers.count == 1 {
-                conditions.append(SQLFragment("t0.Z_ENT = ?", [numbers[0].databaseValue]))
-            } else if numbers.isEmpty {
-                conditions.append(.alwaysFalse)
-            } else {
-                conditions.append(SQLFragment("t0.Z_ENT IN (\(numbers.map { _ in "?" }.joined(separator: ", ")))",
-                                              numbers.map(\.databaseValue)))
-            }
+            let column = SQLExpression.column("Z_ENT", of: "t0")
+            let values = numbers.map { SQLExpression.value(.integer(Int64($0))) }
+            conditions.append(values.count == 1 ? column == values[0] : column.isIn(values))
         }
         if let predicate = request.fetch.predicate, predicate != .true {
-            conditions.append(try compiler.compile(predicate))
+            conditions.append(try translator.condition(for: predicate))
         }
-        whereClause = conditions.isEmpty ? nil
-            : conditions.count == 1 ? conditions[0] : SQLFragment.joined(conditions.map(\.parenthesized), separator: " AND ")
+        filter = conditions.isEmpty ? nil : .and(conditions)
     }
 
-    private var wherePart: SQLFragment {
-        whereClause.map { SQLFragment(" WHERE " + $0.sql, $0.arguments) } ?? SQLFragment("")
-    }
-
-    private var limitPart: SQLFragment {
+    /// `LIMIT ? OFFSET ?` when the request has a limit or an offset that applies.
+    private func limited(_ select: SQLSelect) -> SQLSelect {
         let fetch = request.fetch
-        guard request.appliesLimits, fetch.fetchLimit > 0 || fetch.fetchOffset > 0 else { return SQLFragment("") }
-        return SQLFragment(" LIMIT ? OFFSET ?", [(fetch.fetchLimit > 0 ? fetch.fetchLimit : -1).databaseValue,
-                                                   fetch.fetchOffset.databaseValue])
+        guard !isUnlimited else { return select }
+        var select = select
+        select.limit = .value(.integer(Int64(fetch.fetchLimit > 0 ? fetch.fetchLimit : -1)))
+        select.offset = .value(.integer(Int64(fetch.fetchOffset)))
+        return select
+    }
+
+    /// The rows that match, from the root table and the joins the predicate needed.
+    private func matching(_ columns: [SQLExpression], scanning: Bool = false) -> SQLSelect {
+        SQLSelect(columns: columns, from: translator.rootSource(scanning: scanning), joins: translator.joinClauses, filter: filter)
     }
 
     /// The statement for the request's result type.
-    func selectForResult() throws -> SQLFragment {
+    func selectForResult() throws -> SQLSelect {
         switch request.fetch.resultType {
         case .count: return try selectCount()
-        case .dictionaries: return try selectDictionaries().fragment
+        case .dictionaries: return try selectDictionaries().select
         case .managedObjects, .objectIDs: return try selectIDs()
         }
     }
 
     /// `SELECT t0.Z_PK, t0.Z_ENT ...`: the matching objects in order; `scanning` reads the
     /// root table in order rather than through an index.
-    func selectIDs(scanning: Bool = false) throws -> SQLFragment {
-        var order = try compiler.orderBy(request.fetch.sortDescriptors)
-        if !order.isEmpty { order.append("t0.Z_PK ASC") }
-        let orderPart = order.isEmpty ? "" : " ORDER BY " + order.joined(separator: ", ")
-        let w = wherePart, l = limitPart
-        return SQLFragment("SELECT t0.Z_PK, t0.Z_ENT FROM \(compiler.fromClause(scanningRoot: scanning))\(w.sql)\(orderPart)\(l.sql)",
-                           w.arguments + l.arguments)
+    func selectIDs(scanning: Bool = false) throws -> SQLSelect {
+        // Ordering first: a sort key through a to-one relationship adds a join.
+        var order = try translator.ordering(request.fetch.sortDescriptors)
+        if !order.isEmpty { order.append(SQLOrdering(.column("Z_PK", of: "t0"))) }
+        var select = matching([.column("Z_PK", of: "t0"), .column("Z_ENT", of: "t0")], scanning: scanning)
+        select.orderBy = order
+        return limited(select)
     }
 
     /// `SELECT COUNT(*) ...`, counting within offset and limit; `scanning` reads the root
     /// table in order rather than through an index.
-    func selectCount(scanning: Bool = false) throws -> SQLFragment {
-        let w = wherePart, l = limitPart
-        if l.sql.isEmpty {
-            return SQLFragment("SELECT COUNT(*) FROM \(compiler.fromClause(scanningRoot: scanning))\(w.sql)", w.arguments)
-        }
-        return SQLFragment("SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM \(compiler.fromClause)\(w.sql)\(l.sql))",
-                           w.arguments + l.arguments)
+    func selectCount(scanning: Bool = false) throws -> SQLSelect {
+        if isUnlimited { return matching([.countAll], scanning: scanning) }
+        return SQLSelect(columns: [.countAll], from: .subquery(limited(matching([.column("Z_PK", of: "t0")]))))
     }
 
     /// Whether the request has neither a limit nor an offset.
-    var isUnlimited: Bool { limitPart.sql.isEmpty }
+    var isUnlimited: Bool {
+        !(request.appliesLimits && (request.fetch.fetchLimit > 0 || request.fetch.fetchOffset > 0))
+    }
 
     /// Whether the request sorts its results.
     var isSorted: Bool { !request.fetch.sortDescriptors.isEmpty }
 
     /// Whether the statement has a WHERE clause (entity restriction or predicate).
-    var isFiltered: Bool { !wherePart.sql.isEmpty }
+    var isFiltered: Bool { filter != nil }
 
     /// The number of matching rows, counting no further than `bound`.
-    func selectCount(upTo bound: Int) -> SQLFragment {
-        let w = wherePart
-        return SQLFragment("SELECT COUNT(*) FROM (SELECT 1 FROM \(compiler.fromClause)\(w.sql) LIMIT ?)",
-                           w.arguments + [bound.databaseValue])
+    func selectCount(upTo bound: Int) -> SQLSelect {
+        var inner = matching([.literal(1)])
+        inner.limit = .value(.integer(Int64(bound)))
+        return SQLSelect(columns: [.countAll], from: .subquery(inner))
     }
 
     /// The root table, for an estimate of its size.
-    var rootTable: String { compiler.root.mapping.table.name }
+    var rootTable: String { translator.root.mapping.table.name }
 
     static let aggregates: [String: String] = ["sum:": "SUM", "count:": "COUNT", "min:": "MIN", "max:": "MAX", "average:": "AVG"]
 
     /// The statement of a dictionary fetch, with the result names and decoders of its columns.
-    func selectDictionaries(scanning: Bool = false) throws -> (fragment: SQLFragment, names: [String], decoders: [Decoder]) {
+    func selectDictionaries(scanning: Bool = false) throws -> (select: SQLSelect, names: [String], decoders: [Decoder]) {
         let fetch = request.fetch
-        let entity = compiler.root.mapping.entity
+        let entity = translator.root.mapping.entity
         let properties = fetch.propertiesToFetch ?? entity.storedAttributes.map { FetchProperty.key($0.name) }
-        var columns: [String] = [], names: [String] = [], decoders: [Decoder] = []
+        var columns: [SQLExpression] = [], names: [String] = [], decoders: [Decoder] = []
         var aggregating = false
         for property in properties {
-            let (sql, decoder, isAggregate) = try column(for: property)
-            columns.append(sql)
+            let (expression, decoder, isAggregate) = try column(for: property)
+            columns.append(expression)
             names.append(property.name)
             decoders.append(decoder)
             aggregating = aggregating || isAggregate
             if case .attribute(let type) = decoder {
-                compiler.namedExpressions[property.name] = (sql, type)
+                translator.namedExpressions[property.name] = (expression, type)
             }
         }
         // Object IDs of destinations with sub-entities read their entity from one more column.
         for i in decoders.indices {
-            if case .object(let entity, nil) = decoders[i], let entityColumn = compiler.entityColumns[columns[i]] {
+            if case .object(let entity, nil) = decoders[i], let entityColumn = translator.entityColumns[columns[i]] {
                 columns.append(entityColumn)
                 decoders[i] = .object(entity: entity, entityColumn: columns.count - 1)
             }
         }
-        let groupBy = try (fetch.propertiesToGroupBy ?? []).map { try column(for: $0).sql }
-        var having = SQLFragment("")
+        let groupBy = try (fetch.propertiesToGroupBy ?? []).map { try column(for: $0).expression }
+        var having: SQLExpression?
         if let predicate = fetch.havingPredicate {
             guard !groupBy.isEmpty else {
                 throw SQLiteStoreError.unsupportedInSQL("a having predicate needs properties to group by")
             }
-            let c = try compiler.compile(predicate)
-            having = SQLFragment(" HAVING " + c.sql, c.arguments)
+            having = try translator.condition(for: predicate)
         }
-        var order: [String] = []
+        var order: [SQLOrdering] = []
         if !(aggregating && groupBy.isEmpty) {
-            order = try compiler.orderBy(fetch.sortDescriptors)
+            order = try translator.ordering(fetch.sortDescriptors)
         }
         if !groupBy.isEmpty {
             // Groups without a sort come in the order of their first row, as in memory.
-            order.append("MIN(t0.Z_PK) ASC")
+            order.append(SQLOrdering(.function("MIN", [.column("Z_PK", of: "t0")])))
         }
-        let w = wherePart, l = limitPart
-        let distinct = fetch.returnsDistinctResults ? "DISTINCT " : ""
-        var sql = "SELECT \(distinct)\(columns.joined(separator: ", ")) FROM \(compiler.fromClause(scanningRoot: scanning))\(w.sql)"
-        if !groupBy.isEmpty { sql += " GROUP BY " + groupBy.joined(separator: ", ") }
-        sql += having.sql
-        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
-        sql += l.sql
-        return (SQLFragment(sql, w.arguments + having.arguments + l.arguments), names, decoders)
+        var select = matching(columns, scanning: scanning)
+        select.distinct = fetch.returnsDistinctResults
+        select.groupBy = groupBy
+        select.having = having
+        select.orderBy = order
+        return (limited(select), names, decoders)
     }
 
     /// The SQL of one dictionary column.
-    private func column(for property: FetchProperty) throws -> (sql: String, decoder: Decoder, isAggregate: Bool) {
+    private func column(for property: FetchProperty) throws -> (expression: SQLExpression, decoder: Decoder, isAggregate: Bool) {
         switch property {
         case .key(let path):
             return try keyColumn(path)
@@ -179,11 +172,11 @@ struct FetchQuery {
                 guard let function = Self.aggregates[name], arguments.count == 1 else {
                     throw SQLiteStoreError.unsupportedInSQL("the function \(name) in expression '\(description.name)'")
                 }
-                if name == "count:" { return ("COUNT(*)", .attribute(.integer64), true) }
+                if name == "count:" { return (.countAll, .attribute(.integer64), true) }
                 guard case .keyPath(let path) = arguments[0] else {
                     throw SQLiteStoreError.unsupportedInSQL("\(name) of something other than a key path in '\(description.name)'")
                 }
-                let (sql, decoder, _) = try keyColumn(path)
+                let (expression, decoder, _) = try keyColumn(path)
                 if case .externalData(let attribute) = decoder {
                     throw SQLiteStoreError.unsupportedInSQL("\(name) of \(attribute), a binary value that may be kept outside the database, in '\(description.name)'")
                 }
@@ -191,9 +184,9 @@ struct FetchQuery {
                     throw SQLiteStoreError.unsupportedInSQL("\(name) of a relationship in '\(description.name)'")
                 }
                 switch name {
-                case "sum:": return ("COALESCE(SUM(\(sql)), 0)", .attribute(type == .decimal ? .decimal : (type.isInteger ? .integer64 : .double)), true)
-                case "average:": return ("AVG(\(sql))", .attribute(type == .decimal ? .decimal : .double), true)
-                default: return ("\(function)(\(sql))", .attribute(type), true)
+                case "sum:": return (.coalesce(.function("SUM", [expression]), .literal(0)), .attribute(type == .decimal ? .decimal : (type.isInteger ? .integer64 : .double)), true)
+                case "average:": return (.function("AVG", [expression]), .attribute(type == .decimal ? .decimal : .double), true)
+                default: return (.function(function, [expression]), .attribute(type), true)
                 }
             default:
                 throw SQLiteStoreError.unsupportedInSQL("the expression of '\(description.name)'")
@@ -201,15 +194,15 @@ struct FetchQuery {
         }
     }
 
-    private func keyColumn(_ path: String) throws -> (sql: String, decoder: Decoder, isAggregate: Bool) {
-        switch try compiler.operand(path, from: compiler.root) {
-        case .attribute(let sql, let type), .expression(let sql, let type):
+    private func keyColumn(_ path: String) throws -> (expression: SQLExpression, decoder: Decoder, isAggregate: Bool) {
+        switch try translator.operand(path, from: translator.root) {
+        case .attribute(let expression, let type), .expression(let expression, let type):
             if let (entity, attribute) = attribute(at: path), attribute.allowsExternalBinaryDataStorage,
                type == .binary || type == .transformable {
-                return (sql, .externalData(attribute: "\(entity.name).\(attribute.name)"), false)
+                return (expression, .externalData(attribute: "\(entity.name).\(attribute.name)"), false)
             }
-            return (sql, .attribute(type), false)
-        case .object(let sql, let entity): return (sql, .object(entity: entity, entityColumn: nil), false)
+            return (expression, .attribute(type), false)
+        case .object(let expression, let entity): return (expression, .object(entity: entity, entityColumn: nil), false)
         case .toMany(let r, _, _, _):
             throw SQLiteStoreError.unsupportedInSQL("the to-many relationship '\(r.name)' as a dictionary value")
         }
@@ -217,7 +210,7 @@ struct FetchQuery {
 
     /// The attribute a key path ends in, through to-one relationships, with its entity.
     private func attribute(at path: String) -> (Entity, AttributeDescription)? {
-        var entity = compiler.root.mapping.entity
+        var entity = translator.root.mapping.entity
         let keys = path.split(separator: ".").map(String.init)
         for key in keys.dropLast() {
             guard let relationship = entity.relationship(named: key),

@@ -1,44 +1,58 @@
 import Foundation
 import GRDB
+import SQLSyntax
 
 extension StoreSchema {
     /// The statements that create an empty store: entity tables, join tables, indexes and
     /// the bookkeeping tables `Z_PRIMARYKEY` and `Z_METADATA`, as Core Data writes them.
     var creationStatements: [String] {
-        var statements: [String] = []
+        creationSyntax.map(\.sqlite)
+    }
+
+    /// The creation statements as syntax trees.
+    var creationSyntax: [SQLStatement] {
+        var statements: [SQLStatement] = []
+        let bookkeeping = [SQLColumnDefinition("Z_PK", .integer, primaryKey: true),
+                           SQLColumnDefinition("Z_ENT", .integer), SQLColumnDefinition("Z_OPT", .integer)]
         for table in tables {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-                + table.columns.map { "\($0.name) \($0.declaredType)" }
-            statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
+            statements.append(.createTable(table.name, columns: bookkeeping + table.columns.map { SQLColumnDefinition($0.name, $0.declaredType) },
+                                           padded: true))
         }
         for join in joinTables {
-            let order = join.orderColumns.map { "\($0) INTEGER, " }.joined()
-            statements.append("CREATE TABLE \(join.name) ( \(join.firstColumn) INTEGER, \(join.secondColumn) INTEGER, \(order)"
-                              + "PRIMARY KEY (\(join.firstColumn), \(join.secondColumn)) )")
+            let columns = ([join.firstColumn, join.secondColumn] + join.orderColumns).map { SQLColumnDefinition($0, .integer) }
+            statements.append(.createTable(join.name, columns: columns, primaryKey: [join.firstColumn, join.secondColumn], padded: true))
         }
         for table in tables {
             if table.entityNumbers.count > 1 {
-                statements.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)")
+                statements.append(.createIndex(table.name + "_Z_ENT_INDEX", on: table.name, columns: ["Z_ENT"]))
             }
             for index in table.indexes {
-                statements.append("CREATE INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))")
+                statements.append(.createIndex(index.name, on: index.table, columns: index.columns))
             }
         }
         for join in joinTables {
-            statements.append("CREATE INDEX \(join.index.name) ON \(join.index.table) (\(join.index.columns.joined(separator: ", ")))")
+            statements.append(.createIndex(join.index.name, on: join.index.table, columns: join.index.columns))
         }
-        statements.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-        statements.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        statements.append(.createTable("Z_PRIMARYKEY", columns: [
+            SQLColumnDefinition("Z_ENT", .integer, primaryKey: true), SQLColumnDefinition("Z_NAME", .varchar),
+            SQLColumnDefinition("Z_SUPER", .integer), SQLColumnDefinition("Z_MAX", .integer),
+        ]))
+        statements.append(.createTable("Z_METADATA", columns: [
+            SQLColumnDefinition("Z_VERSION", .integer, primaryKey: true), SQLColumnDefinition("Z_UUID", .varchar255),
+            SQLColumnDefinition("Z_PLIST", .blob),
+        ]))
         return statements
     }
 
     /// Creates the schema in an empty database and fills `Z_PRIMARYKEY`.
     func create(in db: Database) throws {
-        for sql in creationStatements { try db.execute(sql: sql) }
+        // One statement at a time: a prepared statement holds exactly one.
+        for sql in creationStatements { try db.makeStatement(sql: sql).execute() }
+        let insert = SQLStatement.insert(into: "Z_PRIMARYKEY", columns: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"],
+                                         values: [.parameter, .parameter, .parameter, .literal(0)]).sqlite
         for (_, mapping) in mappings.sorted(by: { $0.value.number < $1.value.number }) {
             let parent = mapping.entity.parentName.flatMap { mappings[$0]?.number } ?? 0
-            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                           arguments: [mapping.number, mapping.entity.name, parent])
+            try db.cachedStatement(sql: insert).execute(arguments: [mapping.number, mapping.entity.name, parent])
         }
     }
 
@@ -47,7 +61,7 @@ extension StoreSchema {
     func differences(from db: Database) throws -> [String] {
         var problems: [String] = []
         func columns(of table: String) throws -> Set<String>? {
-            let rows = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.quotedDatabaseIdentifier))")
+            let rows = try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLiteStore.dialect.quote(table)))")
             if rows.isEmpty { return nil }
             return Set(rows.map { ($0["name"] as String).uppercased() })
         }

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import SQLSyntax
 
 /// How a model lies in a SQLite file in Core Data's layout: a table `Z<ROOT>` per
 /// inheritance root holding every entity of the tree, a column per stored attribute and
@@ -14,7 +15,7 @@ struct StoreSchema: Sendable {
     struct Column: Sendable, Hashable {
         var name: String
         /// The declared type Core Data writes: INTEGER, TIMESTAMP, FLOAT, DECIMAL, VARCHAR, BLOB.
-        var declaredType: String
+        var declaredType: SQLColumnType
     }
 
     /// An index of an entity or join table.
@@ -153,10 +154,10 @@ struct StoreSchema: Sendable {
                     names["\(member.name).\(a.name)"] = column
                     let c = Column(name: column, declaredType: Self.declaredType(of: a.type))
                     switch c.declaredType {
-                    case "INTEGER": integers.append(c)
-                    case "TIMESTAMP": timestamps.append(c)
-                    case "FLOAT", "DECIMAL": floats.append(c)
-                    case "VARCHAR": texts.append(c)
+                    case .integer: integers.append(c)
+                    case .timestamp: timestamps.append(c)
+                    case .float, .decimal: floats.append(c)
+                    case .varchar: texts.append(c)
                     default: blobs.append(c)
                     }
                     if a.isIndexed {
@@ -169,14 +170,14 @@ struct StoreSchema: Sendable {
                     if let destination = model.entity(named: r.destinationEntityName), destination.kindNames.count > 1 {
                         let entityColumn = unique("Z\(numberOf[destination.name]!)_" + r.name.uppercased())
                         names["\(member.name).\(r.name)#ent"] = entityColumn
-                        integers.append(Column(name: entityColumn, declaredType: "INTEGER"))
+                        integers.append(Column(name: entityColumn, declaredType: .integer))
                     }
-                    integers.append(Column(name: column, declaredType: "INTEGER"))
+                    integers.append(Column(name: column, declaredType: .integer))
                     if let inverseName = r.inverseName,
                        model.entity(named: r.destinationEntityName)?.relationship(named: inverseName)?.isOrdered == true {
                         let order = unique("Z_FOK_" + r.name.uppercased())
                         names["\(member.name).\(r.name)#order"] = order
-                        integers.append(Column(name: order, declaredType: "INTEGER"))
+                        integers.append(Column(name: order, declaredType: .integer))
                     }
                     indexes.append(Index(name: "\(tableName)_\(column)_INDEX", table: tableName, columns: [column]))
                 }
@@ -195,11 +196,11 @@ struct StoreSchema: Sendable {
                 let root = destination.rootName
                 let column = "Z\(numberOf[entity.name]!)" + r.name.uppercased()
                 columnOfProperty[root, default: [:]]["\(entity.name).\(r.name)#noinverse"] = column
-                tablesByRoot[root]!.columns.append(Column(name: column, declaredType: "INTEGER"))
+                tablesByRoot[root]!.columns.append(Column(name: column, declaredType: .integer))
                 if r.isOrdered {
                     let order = "Z_FOK_\(numberOf[entity.name]!)" + r.name.uppercased()
                     columnOfProperty[root, default: [:]]["\(entity.name).\(r.name)#noinverse#order"] = order
-                    tablesByRoot[root]!.columns.append(Column(name: order, declaredType: "INTEGER"))
+                    tablesByRoot[root]!.columns.append(Column(name: order, declaredType: .integer))
                 }
                 tablesByRoot[root]!.indexes.append(Index(name: "\(tablesByRoot[root]!.name)_\(column)_INDEX",
                                                          table: tablesByRoot[root]!.name, columns: [column]))
@@ -320,14 +321,14 @@ struct StoreSchema: Sendable {
     func entityName(forNumber number: Int) -> String? { entityNamesByNumber[number] }
 
     /// The declared SQL type Core Data uses for an attribute type.
-    static func declaredType(of type: AttributeType) -> String {
+    static func declaredType(of type: AttributeType) -> SQLColumnType {
         switch type {
-        case .integer16, .integer32, .integer64, .boolean: return "INTEGER"
-        case .date: return "TIMESTAMP"
-        case .double, .float: return "FLOAT"
-        case .decimal: return "DECIMAL"
-        case .string, .uri: return "VARCHAR"
-        case .binary, .transformable, .uuid, .objectID, .undefined: return "BLOB"
+        case .integer16, .integer32, .integer64, .boolean: return .integer
+        case .date: return .timestamp
+        case .double, .float: return .float
+        case .decimal: return .decimal
+        case .string, .uri: return .varchar
+        case .binary, .transformable, .uuid, .objectID, .undefined: return .blob
         }
     }
 

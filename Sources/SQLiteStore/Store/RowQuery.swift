@@ -3,13 +3,14 @@ import GRDB
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLSyntax
 
 /// How one entity's rows are read: the columns selected and how each becomes a value of
 /// a `StoredRow`. Built once per entity; the SQL is a cached prepared statement.
 final class RowQuery {
     let mapping: StoreSchema.EntityMapping
     /// `Z_PK, Z_OPT, <attribute columns>, <foreign keys>` of the entity.
-    let columns: String
+    let columns: [SQLExpression]
     let selectOne: String
     /// Each attribute column's position in the entity's attributes.
     private let attributePositions: [Int]
@@ -20,18 +21,19 @@ final class RowQuery {
         self.mapping = mapping
         attributePositions = mapping.attributePositions
         externalColumns = mapping.externalColumns.indices.filter { mapping.externalColumns[$0] }
-        var names = ["Z_PK", "Z_OPT"] + mapping.attributes.map(\.column)
+        var columns = (["Z_PK", "Z_OPT"] + mapping.attributes.map(\.column)).map { SQLExpression.column($0) }
         for (_, key) in mapping.toOne {
-            names.append(key.column)
-            names.append(key.entityColumn ?? "NULL")
+            columns.append(.column(key.column))
+            columns.append(key.entityColumn.map { .column($0) } ?? .null)
         }
-        columns = names.joined(separator: ", ")
-        selectOne = "SELECT \(columns) FROM \(mapping.table.name) WHERE Z_PK = ?"
+        self.columns = columns
+        selectOne = SQLSelect(columns: columns, from: .table(mapping.table.name), filter: .column("Z_PK") == .parameter).sqlite
     }
 
     /// `SELECT ... WHERE Z_PK IN (?, ...)` for `count` keys.
     func selectMany(_ count: Int) -> String {
-        "SELECT \(columns) FROM \(mapping.table.name) WHERE Z_PK IN (\(Array(repeating: "?", count: count).joined(separator: ",")))"
+        SQLSelect(columns: columns, from: .table(mapping.table.name),
+                  filter: SQLExpression.column("Z_PK").isIn(Array(repeating: .parameter, count: count))).sqlite
     }
 
     /// The stored row a database row holds, its values in the order of the entity's attributes.

@@ -4,6 +4,7 @@ import GRDBSQLite
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLSyntax
 
 /// Writes rows through one entity's cached INSERT or UPDATE statement, binding each value
 /// straight into the prepared statement (no intermediate argument arrays): the hot path
@@ -51,17 +52,22 @@ final class RowWriter {
             if let e = fk.entityColumn { columns.append(e) }
         }
         let all = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
-        insertSQL = "INSERT INTO \(mapping.table.name) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))"
-        let sets = (["Z_OPT = Z_OPT % 9223372036854775807 + 1"] + columns.map { "\($0) = ?" }).joined(separator: ", ")
-        overwriteSQL = "UPDATE \(mapping.table.name) SET \(sets) WHERE Z_PK = ?"
-        updateSQL = overwriteSQL + " AND Z_OPT = ?"
+        let table = mapping.table.name
+        insertSQL = SQLStatement.insert(into: table, columns: all, values: all.map { _ in .parameter }).sqlite
+        // Versions wrap to 1 after the largest 64-bit value rather than overflow.
+        let nextVersion = SQLExpression.binary(.binary(.column("Z_OPT"), .remainder, .literal(Int64.max)), .plus, .literal(1))
+        let sets = [("Z_OPT", nextVersion)] + columns.map { ($0, SQLExpression.parameter) }
+        let thisRow = SQLExpression.column("Z_PK") == .parameter
+        overwriteSQL = SQLStatement.update(table, set: sets, where: thisRow).sqlite
+        updateSQL = SQLStatement.update(table, set: sets, where: .and([thisRow, .column("Z_OPT") == .parameter])).sqlite
         attributes = mapping.attributes.map { ($0.attribute.name, $0.attribute.type) }
         attributePositions = mapping.attributePositions
         toOne = mapping.toOne.map { ($0.relationship.name, $0.key.entityColumn != nil) }
         isExternal = mapping.externalColumns
         hasExternalColumns = isExternal.contains(true)
         let externalNames = zip(mapping.attributes, isExternal).filter(\.1).map(\.0.column)
-        externalSelectSQL = "SELECT \(externalNames.isEmpty ? "NULL" : externalNames.joined(separator: ", ")) FROM \(mapping.table.name) WHERE Z_PK = ?"
+        externalSelectSQL = SQLSelect(columns: externalNames.isEmpty ? [.null] : externalNames.map { .column($0) },
+                                      from: .table(table), filter: thisRow).sqlite
     }
 
     /// The external files a row refers to now, by attribute column number.

@@ -4,6 +4,7 @@ import GRDBSQLite
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLSyntax
 
 extension SQLiteStore {
     /// Runs a fetch as one SQL statement: object IDs (rows stay in the file until their
@@ -34,7 +35,7 @@ extension SQLiteStore {
         case .dictionaries:
             let (_, names, decoders) = try query.selectDictionaries()
             return .dictionaries(try database.inDatabase { db in
-                let fragment = try plannedStatement(query, everyMatchRead: true, in: db) { try query.selectDictionaries(scanning: $0).fragment }
+                let fragment = try plannedStatement(query, everyMatchRead: true, in: db) { try query.selectDictionaries(scanning: $0).select }
                 let cursor = try Row.fetchCursor(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments)
                 var dictionaries: [[String: ObjectValue]] = []
                 while let row = try cursor.next() {
@@ -83,11 +84,12 @@ extension SQLiteStore {
     /// most a thirty-second of the table is counted that way; if that many rows match, the
     /// table is read in order instead.
     private func count(_ query: FetchQuery, in db: Database) throws -> Int {
-        let fragment = try query.selectCount()
-        func run(_ fragment: SQLFragment) throws -> Int {
-            try Int.fetchOne(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments) ?? 0
+        let fragment = Self.dialect.render(try query.selectCount())
+        func run(_ select: SQLSelect) throws -> Int {
+            let fragment = Self.dialect.render(select)
+            return try Int.fetchOne(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments) ?? 0
         }
-        guard query.isUnlimited, query.isFiltered, try plan(of: fragment, in: db).looksUpThroughIndex else { return try run(fragment) }
+        guard query.isUnlimited, query.isFiltered, try plan(of: fragment, in: db).looksUpThroughIndex else { return try run(query.selectCount()) }
         let bound = try indexLookupBound(query, in: db)
         let partial = try run(query.selectCount(upTo: bound))
         return partial < bound ? partial : try run(query.selectCount(scanning: true))
@@ -100,20 +102,21 @@ extension SQLiteStore {
     /// groups or aggregates); a limited statement whose rows come in the index's order stops
     /// early and is left alone.
     private func plannedStatement(_ query: FetchQuery, everyMatchRead: Bool, in db: Database,
-                                  _ make: (_ scanning: Bool) throws -> SQLFragment) throws -> SQLFragment {
-        let fragment = try make(false)
+                                  _ make: (_ scanning: Bool) throws -> SQLSelect) throws -> RenderedSQL {
+        let fragment = Self.dialect.render(try make(false))
         guard query.isFiltered else { return fragment }
         let plan = try plan(of: fragment, in: db)
         guard plan.looksUpThroughIndex, everyMatchRead || plan.sorts else { return fragment }
         let bound = try indexLookupBound(query, in: db)
-        let probe = query.selectCount(upTo: bound)
+        let probe = Self.dialect.render(query.selectCount(upTo: bound))
         let partial = try Int.fetchOne(db, sql: probe.sql, arguments: probe.statementArguments) ?? 0
-        return partial < bound ? fragment : try make(true)
+        return partial < bound ? fragment : Self.dialect.render(try make(true))
     }
 
     /// The most rows worth looking up through an index: a thirty-second of the table.
     private func indexLookupBound(_ query: FetchQuery, in db: Database) throws -> Int {
-        let rows = try Int.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(query.rootTable)") ?? 0
+        let rows = try Int.fetchOne(db, sql: Self.dialect.render(SQLSelect(columns: [.function("MAX", [.column("Z_PK")])],
+                                                                          from: .table(query.rootTable))).sql) ?? 0
         return Swift.max(1_000, rows / 32)
     }
 
@@ -125,7 +128,7 @@ extension SQLiteStore {
         var sorts: Bool
     }
 
-    private func plan(of fragment: SQLFragment, in db: Database) throws -> QueryPlan {
+    private func plan(of fragment: RenderedSQL, in db: Database) throws -> QueryPlan {
         let details = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + fragment.sql, arguments: fragment.statementArguments)
             .compactMap { $0["detail"] as String? }
         return QueryPlan(looksUpThroughIndex: details.contains { $0.hasPrefix("SEARCH t0 USING INDEX ") },
@@ -134,7 +137,7 @@ extension SQLiteStore {
 
     /// Object IDs from `SELECT Z_PK, Z_ENT ...`, read column by column from the prepared
     /// statement (no row objects): the hot path of fetching faults.
-    private func fetchIDs(_ fragment: SQLFragment) throws -> [ManagedObjectID] {
+    private func fetchIDs(_ fragment: RenderedSQL) throws -> [ManagedObjectID] {
         let names = schema.concreteEntityNamesByNumber
         let storeIdentifier = identifier
         return try database.inDatabase { db in

@@ -3,6 +3,7 @@ import GRDB
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLSyntax
 
 extension SQLiteStore {
     /// One object's row, read with a cached prepared statement.
@@ -53,14 +54,18 @@ extension SQLiteStore {
               let storage = mapping.toManyStorage(for: relationship.name),
               let destination = schema.mapping(for: relationship.destinationEntityName) else { return [] }
         let order = mapping.orderColumns[relationship.name]
-        let sql: String
+        var select: SQLSelect
         switch storage {
         case .foreignKey(let table, let column):
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY " + (order.map { "\($0), " } ?? "") + "Z_PK"
+            select = SQLSelect(columns: [.column("Z_PK"), .column("Z_ENT")], from: .table(table), filter: .column(column) == .parameter)
+            select.orderBy = (order.map { [SQLOrdering(.column($0))] } ?? []) + [SQLOrdering(.column("Z_PK"))]
         case .joinTable(let name, let own, let other):
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(name) j JOIN \(destination.table.name) d ON d.Z_PK = j.\(other) "
-                + "WHERE j.\(own) = ? ORDER BY " + (order.map { "j.\($0), " } ?? "") + "d.Z_PK"
+            select = SQLSelect(columns: [.column("Z_PK", of: "d"), .column("Z_ENT", of: "d")], from: .table(name, as: "j"),
+                               joins: [SQLJoin(.inner, destination.table.name, as: "d", on: .column("Z_PK", of: "d") == .column(other, of: "j"))],
+                               filter: .column(own, of: "j") == .parameter)
+            select.orderBy = (order.map { [SQLOrdering(.column($0, of: "j"))] } ?? []) + [SQLOrdering(.column("Z_PK", of: "d"))]
         }
+        let sql = select.sqlite
         let statement = try db.cachedStatement(sql: sql)
         var ids: [ManagedObjectID] = []
         let cursor = try Row.fetchCursor(statement, arguments: [pk])

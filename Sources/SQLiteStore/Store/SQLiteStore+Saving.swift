@@ -3,6 +3,7 @@ import GRDB
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLSyntax
 
 extension SQLiteStore {
     /// Writes a save in one immediate transaction: primary keys from `Z_PRIMARYKEY`,
@@ -54,9 +55,11 @@ extension SQLiteStore {
         var nextKey: [String: Int64] = [:]
         for (root, count) in countsByRoot {
             let number = schema.mapping(for: root)!.number
-            let max = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"),
+            let max = try Int64.fetchOne(db.cachedStatement(sql: SQLSelect(columns: [.column("Z_MAX")], from: .table("Z_PRIMARYKEY"),
+                                                                           filter: .column("Z_ENT") == .parameter).sqlite),
                                          arguments: [number]) ?? 0
-            let tableMax = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(schema.mapping(for: root)!.table.name)") ?? 0
+            let tableMax = try Int64.fetchOne(db, sql: SQLSelect(columns: [.function("MAX", [.column("Z_PK")])],
+                                                                from: .table(schema.mapping(for: root)!.table.name)).sqlite) ?? 0
             // Z_MAX and Z_PK come from a file another program may have written: the keys
             // handed out must stay within 64 bits.
             let highest = Swift.max(max, tableMax)
@@ -65,7 +68,8 @@ extension SQLiteStore {
             }
             let start = highest + 1
             nextKey[root] = start
-            try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+            try db.cachedStatement(sql: SQLStatement.update("Z_PRIMARYKEY", set: [("Z_MAX", .parameter)],
+                                                             where: .column("Z_ENT") == .parameter).sqlite)
                 .execute(arguments: [highest + count, number])
         }
         result.versions.reserveCapacity(changes.updated.count)
@@ -109,7 +113,8 @@ extension SQLiteStore {
                 continue
             }
             let version = changes.overwritesConflicts
-                ? try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_OPT FROM \(mapping.table.name) WHERE Z_PK = ?"), arguments: [pk])
+                ? try Int64.fetchOne(db.cachedStatement(sql: SQLSelect(columns: [.column("Z_OPT")], from: .table(mapping.table.name),
+                                                                   filter: Self.thisRow).sqlite), arguments: [pk])
                     ?? RowWriter.nextVersion(after: row.version)
                 : RowWriter.nextVersion(after: row.version)
             result.versions[row.objectID] = version
@@ -117,9 +122,8 @@ extension SQLiteStore {
         for (id, version) in changes.deleted {
             guard let mapping = schema.mapping(for: id.entityName), let pk = id.primaryKey else { continue }
             let referenced = try rowWriters[id.entityName]?.externalFileNames(primaryKey: pk, in: db) ?? [:]
-            let sql = changes.overwritesConflicts
-                ? "DELETE FROM \(mapping.table.name) WHERE Z_PK = ?"
-                : "DELETE FROM \(mapping.table.name) WHERE Z_PK = ? AND Z_OPT = ?"
+            let sql = SQLStatement.delete(from: mapping.table.name, where: changes.overwritesConflicts
+                ? Self.thisRow : .and([Self.thisRow, .column("Z_OPT") == .parameter])).sqlite
             try db.cachedStatement(sql: sql).execute(arguments: changes.overwritesConflicts ? [pk] : [pk, version])
             if db.changesCount == 0, let persisted = try storedRow(pk: pk, entity: id.entityName, in: db) {
                 conflicts.append(MergeConflict(objectID: id, oldVersion: version, newVersion: persisted.version, persisted: persisted))
@@ -128,7 +132,7 @@ extension SQLiteStore {
             files.obsolete += referenced.values
             for (_, storage) in mapping.toMany {
                 if case .joinTable(let name, let own, _) = storage {
-                    try db.cachedStatement(sql: "DELETE FROM \(name) WHERE \(own) = ?").execute(arguments: [pk])
+                    try db.cachedStatement(sql: SQLStatement.delete(from: name, where: .column(own) == .parameter).sqlite).execute(arguments: [pk])
                 }
             }
         }
@@ -175,24 +179,28 @@ extension SQLiteStore {
             let order = mapping.orderColumns[relationship.name]
             switch storage {
             case .joinTable(let name, let own, let other):
-                let existing = Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT \(other) FROM \(name) WHERE \(own) = ?"), arguments: [pk]))
+                let existing = Set(try Int64.fetchAll(db.cachedStatement(sql: SQLSelect(columns: [.column(other)], from: .table(name),
+                                                                                       filter: .column(own) == .parameter).sqlite), arguments: [pk]))
                 let wanted = Set(keys)
-                let delete = try db.cachedStatement(sql: "DELETE FROM \(name) WHERE \(own) = ? AND \(other) = ?")
+                let delete = try db.cachedStatement(sql: SQLStatement.delete(from: name, where: .and([.column(own) == .parameter,
+                                                                                                  .column(other) == .parameter])).sqlite)
                 for gone in existing.subtracting(wanted) { try delete.execute(arguments: [pk, gone]) }
-                let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(name) (\(own), \(other)) VALUES (?, ?)")
+                let insert = try db.cachedStatement(sql: SQLStatement.insert(into: name, columns: [own, other], values: [.parameter, .parameter],
+                                                                               orIgnore: true).sqlite)
                 for m in keys where !existing.contains(m) { try insert.execute(arguments: [pk, m]) }
                 if let order {
-                    let position = try db.cachedStatement(sql: "UPDATE \(name) SET \(order) = ? WHERE \(own) = ? AND \(other) = ?")
+                    let position = try db.cachedStatement(sql: SQLStatement.update(name, set: [(order, .parameter)], where: .and([
+                        .column(own) == .parameter, .column(other) == .parameter])).sqlite)
                     for (i, m) in keys.enumerated() { try position.execute(arguments: [i + 1, pk, m]) }
                 }
             case .foreignKey(let table, let column):
                 if relationship.inverseName == nil {
-                    try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?").execute(arguments: [pk])
-                    let set = try db.cachedStatement(sql: "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?")
+                    try db.cachedStatement(sql: SQLStatement.update(table, set: [(column, .null)], where: .column(column) == .parameter).sqlite).execute(arguments: [pk])
+                    let set = try db.cachedStatement(sql: SQLStatement.update(table, set: [(column, .parameter)], where: Self.thisRow).sqlite)
                     for m in keys { try set.execute(arguments: [pk, m]) }
                 }
                 if let order {
-                    let position = try db.cachedStatement(sql: "UPDATE \(table) SET \(order) = ? WHERE Z_PK = ?")
+                    let position = try db.cachedStatement(sql: SQLStatement.update(table, set: [(order, .parameter)], where: Self.thisRow).sqlite)
                     for (i, m) in keys.enumerated() { try position.execute(arguments: [i + 1, m]) }
                 }
             }
@@ -210,4 +218,7 @@ extension SQLiteStore {
         }
         return stored
     }
+
+    /// `Z_PK = ?`: the row whose key the statement is given.
+    static let thisRow = SQLExpression.column("Z_PK") == .parameter
 }

@@ -3,6 +3,7 @@ import GRDB
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLSyntax
 
 /// How attribute values are stored in SQLite, as Core Data stores them: integers and
 /// booleans as INTEGER, dates as REAL seconds since 2001-01-01, floating point and
@@ -10,20 +11,25 @@ import Predicates
 enum DatabaseValueCoding {
     /// The value to bind for an attribute value; `nil` for no value.
     static func databaseValue(_ value: ObjectValue) -> DatabaseValue {
+        sqlValue(value).databaseValue
+    }
+
+    /// The value an SQL statement binds for an attribute value.
+    static func sqlValue(_ value: ObjectValue) -> SQLValue {
         switch value {
         case .null: return .null
-        case .bool(let b): return (b ? 1 : 0).databaseValue
-        case .int(let i): return Int64(i).databaseValue
-        case .double(let d): return d.databaseValue
-        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue.databaseValue
-        case .string(let s): return s.databaseValue
-        case .date(let d): return d.timeIntervalSinceReferenceDate.databaseValue
-        case .data(let d): return d.databaseValue
-        case .uuid(let u): return withUnsafeBytes(of: u.uuid) { Data($0) }.databaseValue
-        case .url(let u): return u.absoluteString.databaseValue
+        case .bool(let b): return .integer(b ? 1 : 0)
+        case .int(let i): return .integer(Int64(i))
+        case .double(let d): return .real(d)
+        case .decimal(let d): return .real(NSDecimalNumber(decimal: d).doubleValue)
+        case .string(let s): return .text(s)
+        case .date(let d): return .real(d.timeIntervalSinceReferenceDate)
+        case .data(let d): return .blob(d)
+        case .uuid(let u): return .blob(withUnsafeBytes(of: u.uuid) { Data($0) })
+        case .url(let u): return .text(u.absoluteString)
         case .object(let o):
             let id = (o as? ManagedObjectID) ?? (o as? ManagedObject)?.objectID
-            return id?.primaryKey?.databaseValue ?? .null
+            return id?.primaryKey.map(SQLValue.integer) ?? .null
         case .array, .set, .dictionary: return .null
         }
     }
@@ -82,4 +88,32 @@ enum DatabaseValueCoding {
         case .blob(let d): return .data(d)
         }
     }
+}
+
+extension SQLValue {
+    /// The value as GRDB binds it.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let n): return n.databaseValue
+        case .real(let d): return d.databaseValue
+        case .text(let s): return s.databaseValue
+        case .blob(let d): return d.databaseValue
+        }
+    }
+}
+
+extension RenderedSQL {
+    /// The bound values as GRDB takes them.
+    var statementArguments: StatementArguments { StatementArguments(arguments.map(\.databaseValue)) }
+}
+
+extension SQLStatement {
+    /// The statement as SQLite text, for a prepared statement whose values are bound when it runs.
+    var sqlite: String { SQLiteStore.dialect.render(self).sql }
+}
+
+extension SQLSelect {
+    /// The query as SQLite text, for a prepared statement whose values are bound when it runs.
+    var sqlite: String { SQLiteStore.dialect.render(self).sql }
 }

@@ -1,0 +1,273 @@
+import Foundation
+
+/// How tightly an expression binds, lowest first: an operand is put in parentheses when it
+/// binds no tighter than its place needs.
+enum SQLPrecedence: Int, Comparable {
+    case lowest, or, and, not, comparison, plus, remainder, collate, atom
+
+    static func < (a: SQLPrecedence, b: SQLPrecedence) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Writes a statement as a dialect's text, collecting the bound values in order.
+struct SQLRenderer {
+    let dialect: any SQLDialect
+    private var sql = ""
+    private var arguments: [SQLValue] = []
+    private var placeholders = 0
+    private var hasParameters = false
+
+    init(dialect: any SQLDialect) { self.dialect = dialect }
+
+    var result: RenderedSQL {
+        precondition(!hasParameters || arguments.isEmpty, "a statement binds its values either when rendered or when run, not both: \(sql)")
+        return RenderedSQL(sql: sql, arguments: arguments)
+    }
+
+    private mutating func name(_ identifier: String) { sql += dialect.quote(identifier) }
+
+    private mutating func names(_ identifiers: [String]) {
+        for (i, identifier) in identifiers.enumerated() {
+            if i > 0 { sql += ", " }
+            name(identifier)
+        }
+    }
+
+    // MARK: Statements
+
+    mutating func write(_ statement: SQLStatement) {
+        switch statement.kind {
+        case .select(let select):
+            write(select)
+        case .insert(let table, let columns, let values, let orIgnore):
+            sql += orIgnore ? "INSERT OR IGNORE INTO " : "INSERT INTO "
+            name(table)
+            sql += " ("
+            names(columns)
+            sql += ") VALUES ("
+            list(values.map(\.node))
+            sql += ")"
+        case .update(let table, let assignments, let filter):
+            sql += "UPDATE "
+            name(table)
+            sql += " SET "
+            for (i, a) in assignments.enumerated() {
+                if i > 0 { sql += ", " }
+                name(a.column)
+                sql += " = "
+                write(a.value.node, needing: .lowest)
+            }
+            whereClause(filter)
+        case .delete(let table, let filter):
+            sql += "DELETE FROM "
+            name(table)
+            whereClause(filter)
+        case .createTable(let table, let columns, let primaryKey, let padded):
+            sql += "CREATE TABLE "
+            name(table)
+            sql += padded ? " ( " : " ("
+            for (i, column) in columns.enumerated() {
+                if i > 0 { sql += ", " }
+                write(column)
+            }
+            if !primaryKey.isEmpty {
+                sql += ", PRIMARY KEY ("
+                names(primaryKey)
+                sql += ")"
+            }
+            sql += padded ? " )" : ")"
+        case .createIndex(let index, let table, let columns, let ifNotExists):
+            sql += ifNotExists ? "CREATE INDEX IF NOT EXISTS " : "CREATE INDEX "
+            name(index)
+            sql += " ON "
+            name(table)
+            sql += " ("
+            names(columns)
+            sql += ")"
+        case .dropIndex(let index, let ifExists):
+            sql += ifExists ? "DROP INDEX IF EXISTS " : "DROP INDEX "
+            name(index)
+        case .addColumn(let table, let column):
+            sql += "ALTER TABLE "
+            name(table)
+            sql += " ADD COLUMN "
+            write(column)
+        case .dropColumn(let table, let column):
+            sql += "ALTER TABLE "
+            name(table)
+            sql += " DROP COLUMN "
+            name(column)
+        case .renameColumn(let table, let from, let to):
+            sql += "ALTER TABLE "
+            name(table)
+            sql += " RENAME COLUMN "
+            name(from)
+            sql += " TO "
+            name(to)
+        }
+    }
+
+    private mutating func write(_ column: SQLColumnDefinition) {
+        name(column.name)
+        sql += " " + column.type.description
+        if column.isPrimaryKey { sql += " PRIMARY KEY" }
+    }
+
+    private mutating func whereClause(_ filter: SQLExpression?) {
+        guard let filter else { return }
+        sql += " WHERE "
+        write(filter.node, needing: .lowest)
+    }
+
+    mutating func write(_ select: SQLSelect) {
+        sql += select.distinct ? "SELECT DISTINCT " : "SELECT "
+        list(select.columns.map(\.node))
+        if let from = select.from {
+            sql += " FROM "
+            switch from {
+            case .table(let table, let alias, let notIndexed):
+                name(table)
+                if let alias { sql += " "; name(alias) }
+                if notIndexed { sql += " NOT INDEXED" }
+            case .subquery(let inner):
+                sql += "("
+                write(inner)
+                sql += ")"
+            }
+        }
+        for join in select.joins {
+            sql += " " + join.kind.rawValue + " "
+            name(join.table)
+            sql += " "
+            name(join.alias)
+            sql += " ON "
+            write(join.condition.node, needing: .lowest)
+        }
+        whereClause(select.filter)
+        if !select.groupBy.isEmpty {
+            sql += " GROUP BY "
+            list(select.groupBy.map(\.node))
+        }
+        if let having = select.having {
+            sql += " HAVING "
+            write(having.node, needing: .lowest)
+        }
+        if !select.orderBy.isEmpty {
+            sql += " ORDER BY "
+            for (i, term) in select.orderBy.enumerated() {
+                if i > 0 { sql += ", " }
+                write(term.expression.node, needing: .lowest)
+                sql += term.ascending ? " ASC" : " DESC"
+            }
+        }
+        if let limit = select.limit {
+            sql += " LIMIT "
+            write(limit.node, needing: .atom)
+        }
+        if let offset = select.offset {
+            sql += " OFFSET "
+            write(offset.node, needing: .atom)
+        }
+    }
+
+    // MARK: Expressions
+
+    private mutating func list(_ nodes: [SQLExpression.Node]) {
+        for (i, node) in nodes.enumerated() {
+            if i > 0 { sql += ", " }
+            write(node, needing: .lowest)
+        }
+    }
+
+    private static func precedence(of node: SQLExpression.Node) -> SQLPrecedence {
+        switch node {
+        case .or: return .or
+        case .and: return .and
+        case .not: return .not
+        case .binary(_, let op, _):
+            switch op {
+            case .plus: return .plus
+            case .remainder: return .remainder
+            default: return .comparison
+            }
+        case .isNull, .between, .in: return .comparison
+        case .collate: return .collate
+        case .column, .value, .parameter, .integer, .null, .boolean, .function, .countAll, .exists, .subquery: return .atom
+        }
+    }
+
+    /// Writes an expression, in parentheses unless it binds more tightly than `needed`.
+    mutating func write(_ node: SQLExpression.Node, needing needed: SQLPrecedence) {
+        let own = Self.precedence(of: node)
+        let parenthesized = needed != .lowest && own <= needed && own != .atom
+        if parenthesized { sql += "(" }
+        defer { if parenthesized { sql += ")" } }
+        switch node {
+        case .column(let table, let column):
+            if let table { name(table); sql += "." }
+            name(column)
+        case .value(let value):
+            placeholders += 1
+            let (text, bound) = dialect.placeholder(placeholders, for: value)
+            sql += text
+            arguments.append(bound)
+        case .parameter:
+            placeholders += 1
+            hasParameters = true
+            sql += dialect.placeholder(placeholders, for: .null).text
+        case .integer(let n):
+            sql += String(n)
+        case .null:
+            sql += "NULL"
+        case .boolean(let b):
+            sql += dialect.boolean(b)
+        case .and(let parts), .or(let parts):
+            // Nested groups keep their parentheses: they hold SQLite's parse tree shallow.
+            let isAnd = if case .and = node { true } else { false }
+            for (i, part) in parts.enumerated() {
+                if i > 0 { sql += isAnd ? " AND " : " OR " }
+                write(part, needing: .and)
+            }
+        case .not(let inner):
+            sql += "NOT "
+            write(inner, needing: .and)
+        case .binary(let lhs, let op, let rhs):
+            // Comparisons never chain unparenthesized; arithmetic reads left to right.
+            let operands: SQLPrecedence = own == .comparison ? .comparison : SQLPrecedence(rawValue: own.rawValue - 1)!
+            write(lhs, needing: operands)
+            sql += " " + op.rawValue + " "
+            write(rhs, needing: own == .comparison ? .comparison : own)
+        case .isNull(let inner, let negated):
+            write(inner, needing: .comparison)
+            sql += negated ? " IS NOT NULL" : " IS NULL"
+        case .between(let inner, let low, let high):
+            write(inner, needing: .comparison)
+            sql += " BETWEEN "
+            write(low, needing: .comparison)
+            sql += " AND "
+            write(high, needing: .comparison)
+        case .in(let inner, let elements):
+            write(inner, needing: .comparison)
+            sql += " IN ("
+            list(elements)
+            sql += ")"
+        case .function(let function, let args):
+            sql += function + "("
+            list(args)
+            sql += ")"
+        case .countAll:
+            sql += "COUNT(*)"
+        case .exists(let select):
+            sql += "EXISTS ("
+            write(select)
+            sql += ")"
+        case .subquery(let select):
+            sql += "("
+            write(select)
+            sql += ")"
+        case .collate(let inner, let collation):
+            write(inner, needing: .remainder)
+            sql += " COLLATE "
+            name(collation)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A whole statement: a query, a change to rows, or a change to the schema. Every name in
+/// it is an identifier the dialect quotes; every value is bound.
+///
+/// ```swift
+/// let s = SQLStatement.update("ZITEM", set: [("ZNAME", .value(.text("x")))],
+///                             where: .column("Z_PK") == .value(.integer(3)))
+/// SQLiteDialect().render(s).sql   // UPDATE ZITEM SET ZNAME = ? WHERE Z_PK = ?
+/// ```
+public struct SQLStatement: Hashable, Sendable {
+    enum Kind: Hashable, Sendable {
+        case select(SQLSelect)
+        case insert(table: String, columns: [String], values: [SQLExpression], orIgnore: Bool)
+        case update(table: String, assignments: [Assignment], filter: SQLExpression?)
+        case delete(table: String, filter: SQLExpression?)
+        case createTable(String, columns: [SQLColumnDefinition], primaryKey: [String], padded: Bool)
+        case createIndex(String, table: String, columns: [String], ifNotExists: Bool)
+        case dropIndex(String, ifExists: Bool)
+        case addColumn(table: String, SQLColumnDefinition)
+        case dropColumn(table: String, column: String)
+        case renameColumn(table: String, from: String, to: String)
+    }
+
+    struct Assignment: Hashable, Sendable {
+        var column: String
+        var value: SQLExpression
+    }
+
+    let kind: Kind
+
+    public static func select(_ select: SQLSelect) -> SQLStatement { SQLStatement(kind: .select(select)) }
+
+    /// `INSERT [OR IGNORE] INTO table (columns) VALUES (values)`
+    public static func insert(into table: String, columns: [String], values: [SQLExpression], orIgnore: Bool = false) -> SQLStatement {
+        precondition(columns.count == values.count, "INSERT INTO \(table): \(columns.count) columns and \(values.count) values")
+        return SQLStatement(kind: .insert(table: table, columns: columns, values: values, orIgnore: orIgnore))
+    }
+
+    /// `UPDATE table SET column = value, ... [WHERE filter]`
+    public static func update(_ table: String, set assignments: [(String, SQLExpression)], where filter: SQLExpression? = nil) -> SQLStatement {
+        SQLStatement(kind: .update(table: table, assignments: assignments.map { Assignment(column: $0.0, value: $0.1) }, filter: filter))
+    }
+
+    /// `DELETE FROM table [WHERE filter]`
+    public static func delete(from table: String, where filter: SQLExpression? = nil) -> SQLStatement {
+        SQLStatement(kind: .delete(table: table, filter: filter))
+    }
+
+    /// `CREATE TABLE name (columns, PRIMARY KEY (...))`; the key clause only when given.
+    /// `padded` writes `( columns )`, as Core Data writes its entity and join tables.
+    public static func createTable(_ name: String, columns: [SQLColumnDefinition], primaryKey: [String] = [],
+                                   padded: Bool = false) -> SQLStatement {
+        SQLStatement(kind: .createTable(name, columns: columns, primaryKey: primaryKey, padded: padded))
+    }
+
+    public static func createIndex(_ name: String, on table: String, columns: [String], ifNotExists: Bool = false) -> SQLStatement {
+        SQLStatement(kind: .createIndex(name, table: table, columns: columns, ifNotExists: ifNotExists))
+    }
+
+    public static func dropIndex(_ name: String, ifExists: Bool = false) -> SQLStatement {
+        SQLStatement(kind: .dropIndex(name, ifExists: ifExists))
+    }
+
+    public static func addColumn(to table: String, _ column: SQLColumnDefinition) -> SQLStatement {
+        SQLStatement(kind: .addColumn(table: table, column))
+    }
+
+    public static func dropColumn(_ column: String, from table: String) -> SQLStatement {
+        SQLStatement(kind: .dropColumn(table: table, column: column))
+    }
+
+    public static func renameColumn(_ from: String, to: String, in table: String) -> SQLStatement {
+        SQLStatement(kind: .renameColumn(table: table, from: from, to: to))
+    }
+}
+
+/// A column of CREATE TABLE or ADD COLUMN: its name and declared type.
+public struct SQLColumnDefinition: Hashable, Sendable {
+    public var name: String
+    public var type: SQLColumnType
+    public var isPrimaryKey: Bool
+
+    public init(_ name: String, _ type: SQLColumnType, primaryKey: Bool = false) {
+        self.name = name
+        self.type = type
+        self.isPrimaryKey = primaryKey
+    }
+}
+
+/// A declared column type. The set is closed: a type name never comes from a model file.
+public struct SQLColumnType: Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+
+    private init(_ name: String) { description = name }
+
+    public static let integer = SQLColumnType("INTEGER")
+    public static let float = SQLColumnType("FLOAT")
+    public static let decimal = SQLColumnType("DECIMAL")
+    public static let varchar = SQLColumnType("VARCHAR")
+    public static let varchar255 = SQLColumnType("VARCHAR(255)")
+    public static let timestamp = SQLColumnType("TIMESTAMP")
+    public static let blob = SQLColumnType("BLOB")
+}
