@@ -5,7 +5,7 @@ import ObjectGraph
 import TerminalUICurses
 import ToDoApp
 
-/// `termdata [todo] [--store PATH] [--store-type sqlite|xml|binary] [--empty] [--alert-interval SECONDS]`
+/// `termdata [todo] [--store PATH] [--type sqlite|xml|binary] [--empty] [--alert-interval SECONDS]`
 struct ToDoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todo",
@@ -16,7 +16,9 @@ struct ToDoCommand: ParsableCommand {
     @Option(help: "The store file (default: the ToDo store in the data directory).")
     var store: String?
 
-    @Option(name: .customLong("store-type"), help: "Store type: sqlite, xml or binary (default: what an existing file holds, else from the extension, else sqlite).")
+    /// `--type`, as every command names it; `--store-type`, its earlier name, still works.
+    @Option(name: [.customLong("type"), .customLong("store-type")],
+            help: "The store type: sqlite, xml or binary (default: what an existing file holds, else from the file extension, else sqlite).")
     var storeType: StoreKind?
 
     @Flag(help: "Start a new store without the welcome item and sample categories.")

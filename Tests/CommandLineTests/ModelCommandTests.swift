@@ -59,6 +59,18 @@ struct ModelCommandTests {
                 "nothing is created without a terminal")
     }
 
+    @Test("the ToDo application takes --type as the other commands do, and --store-type as before", arguments: ["--type", "--store-type"])
+    func toDoTypeOption(option: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let accepted = try TermDataProcess.run(["todo", option, "xml", "--store", folder.appendingPathComponent("list.xml").path])
+        #expect(accepted.status != 0)
+        #expect(accepted.stderr.contains("termdata needs a terminal"), "the option was read: \(accepted.stderr)")
+        let refused = try TermDataProcess.run(["todo", option, "paper"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("'paper'"), "\(refused.stderr)")
+        #expect(try TermDataProcess.run(["todo", "--help"]).stdout.contains("--type"))
+    }
+
     @Test("browse without a terminal says it needs one and names the commands that do not")
     func browseWithoutTerminal() throws {
         let result = try TermDataProcess.run(["browse", "--store", try Fixtures.copyOfCorpusFile(ModelFixtures.sampleStoreV1).path,
