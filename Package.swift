@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "ToDoApp",
             dependencies: [
-                "TerminalBindings", "TerminalUI", "TerminalUICurses", "Bindings", "Migration", "SQLiteStore",
+                "TerminalBindings", "TerminalUI", "Bindings", "Migration", "SQLiteStore",
                 "ObjectGraph", "ObjectModel", "Predicates", "TermDataResources",
             ]
         ),
@@ -69,7 +69,8 @@ let package = Package(
         .executableTarget(
             name: "termdata",
             dependencies: [
-                "ObjectModel", "ObjectGraph", "Migration", "SQLiteStore", "TermDataResources", "ToDoApp", "TerminalUICurses",
+                "Predicates", "ObjectModel", "ObjectGraph", "Migration", "SQLiteStore", "TermDataResources", "ToDoApp",
+                "TerminalUI", "TerminalUICurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,30 +81,40 @@ let package = Package(
         ),
         .executableTarget(
             name: "termdata-bench",
-            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration", "SQLiteStore", "TerminalUI", "ToDoApp"],
+            dependencies: [
+                "Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration", "SQLiteStore", "TerminalUI", "ToDoApp",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Sources/TermDataBenchmarks"
         ),
 
         // Tests
         .target(
             name: "TestSupport",
-            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "SQLiteStore", "SQLSyntax", "TerminalUI", "TermDataResources"],
+            dependencies: ["Predicates", "ObjectModel", "ObjectGraph", "SQLSyntax", "TerminalUI", "TermDataResources"],
             path: "Tests/TestSupport",
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "TestSupport"]),
-        .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "TestSupport"]),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"]),
-        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "TestSupport"]),
-        .testTarget(name: "MigrationTests", dependencies: ["Migration", "SQLiteStore", "TestSupport"]),
-        .testTarget(name: "TerminalBindingsTests", dependencies: ["TerminalBindings", "TestSupport"]),
-        .testTarget(name: "ToDoAppTests", dependencies: ["ToDoApp", "SQLiteStore", "TestSupport"]),
+        .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "Predicates", "TestSupport"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "ObjectModel", "Predicates", "TestSupport"]),
+        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport"]),
+        .testTarget(name: "MigrationTests", dependencies: [
+            "Migration", "SQLiteStore", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .testTarget(name: "TerminalBindingsTests", dependencies: [
+            "TerminalBindings", "TerminalUI", "Bindings", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+        ]),
+        .testTarget(name: "ToDoAppTests", dependencies: [
+            "ToDoApp", "SQLiteStore", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+        ]),
         .testTarget(name: "SQLSyntaxTests", dependencies: ["SQLSyntax", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: [
             "SQLiteStore", "SQLSyntax", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUICurses", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: [
             "TestSupport", "ObjectModel", "ObjectGraph", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
