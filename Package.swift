@@ -49,12 +49,17 @@ let package = Package(
         .target(name: "TerminalBindings", dependencies: ["TerminalUI", "Bindings", "ObjectGraph", "ObjectModel", "Predicates"]),
 
         // Applications
+        .target(name: "AppShell", dependencies: ["TerminalBindings", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates"]),
         .target(
             name: "ToDoApp",
             dependencies: [
-                "TerminalBindings", "TerminalUI", "Bindings", "Migration", "SQLiteStore",
+                "AppShell", "TerminalBindings", "TerminalUI", "Bindings", "Migration", "SQLiteStore",
                 "ObjectGraph", "ObjectModel", "Predicates", "TermDataResources",
             ]
+        ),
+        .target(
+            name: "Browser",
+            dependencies: ["AppShell", "TerminalBindings", "TerminalUI", "Bindings", "ObjectGraph", "ObjectModel", "Predicates"]
         ),
 
         // Bundled models and sample data
@@ -69,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "termdata",
             dependencies: [
-                "Predicates", "ObjectModel", "ObjectGraph", "Migration", "SQLiteStore", "TermDataResources", "ToDoApp",
+                "Predicates", "ObjectModel", "ObjectGraph", "Migration", "SQLiteStore", "TermDataResources", "ToDoApp", "Browser",
                 "TerminalUI", "TerminalUICurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -107,7 +112,10 @@ let package = Package(
             "TerminalBindings", "TerminalUI", "Bindings", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ]),
         .testTarget(name: "ToDoAppTests", dependencies: [
-            "ToDoApp", "SQLiteStore", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+            "ToDoApp", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+        ]),
+        .testTarget(name: "BrowserTests", dependencies: [
+            "Browser", "SQLiteStore", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ]),
         .testTarget(name: "SQLSyntaxTests", dependencies: ["SQLSyntax", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: [

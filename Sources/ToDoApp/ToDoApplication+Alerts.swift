@@ -1,4 +1,5 @@
 import Foundation
+import AppShell
 import ObjectGraph
 import TerminalBindings
 import TerminalUI

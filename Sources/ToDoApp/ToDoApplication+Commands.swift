@@ -1,4 +1,5 @@
 import Foundation
+import AppShell
 import Bindings
 import ObjectGraph
 import ObjectModel
@@ -54,23 +55,23 @@ extension ToDoApplication: ContextEditing {
         app.keyMap.rebind("app.menu", to: [.function(9)])
         app.menuBar = MenuBar([
             Menu("File", items: [
-                MenuItem("Save          Ctrl-S", command: "todo.save"),
-                MenuItem("Quit          q  F10", command: "app.quit"),
+                MenuItem("Save", command: "todo.save"),
+                MenuItem("Quit", command: "app.quit"),
             ]),
             Menu("Edit", items: [
-                MenuItem("Add item          a", command: "todo.add"),
-                MenuItem("Delete item       d", command: "todo.delete"),
-                MenuItem("Toggle completed  Space", command: "todo.toggleCompleted"),
-                MenuItem("Undo              u", command: "todo.undo"),
-                MenuItem("Redo              Ctrl-R", command: "todo.redo"),
-                MenuItem("Filter            /", command: "todo.filter"),
+                MenuItem("Add item", command: "todo.add"),
+                MenuItem("Delete item", command: "todo.delete"),
+                MenuItem("Toggle completed", command: "todo.toggleCompleted"),
+                MenuItem("Undo", command: "todo.undo"),
+                MenuItem("Redo", command: "todo.redo"),
+                MenuItem("Filter", command: "todo.filter"),
                 MenuItem("Clear filter", command: "todo.clearFilter"),
             ]),
             Menu("Window", items: [
-                MenuItem("Categories        c", command: "todo.categories"),
-                MenuItem("Command palette   :", command: "app.palette"),
+                MenuItem("Categories", command: "todo.categories"),
+                MenuItem("Command palette", command: "app.palette"),
             ]),
-            Menu("Help", items: [MenuItem("Keys              ?", command: "app.help")]),
+            Menu("Help", items: [MenuItem("Keys", command: "app.help")]),
         ])
     }
 
@@ -130,7 +131,7 @@ extension ToDoApplication: ContextEditing {
         return .redraw
     }
 
-    func save() -> EventResult {
+    package func save() -> EventResult {
         if saveChanges() { app.showMessage("Saved") }
         return .redraw
     }
@@ -168,15 +169,10 @@ extension ToDoApplication: ContextEditing {
         return .redraw
     }
 
-    /// The predicate a filter text stands for, checked against the entity's keys.
+    /// The predicate a filter text stands for, checked against the entity's keys: words
+    /// match names.
     static func filterPredicate(for text: String, entity: Entity) throws -> ObjectPredicate? {
-        guard !text.isEmpty else { return nil }
-        guard FilterText.looksLikePredicate(text) else {
-            return FilterText.words(text, matchingAnyOf: [ToDoKeys.name])
-        }
-        let predicate = try ObjectPredicate(format: text)
-        try FilterKeyCheck.check(predicate, entity: entity)
-        return predicate
+        try FilterText.predicate(for: text, entity: entity, searchKeys: [ToDoKeys.name])
     }
 
     // MARK: Categories
@@ -246,27 +242,5 @@ extension ToDoApplication: ContextEditing {
             if choice == 0 { remove() }
         }
         return .redraw
-    }
-}
-
-/// Checks that a filter's key paths exist, so a typo is reported before it empties the list.
-enum FilterKeyCheck {
-    static func check(_ predicate: ObjectPredicate, entity: Entity) throws {
-        switch predicate {
-        case .true, .false: return
-        case .and(let ps), .or(let ps): for p in ps { try check(p, entity: entity) }
-        case .not(let p): try check(p, entity: entity)
-        case .comparison(let c):
-            try check(c.lhs, entity: entity)
-            try check(c.rhs, entity: entity)
-        }
-    }
-
-    static func check(_ expression: ObjectExpression, entity: Entity) throws {
-        guard case .keyPath(let path) = expression else { return }
-        let first = String(path.split(separator: ".").first ?? "")
-        guard first.hasPrefix("@") || entity.hasProperty(first) || first == "SELF" else {
-            throw KeyValueError.unknownKey(first, typeName: entity.name)
-        }
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import AppShell
 import ObjectGraph
 import TerminalUI
 
 extension ToDoApplication {
     func installQuitting() {
-        app.keyMap.rebind("app.quit", to: [.character("q"), .control("q"), .function(10)])
+        installQuitKeys()
         app.keyMap.add(Command("todo.interrupt", title: "Quit, asking whether to save (Save is the default)", keys: [.control("c")]) { [weak self] in
             self?.interrupt() ?? .quit
         })
@@ -63,29 +64,21 @@ extension ToDoApplication {
     func interrupt() -> EventResult {
         commitEdits()
         context.processPendingChanges()
-        let changes = store.unsavedChangeCount
-        guard changes > 0 else {
+        guard unsavedChangeCount > 0 else {
             forceQuit = true
             return .quit
         }
         // As in the browser: Enter saves, so that Ctrl-C then Enter never loses work.
-        app.alert(title: "Unsaved changes",
-                  message: "Save \(changes) unsaved change\(changes == 1 ? "" : "s") before quitting?",
-                  buttons: ["Save and quit", "Discard and quit", "Cancel"], completion: { [weak self] choice in
-                      guard let self, let choice, choice < 2 else { return }
-                      if choice == 0 {
-                          // Saving is what q does; a failure is reported there.
-                          self.app.requestQuit()
-                          return
-                      }
-                      self.context.rollback()
-                      self.forceQuit = true
-                      self.app.requestQuit()
-                  })
+        // Saving is what q does; a failure is reported there.
+        askToSaveBeforeQuitting(saveAndQuit: { [weak self] in self?.app.requestQuit() },
+                                discardAndQuit: { [weak self] in
+                                    self?.forceQuit = true
+                                    self?.app.requestQuit()
+                                })
         return .redraw
     }
 
-    func reveal(_ failures: [ValidationFailure]) {
+    package func reveal(_ failures: [ValidationFailure]) {
         if let failure = failures.first(where: { items.arrangedIndex(of: $0.object) != nil }),
            let row = items.arrangedIndex(of: failure.object) {
             table.select(row: row)
@@ -100,7 +93,7 @@ extension ToDoApplication {
 
     /// Commits edits in every table and form; false when an editor refuses.
     @discardableResult
-    func commitEdits() -> Bool {
+    package func commitEdits() -> Bool {
         var ok = true
         for view in [table, categoryTable] where view.state.isEditing { ok = view.commitEditing() && ok }
         if form.state.isEditing { ok = form.commitEditing() && ok }

@@ -1,4 +1,5 @@
 import Foundation
+import AppShell
 import Bindings
 import ObjectGraph
 import ObjectModel
@@ -228,7 +229,7 @@ public final class ToDoApplication {
 
     // MARK: Status
 
-    func updateStatus() {
+    package func updateStatus() {
         let count = items.arrangedCount
         let changes = store.unsavedChangeCount
         // The count first and the changes last, as in the browser: a narrow status bar keeps both.

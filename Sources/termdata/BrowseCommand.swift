@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Browser
 import ObjectGraph
 import TerminalUICurses
 import ToDoApp

@@ -64,7 +64,7 @@ struct OverlayTests {
         #expect(harness.app.windows.count == 1)
     }
 
-    @Test("F9 opens the menu bar; arrows pick and Enter runs the item's command")
+    @Test("F9 opens the menu bar with each item's keys from the live commands; arrows pick and Enter runs the item's command")
     func menuBar() {
         let harness = tableApp()
         harness.app.menuBar = MenuBar([
@@ -74,11 +74,12 @@ struct OverlayTests {
         harness.app.relayout()
         var screen = harness.run("<F9>")
         #expect(screen[0] == " File  Table")
-        #expect(screen[1].hasPrefix("┌──────┐"))
-        #expect(screen[2].hasPrefix("│ Quit │"))
+        #expect(screen[1].hasPrefix("┌─────────────────┐"))
+        #expect(screen[2].hasPrefix("│ Quit  q, Ctrl-Q │"))
         screen = harness.run("<Right>")
-        #expect(screen[1].contains("┌───────────┐"))
-        #expect(screen[2].contains("│ First row │"))
+        #expect(screen[1].contains("┌────────────────────┐"))
+        #expect(screen[2].contains("│ First row  g, Home │"))
+        #expect(screen[3].contains("│ Last row    G, End │"))
         harness.run("j<Enter>")
         #expect(harness.table.state.selectedRow == 29)
         #expect(harness.app.menuBar?.isOpen == false)

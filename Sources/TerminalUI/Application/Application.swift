@@ -370,7 +370,14 @@ public final class Application {
             statusBar.hints = offeredCommands.filter(\.isHint)
             statusBar.draw(in: canvas.subcanvas(bottom))
         }
-        menuBar?.drawDropdown(in: canvas)
+        if let menuBar, menuBar.isOpen {
+            let live = liveCommands
+            menuBar.keyLabel = { name in
+                guard let keys = live.first(where: { $0.name == name })?.keys, !keys.isEmpty else { return nil }
+                return keys.prefix(2).map(\.description).joined(separator: ", ")
+            }
+            menuBar.drawDropdown(in: canvas)
+        }
         return screen
     }
 

@@ -10,6 +10,10 @@ public final class MenuBar: View {
     /// The highlighted item of the open menu.
     public private(set) var selectedItem = 0
     private var chosenCommand: String?
+    /// The keys of a command by name, as the menu shows them beside its title; the
+    /// application answers from the commands live at the time, so the menu can never
+    /// disagree with the keys.
+    var keyLabel: (String) -> String? = { _ in nil }
 
     public init(_ menus: [Menu]) {
         self.menus = menus
@@ -50,19 +54,32 @@ public final class MenuBar: View {
         }
     }
 
+    /// The lines of a menu's items: each title, and its keys aligned on the right.
+    func itemLines(of menu: Menu) -> [String] {
+        let labels = menu.items.map { keyLabel($0.command) ?? "" }
+        let titleWidth = menu.items.map(\.title.displayWidth).max() ?? 0
+        let labelWidth = labels.map(\.displayWidth).max() ?? 0
+        return zip(menu.items, labels).map { item, label in
+            guard labelWidth > 0 else { return item.title }
+            let gap = titleWidth - item.title.displayWidth + 2 + labelWidth - label.displayWidth
+            return item.title + String(repeating: " ", count: gap) + label
+        }
+    }
+
     /// Draw the open menu over everything else, on the whole-screen canvas.
     func drawDropdown(in canvas: Canvas) {
         guard let openIndex else { return }
         let menu = menus[openIndex]
-        let width = (menu.items.map { $0.title.displayWidth }.max() ?? 0) + 4
+        let lines = itemLines(of: menu)
+        let width = (lines.map(\.displayWidth).max() ?? 0) + 4
         let x = min(titleColumns[openIndex] - 1, max(0, canvas.size.width - width))
         let rect = Rect(x: x, y: 1, width: width, height: menu.items.count + 2)
         let theme = canvas.theme
         canvas.fill(rect, style: theme.menuBar)
         canvas.box(rect, style: theme.menuBar)
-        for (i, item) in menu.items.enumerated() {
+        for i in menu.items.indices {
             let style = i == selectedItem ? theme.menuSelection : theme.menuBar
-            canvas.write(" " + item.title, x: rect.x + 1, y: rect.y + 1 + i, width: width - 2, style: style)
+            canvas.write(" " + lines[i], x: rect.x + 1, y: rect.y + 1 + i, width: width - 2, style: style)
         }
     }
 
@@ -105,7 +122,7 @@ public final class MenuBar: View {
         if let openIndex {
             let menu = menus[openIndex]
             let row = p.y - 2
-            let width = (menu.items.map { $0.title.displayWidth }.max() ?? 0) + 4
+            let width = (itemLines(of: menu).map(\.displayWidth).max() ?? 0) + 4
             if menu.items.indices.contains(row), p.x >= titleColumns[openIndex] - 1,
                p.x < titleColumns[openIndex] - 1 + width {
                 chosenCommand = menu.items[row].command

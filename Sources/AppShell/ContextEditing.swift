@@ -3,9 +3,18 @@ import ObjectGraph
 import TerminalBindings
 import TerminalUI
 
-/// What the ToDo application and the browser share around their context: undo, redo and
-/// saving, each reported in the status bar.
-protocol ContextEditing: AnyObject {
+/// What the ToDo application and the browser share around their context: undo, redo,
+/// saving and the conflict dialog, each reported in the status bar, and the question asked
+/// before quitting with unsaved changes.
+///
+/// ```swift
+/// extension MyApp: ContextEditing {
+///     package func save() -> EventResult { if saveChanges() { app.showMessage("Saved") }; return .redraw }
+///     ...
+/// }
+/// for command in editingCommands(prefix: "my") { app.keyMap.add(command) }
+/// ```
+package protocol ContextEditing: AnyObject {
     var app: Application { get }
     var context: ManagedObjectContext { get }
     /// Commits the edits open in tables and forms; false when an editor refuses its value.
@@ -21,13 +30,13 @@ protocol ContextEditing: AnyObject {
 extension ContextEditing {
     /// Ends an event for the context: delete rules run, the undo group closes, and the
     /// controllers hear of the changes.
-    func endEvent() {
+    package func endEvent() {
         context.processPendingChanges()
         updateStatus()
     }
 
     /// Undo, redo and save, as commands named `<prefix>.undo`, `.redo` and `.save`.
-    func editingCommands(prefix: String) -> [Command] {
+    package func editingCommands(prefix: String) -> [Command] {
         [
             Command("\(prefix).undo", title: "Undo", keys: [.character("u")], hint: "Undo") { [weak self] in
                 self?.undo() ?? .ignored
@@ -41,8 +50,34 @@ extension ContextEditing {
         ]
     }
 
+    /// The objects inserted, changed and deleted since the last save.
+    package var unsavedChangeCount: Int {
+        context.processPendingChanges()
+        return context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count
+    }
+
+    /// q, Ctrl-Q and F10 quit, in both applications.
+    package func installQuitKeys() {
+        app.keyMap.rebind("app.quit", to: [.character("q"), .control("q"), .function(10)])
+    }
+
+    /// Asks whether to save the unsaved changes before quitting. "Save and quit" comes
+    /// first, so Enter never loses work; "Discard and quit" rolls the changes back first;
+    /// Cancel stays.
+    package func askToSaveBeforeQuitting(saveAndQuit: @escaping () -> Void, discardAndQuit: @escaping () -> Void) {
+        let changes = unsavedChangeCount
+        app.alert(title: "Unsaved changes",
+                  message: "Save \(changes) unsaved change\(changes == 1 ? "" : "s") before quitting?",
+                  buttons: ["Save and quit", "Discard and quit", "Cancel"]) { [weak self] choice in
+            guard let self, let choice, choice < 2 else { return }
+            if choice == 0 { return saveAndQuit() }
+            self.context.rollback()
+            discardAndQuit()
+        }
+    }
+
     /// Runs `body` as one step to undo (an insert and the values it starts with).
-    func inOneUndoStep<T>(_ body: () throws -> T) rethrows -> T {
+    package func inOneUndoStep<T>(_ body: () throws -> T) rethrows -> T {
         context.undoManager?.beginUndoGrouping()
         defer { context.undoManager?.endUndoGrouping() }
         return try body()
@@ -50,14 +85,14 @@ extension ContextEditing {
 
     /// Takes back an object just added whose first edit was cancelled: when nothing was
     /// recorded since its add (`undoCount` then), undoing removes it.
-    func discardAdded(_ object: ManagedObject?, undoCount: Int) {
+    package func discardAdded(_ object: ManagedObject?, undoCount: Int) {
         context.processPendingChanges()
         guard let object, object.isInserted, let undo = context.undoManager, undo.undoGroupCount == undoCount else { return }
         context.undo()
         endEvent()
     }
 
-    func undo() -> EventResult {
+    package func undo() -> EventResult {
         _ = commitEdits()
         guard context.undoManager?.canUndo == true else {
             app.showMessage("Nothing to undo")
@@ -68,7 +103,7 @@ extension ContextEditing {
         return .redraw
     }
 
-    func redo() -> EventResult {
+    package func redo() -> EventResult {
         guard context.undoManager?.canRedo == true else {
             app.showMessage("Nothing to redo")
             return .redraw
@@ -85,7 +120,7 @@ extension ContextEditing {
     /// A save that meets rows another save changed asks whose values win and saves again;
     /// `afterConflict` then runs in place of the usual "Saved".
     @discardableResult
-    func saveChanges(afterConflict: (() -> Void)? = nil) -> Bool {
+    package func saveChanges(afterConflict: (() -> Void)? = nil) -> Bool {
         guard commitEdits() else {
             app.showMessage("Finish or cancel the edit (Esc) before saving", isError: true)
             return false
@@ -112,7 +147,7 @@ extension ContextEditing {
     /// asks whose values win where both changed the same field, and saves again that way.
     /// Fields only one side changed keep that side's value either way. `saved` runs after
     /// the save succeeds; `extraButton` (the quit's "Quit without saving") after its choice.
-    func resolveConflicts(_ error: MergeConflictError, extraButton: (title: String, action: () -> Void)? = nil,
+    package func resolveConflicts(_ error: MergeConflictError, extraButton: (title: String, action: () -> Void)? = nil,
                           saved: @escaping () -> Void) {
         updateStatus()
         let shown = error.conflicts.prefix(6).map { conflict -> String in
@@ -146,7 +181,7 @@ extension ContextEditing {
 
     /// One problem goes in the status line; several in a dialog, one line each. Either
     /// way the first object is selected with its problems under its fields.
-    func reportSaveFailures(_ failures: [ValidationFailure]) {
+    package func reportSaveFailures(_ failures: [ValidationFailure]) {
         reveal(failures)
         let lines = failures.map { "\($0.subject): \($0.message)" }
         if lines.count == 1 {
@@ -160,7 +195,7 @@ extension ContextEditing {
 
 extension FormView {
     /// Shows an object's validation problems under the fields they concern.
-    func show(_ failures: [ValidationFailure], of object: ManagedObject) {
+    package func show(_ failures: [ValidationFailure], of object: ManagedObject) {
         var errors: [String: String] = [:]
         for failure in failures where failure.object === object {
             guard let key = failure.key, fields.contains(where: { $0.id == key }) else { continue }

@@ -5,7 +5,7 @@ import ObjectGraph
 import Predicates
 import SQLiteStore
 import TerminalUI
-import ToDoApp
+import Browser
 import TestSupport
 
 /// The browser on a store Apple's Core Data wrote (a copy of SampleModel_V1.sqlite: 125 cars
@@ -267,7 +267,7 @@ struct BrowserTests {
         #expect(browser.objects?.arrangedCount == 1)
         #expect(text(driver).contains("filter: vicky"))
         browser.app.runScript("q")
-        #expect(text(driver).contains("Save 1 change before quitting?"))
+        #expect(text(driver).contains("Save 1 unsaved change before quitting?"))
         browser.app.runScript("<Right><Enter>")
         #expect(browser.app.isQuitting)
         #expect(try storedFirstNames().filter { $0 == "Victoria" }.count == 2)
@@ -287,7 +287,7 @@ struct BrowserTests {
             try other.save()
         }
         browser.app.runScript("<Enter><C-u>Vicky<Enter>q")
-        #expect(text(driver).contains("Save 1 change before quitting?"))
+        #expect(text(driver).contains("Save 1 unsaved change before quitting?"))
         browser.app.runScript("<Enter>")
         #expect(text(driver).contains("Changed elsewhere"))
         #expect(text(driver).contains("Person “Vicky”"), "\(text(driver))")

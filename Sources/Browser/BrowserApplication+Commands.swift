@@ -1,4 +1,5 @@
 import Foundation
+import AppShell
 import Bindings
 import ObjectGraph
 import ObjectModel
@@ -55,23 +56,23 @@ extension BrowserApplication: ContextEditing {
         app.keyMap.rebind("app.menu", to: [.function(9)])
         app.menuBar = MenuBar([
             Menu("File", items: [
-                MenuItem("Save          Ctrl-S", command: "browser.save"),
-                MenuItem("Quit          q  F10", command: "app.quit"),
+                MenuItem("Save", command: "browser.save"),
+                MenuItem("Quit", command: "app.quit"),
             ]),
             Menu("Edit", items: [
-                MenuItem("Add object        a", command: "browser.add"),
-                MenuItem("Delete object     d", command: "browser.delete"),
-                MenuItem("Undo              u", command: "browser.undo"),
-                MenuItem("Redo              Ctrl-R", command: "browser.redo"),
-                MenuItem("Filter            /", command: "browser.filter"),
+                MenuItem("Add object", command: "browser.add"),
+                MenuItem("Delete object", command: "browser.delete"),
+                MenuItem("Undo", command: "browser.undo"),
+                MenuItem("Redo", command: "browser.redo"),
+                MenuItem("Filter", command: "browser.filter"),
                 MenuItem("Clear filter", command: "browser.clearFilter"),
             ]),
             Menu("Go", items: [
-                MenuItem("Follow relationship  f  Enter", command: "browser.follow"),
-                MenuItem("Back                 Backspace", command: "browser.back"),
-                MenuItem("Command palette      :", command: "app.palette"),
+                MenuItem("Follow relationship", command: "browser.follow"),
+                MenuItem("Back", command: "browser.back"),
+                MenuItem("Command palette", command: "app.palette"),
             ]),
-            Menu("Help", items: [MenuItem("Keys              ?", command: "app.help")]),
+            Menu("Help", items: [MenuItem("Keys", command: "app.help")]),
         ])
     }
 
@@ -139,7 +140,7 @@ extension BrowserApplication: ContextEditing {
         return .redraw
     }
 
-    func save() -> EventResult {
+    package func save() -> EventResult {
         guard !isReadOnly else { return refuseReadOnly() }
         if saveChanges() { app.showMessage("Saved") }
         return .redraw
@@ -175,87 +176,7 @@ extension BrowserApplication: ContextEditing {
     /// The predicate a filter text stands for, checked against the entity's keys: words
     /// match any of its string attributes (`CONTAINS[cd]`), other text is a predicate.
     static func filterPredicate(for text: String, entity: Entity) throws -> ObjectPredicate? {
-        guard !text.isEmpty else { return nil }
-        if !FilterText.looksLikePredicate(text) {
-            let strings = entity.attributes.filter { $0.type == .string && !$0.isTransient }.map(\.name)
-            guard !strings.isEmpty else {
-                throw ObjectGraphError.unsupported("\(entity.name) has no text attribute to search; type a predicate, such as value > 3")
-            }
-            return FilterText.words(text, matchingAnyOf: strings)
-        }
-        let predicate = try ObjectPredicate(format: text)
-        try FilterKeyCheck.check(predicate, entity: entity)
-        return predicate
-    }
-
-    // MARK: Quitting
-
-    func installQuitting() {
-        app.keyMap.rebind("app.quit", to: [.character("q"), .control("q"), .function(10)])
-        app.shouldQuit = { [weak self] in self?.shouldQuit() ?? true }
-        app.onSignal = { [weak self] signal in
-            guard let self else { return .quit }
-            switch signal {
-            case .interrupt: return self.shouldQuit() ? .quit : .redraw
-            case .terminate, .hangup: return .quit
-            }
-        }
-    }
-
-    /// Quits at once without changes; otherwise asks whether to save them, discard them, or stay.
-    func shouldQuit() -> Bool {
-        if quitConfirmed { return true }
-        guard commitEdits() else {
-            app.showMessage("Finish or cancel the edit (Esc) before quitting", isError: true)
-            return false
-        }
-        context.processPendingChanges()
-        guard context.hasChanges, !isReadOnly else { return true }
-        let changes = context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count
-        app.alert(title: "Unsaved changes", message: "Save \(changes) change\(changes == 1 ? "" : "s") before quitting?",
-                  buttons: ["Save and quit", "Discard and quit", "Cancel"]) { [weak self] choice in
-            guard let self, let choice, choice < 2 else { return }
-            if choice == 0 {
-                let quit = { [weak self] in
-                    self?.quitConfirmed = true
-                    self?.app.requestQuit()
-                }
-                guard self.saveChanges(afterConflict: quit) else { return }
-            } else {
-                self.context.rollback()
-            }
-            self.quitConfirmed = true
-            self.app.requestQuit()
-        }
-        return false
-    }
-}
-
-/// Whether typed filter text is a predicate or plain words.
-enum FilterText {
-    /// What an alert shows for a filter that was refused: a syntax error's caret measured in
-    /// terminal cells, so that it stays under the position after wide (CJK) characters.
-    static func message(for error: any Error) -> String {
-        if let syntax = error as? PredicateSyntaxError { return syntax.description(cellWidth: { DisplayWidth.of($0) }) }
-        return "\(error)"
-    }
-
-    /// Plain words: each word must appear (case and accents ignored), in any order, in one
-    /// of the keys — `item beta` finds "Item 00016 Beta".
-    static func words(_ text: String, matchingAnyOf keys: [String]) -> ObjectPredicate {
-        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
-        let each: [ObjectPredicate] = words.map { word in
-            let inKeys = keys.map { ObjectPredicate.comparison($0, .contains, word, options: [.caseInsensitive, .diacriticInsensitive]) }
-            return inKeys.count == 1 ? inKeys[0] : .or(inKeys)
-        }
-        return each.count == 1 ? each[0] : .and(each)
-    }
-
-    static func looksLikePredicate(_ text: String) -> Bool {
-        let operators = ["=", "<", ">", "!", "(", "\"", "'", "$", "%", "&&", "||"]
-        let keywords = ["CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "IN", "BETWEEN", "AND", "OR", "NOT",
-                        "ANY", "ALL", "NONE", "TRUEPREDICATE", "FALSEPREDICATE"]
-        let words = text.uppercased().split(separator: " ").map(String.init)
-        return operators.contains { text.contains($0) } || words.contains { keywords.contains($0) }
+        let strings = entity.attributes.filter { $0.type == .string && !$0.isTransient }.map(\.name)
+        return try FilterText.predicate(for: text, entity: entity, searchKeys: strings)
     }
 }

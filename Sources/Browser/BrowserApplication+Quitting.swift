@@ -1,0 +1,40 @@
+import Foundation
+import AppShell
+import ObjectGraph
+import TerminalUI
+
+/// Leaving the browser: with unsaved changes it asks whether to save them first.
+extension BrowserApplication {
+    func installQuitting() {
+        installQuitKeys()
+        app.shouldQuit = { [weak self] in self?.shouldQuit() ?? true }
+        app.onSignal = { [weak self] signal in
+            guard let self else { return .quit }
+            switch signal {
+            case .interrupt: return self.shouldQuit() ? .quit : .redraw
+            case .terminate, .hangup: return .quit
+            }
+        }
+    }
+
+    /// Quits at once without changes; otherwise asks whether to save them, discard them, or stay.
+    func shouldQuit() -> Bool {
+        if quitConfirmed { return true }
+        guard commitEdits() else {
+            app.showMessage("Finish or cancel the edit (Esc) before quitting", isError: true)
+            return false
+        }
+        context.processPendingChanges()
+        guard context.hasChanges, !isReadOnly else { return true }
+        let quit = { [weak self] in
+            guard let self else { return }
+            self.quitConfirmed = true
+            self.app.requestQuit()
+        }
+        askToSaveBeforeQuitting(saveAndQuit: { [weak self] in
+            guard let self, self.saveChanges(afterConflict: quit) else { return }
+            quit()
+        }, discardAndQuit: quit)
+        return false
+    }
+}
