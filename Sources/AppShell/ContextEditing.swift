@@ -76,6 +76,25 @@ extension ContextEditing {
         }
     }
 
+    /// The menu bar both applications show, opened with F9: File (save, quit); Edit (the
+    /// application's own items, then undo, redo and the filter); the application's own
+    /// menus (`middle`); Help. Commands are named `<prefix>.save`, `.undo`, `.redo`,
+    /// `.filter` and `.clearFilter`; the menu shows each one's keys as bound.
+    package func installMenus(prefix: String, editItems: [MenuItem], middle: [Menu]) {
+        app.keyMap.rebind("app.menu", to: [.function(9)])
+        app.menuBar = MenuBar([
+            Menu("File", items: [MenuItem("Save", command: "\(prefix).save"), MenuItem("Quit", command: "app.quit")]),
+            Menu("Edit", items: editItems + [
+                MenuItem("Undo", command: "\(prefix).undo"),
+                MenuItem("Redo", command: "\(prefix).redo"),
+                MenuItem("Filter", command: "\(prefix).filter"),
+                MenuItem("Clear filter", command: "\(prefix).clearFilter"),
+            ]),
+        ] + middle + [
+            Menu("Help", items: [MenuItem("Keys", command: "app.help")]),
+        ])
+    }
+
     /// Runs `body` as one step to undo (an insert and the values it starts with).
     package func inOneUndoStep<T>(_ body: () throws -> T) rethrows -> T {
         context.undoManager?.beginUndoGrouping()

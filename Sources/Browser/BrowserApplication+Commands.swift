@@ -53,26 +53,15 @@ extension BrowserApplication: ContextEditing {
     }
 
     func installMenus() {
-        app.keyMap.rebind("app.menu", to: [.function(9)])
-        app.menuBar = MenuBar([
-            Menu("File", items: [
-                MenuItem("Save", command: "browser.save"),
-                MenuItem("Quit", command: "app.quit"),
-            ]),
-            Menu("Edit", items: [
-                MenuItem("Add object", command: "browser.add"),
-                MenuItem("Delete object", command: "browser.delete"),
-                MenuItem("Undo", command: "browser.undo"),
-                MenuItem("Redo", command: "browser.redo"),
-                MenuItem("Filter", command: "browser.filter"),
-                MenuItem("Clear filter", command: "browser.clearFilter"),
-            ]),
+        installMenus(prefix: "browser", editItems: [
+            MenuItem("Add object", command: "browser.add"),
+            MenuItem("Delete object", command: "browser.delete"),
+        ], middle: [
             Menu("Go", items: [
                 MenuItem("Follow relationship", command: "browser.follow"),
                 MenuItem("Back", command: "browser.back"),
                 MenuItem("Command palette", command: "app.palette"),
             ]),
-            Menu("Help", items: [MenuItem("Keys", command: "app.help")]),
         ])
     }
 

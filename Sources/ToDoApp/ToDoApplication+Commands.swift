@@ -52,26 +52,15 @@ extension ToDoApplication: ContextEditing {
     }
 
     func installMenus() {
-        app.keyMap.rebind("app.menu", to: [.function(9)])
-        app.menuBar = MenuBar([
-            Menu("File", items: [
-                MenuItem("Save", command: "todo.save"),
-                MenuItem("Quit", command: "app.quit"),
-            ]),
-            Menu("Edit", items: [
-                MenuItem("Add item", command: "todo.add"),
-                MenuItem("Delete item", command: "todo.delete"),
-                MenuItem("Toggle completed", command: "todo.toggleCompleted"),
-                MenuItem("Undo", command: "todo.undo"),
-                MenuItem("Redo", command: "todo.redo"),
-                MenuItem("Filter", command: "todo.filter"),
-                MenuItem("Clear filter", command: "todo.clearFilter"),
-            ]),
+        installMenus(prefix: "todo", editItems: [
+            MenuItem("Add item", command: "todo.add"),
+            MenuItem("Delete item", command: "todo.delete"),
+            MenuItem("Toggle completed", command: "todo.toggleCompleted"),
+        ], middle: [
             Menu("Window", items: [
                 MenuItem("Categories", command: "todo.categories"),
                 MenuItem("Command palette", command: "app.palette"),
             ]),
-            Menu("Help", items: [MenuItem("Keys", command: "app.help")]),
         ])
     }
 

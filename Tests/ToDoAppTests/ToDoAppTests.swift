@@ -55,6 +55,21 @@ struct ToDoAppTests {
         #expect(text.contains("Item: Welcome!"), "the detail form shows the selected item")
     }
 
+    @Test("the menus show each item's keys as the key map binds them, and follow a rebinding")
+    func menusShowKeys() throws {
+        let (todo, _) = try launch()
+        var lines = todo.app.runScript("<F9>")
+        #expect(lines[2].hasPrefix("│ Save  Ctrl-S, F2 │"), "\(lines[2])")
+        #expect(lines[3].hasPrefix("│ Quit   q, Ctrl-Q │"), "\(lines[3])")
+        lines = todo.app.runScript("<Right>")
+        #expect(lines.contains { $0.contains("│ Add item                  a, Ins │") })
+        #expect(lines.contains { $0.contains("│ Undo                           u │") })
+        todo.app.runScript("<Esc>")
+        todo.app.keyMap.rebind("todo.save", to: [.control("w")])
+        lines = todo.app.runScript("<F9>")
+        #expect(lines[2].hasPrefix("│ Save     Ctrl-W │"), "\(lines[2])")
+    }
+
     @Test("the item column takes the width the other columns leave: a long name shows whole, and no blank column follows")
     func nameColumnFillsWidth() throws {
         let (todo, driver) = try launch()
