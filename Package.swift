@@ -48,8 +48,11 @@ let package = Package(
         .target(name: "TerminalUICurses", dependencies: ["TerminalUI", "CNcursesw"]),
         .target(name: "TerminalBindings", dependencies: ["TerminalUI", "Bindings", "ObjectGraph", "ObjectModel", "Predicates"]),
 
+        // Import and export
+        .target(name: "Interchange", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
+
         // Applications
-        .target(name: "AppShell", dependencies: ["TerminalBindings", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates"]),
+        .target(name: "AppShell", dependencies: ["Interchange", "TerminalBindings", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates"]),
         .target(
             name: "ToDoApp",
             dependencies: [
@@ -75,7 +78,7 @@ let package = Package(
             name: "termdata",
             dependencies: [
                 "Predicates", "ObjectModel", "ObjectGraph", "Migration", "SQLiteStore", "TermDataResources", "ToDoApp", "Browser",
-                "TerminalUI", "TerminalUICurses",
+                "Interchange", "TerminalUI", "TerminalUICurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -112,8 +115,9 @@ let package = Package(
             "TerminalBindings", "TerminalUI", "Bindings", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ]),
         .testTarget(name: "ToDoAppTests", dependencies: [
-            "ToDoApp", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+            "ToDoApp", "Interchange", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ]),
+        .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: [
             "Browser", "SQLiteStore", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ]),

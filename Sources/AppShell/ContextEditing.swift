@@ -17,6 +17,8 @@ import TerminalUI
 package protocol ContextEditing: AnyObject {
     var app: Application { get }
     var context: ManagedObjectContext { get }
+    /// Whether changes are refused (a store opened read-only).
+    var isReadOnly: Bool { get }
     /// Commits the edits open in tables and forms; false when an editor refuses its value.
     @discardableResult func commitEdits() -> Bool
     func updateStatus()
@@ -76,14 +78,20 @@ extension ContextEditing {
         }
     }
 
-    /// The menu bar both applications show, opened with F9: File (save, quit); Edit (the
+    /// The menu bar both applications show, opened with F9: File (save, import, export,
+    /// quit); Edit (the
     /// application's own items, then undo, redo and the filter); the application's own
     /// menus (`middle`); Help. Commands are named `<prefix>.save`, `.undo`, `.redo`,
     /// `.filter` and `.clearFilter`; the menu shows each one's keys as bound.
     package func installMenus(prefix: String, editItems: [MenuItem], middle: [Menu]) {
         app.keyMap.rebind("app.menu", to: [.function(9)])
         app.menuBar = MenuBar([
-            Menu("File", items: [MenuItem("Save", command: "\(prefix).save"), MenuItem("Quit", command: "app.quit")]),
+            Menu("File", items: [
+                MenuItem("Save", command: "\(prefix).save"),
+                MenuItem("Import…", command: "\(prefix).import"),
+                MenuItem("Export…", command: "\(prefix).export"),
+                MenuItem("Quit", command: "app.quit"),
+            ]),
             Menu("Edit", items: editItems + [
                 MenuItem("Undo", command: "\(prefix).undo"),
                 MenuItem("Redo", command: "\(prefix).redo"),

@@ -44,7 +44,7 @@ extension BrowserApplication: ContextEditing {
             Command("browser.back", title: "Go back to where the relationship was followed from", keys: [.backspace], hint: "Back") { [weak self] in
                 self?.goBack() ?? .ignored
             },
-        ] + offeredUnlessReadOnly(editingCommands(prefix: "browser")) + [
+        ] + offeredUnlessReadOnly(editingCommands(prefix: "browser") + interchangeCommands(prefix: "browser")) + [
             Command("browser.clearFilter", title: "Clear the filter", keys: []) { [weak self] in
                 self?.applyFilter("") ?? .ignored
             },

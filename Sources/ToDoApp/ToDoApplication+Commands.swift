@@ -43,7 +43,7 @@ extension ToDoApplication: ContextEditing {
             Command("todo.categories", title: "Show or hide the category panel", keys: [.character("c"), .function(7)], hint: "Categories") { [weak self] in
                 self?.toggleCategoryPanel() ?? .ignored
             },
-        ] + editingCommands(prefix: "todo") + [
+        ] + editingCommands(prefix: "todo") + interchangeCommands(prefix: "todo") + [
             Command("todo.clearFilter", title: "Clear the filter", keys: []) { [weak self] in
                 self?.applyFilter("") ?? .ignored
             },

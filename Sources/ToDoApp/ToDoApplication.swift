@@ -19,6 +19,8 @@ public final class ToDoApplication {
     public let app: Application
     public let store: ToDoStore
     public var context: ManagedObjectContext { store.context }
+    /// The ToDo store is always open for changes.
+    package var isReadOnly: Bool { false }
     /// The clock alerts use; tests set it.
     public var now: () -> Date
     public let alerts = DueItemAlerts()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Interchange
 import Browser
 import ObjectGraph
 import TerminalUICurses

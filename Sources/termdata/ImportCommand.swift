@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Interchange
 import ObjectGraph
 import ObjectModel
 
@@ -35,20 +36,17 @@ struct ImportCommand: ParsableCommand {
         let graph: GraphFile
         do {
             graph = try GraphFile(data: data)
-        } catch let failure as CommandFailure {
-            throw CommandFailure("\(file): \(failure)")
+        } catch let error as GraphFileError {
+            throw CommandFailure("\(file): \(error)")
         }
+        // Checked before the store is opened: a file with problems makes no store.
         let problems = graph.problems(for: model)
-        if !problems.isEmpty {
-            throw CommandFailure("\(file): nothing imported:\n" + Self.listing(problems.map { "  " + $0 }))
-        }
+        guard problems.isEmpty else { throw CommandFailure("\(file): \(GraphImportError(problems: problems))") }
         let url = storeArguments.storeURL
         let existed = FileManager.default.fileExists(atPath: url.path)
         let context = try storeArguments.open(model: model, creating: true)
-        var ids: [ObjectIdentifier: String] = [:]
         do {
-            ids = try graph.insert(into: context)
-            try context.save()
+            try graph.importObjects(into: context)
         } catch {
             for store in context.coordinator.stores { context.coordinator.removeStore(store) }
             if !existed {
@@ -56,28 +54,9 @@ struct ImportCommand: ParsableCommand {
                 // The failed save removed the files it wrote; the folder may be another store's too.
                 StoreFiles.removeEmptySupportDirectory(forStoreAt: url)
             }
-            if let invalid = error as? ObjectGraph.ValidationError {
-                // Each problem names the object by the file's @id, as the checks before do.
-                let lines = invalid.failures.map { failure -> String in
-                    let subject = ids[ObjectIdentifier(failure.object)].map { "\(failure.entityName) \($0)" } ?? failure.subject
-                    return "  \(subject): \(failure.message)"
-                }
-                throw CommandFailure("\(file): nothing imported:\n" + Self.listing(lines))
-            }
+            if error is GraphImportError { throw CommandFailure("\(file): \(error)") }
             throw CommandFailure("\(file): nothing imported: \(error)")
         }
-        let count = graph.entities.values.reduce(0) { $0 + $1.count }
-        try StandardOutput.line("imported \(count) object(s) into \(url.path)")
-    }
-
-    /// How many problems an import lists before it counts the rest.
-    static let listedProblems = 20
-
-    /// The problems, one per line, up to `listedProblems` and then how many more there are:
-    /// a file made by a program tends to repeat one mistake thousands of times.
-    static func listing(_ lines: [String]) -> String {
-        guard lines.count > listedProblems else { return lines.joined(separator: "\n") }
-        let more = lines.count - listedProblems
-        return (lines.prefix(listedProblems) + ["  … and \(more) more (\(lines.count) problems in all)"]).joined(separator: "\n")
+        try StandardOutput.line("imported \(graph.objectCount) object(s) into \(url.path)")
     }
 }

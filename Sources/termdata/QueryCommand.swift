@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Interchange
 import ObjectGraph
 import ObjectModel
 import Predicates
@@ -73,7 +74,7 @@ struct QueryCommand: ParsableCommand {
         let descriptors = try sort.map { spec -> ObjectSortDescriptor in
             let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
             guard let key = parts.first, !key.isEmpty else { throw CommandFailure("empty --sort key") }
-            try checkKeyPath(key, in: entity, model: model)
+            try CommandFailure.rethrowing { try KeyHint.checkKeyPath(key, from: entity, in: model) }
             let descending = parts.count > 1 && ["desc", "descending"].contains(parts[1].lowercased())
             if parts.count > 1, !descending, !["asc", "ascending"].contains(parts[1].lowercased()) {
                 throw CommandFailure("--sort \(spec): the direction is asc or desc")
@@ -84,7 +85,7 @@ struct QueryCommand: ParsableCommand {
             let keys = try (text.isEmpty ? [] : text.split(separator: ",", omittingEmptySubsequences: false)).map { k -> String in
                 let key = k.trimmingCharacters(in: .whitespaces)
                 guard !key.isEmpty else { throw CommandFailure("--keys has an empty key in '\(text)'") }
-                try checkKeyPath(key, in: entity, model: model)
+                try CommandFailure.rethrowing { try KeyHint.checkKeyPath(key, from: entity, in: model) }
                 return key
             }
             guard !keys.isEmpty else { throw CommandFailure("--keys names no key; leave it out to print every attribute") }
@@ -167,20 +168,6 @@ struct QueryCommand: ParsableCommand {
         return model.entity(named: missing.entity).map { KeyHint.text(for: missing.key, in: $0) } ?? ""
     }
 
-    private func checkKeyPath(_ path: String, in entity: Entity, model: ManagedObjectModel) throws {
-        var current = entity
-        for key in path.split(separator: ".").map(String.init) {
-            if key.hasPrefix("@") { return }
-            if current.attribute(named: key) != nil { return }
-            guard let r = current.relationship(named: key) else {
-                throw CommandFailure("entity \(current.name) has no key '\(key)'" + (path.contains(".") ? " (in '\(path)')" : "")
-                                     + KeyHint.text(for: key, in: current))
-            }
-            guard let next = model.entity(named: r.destinationEntityName) else { return }
-            current = next
-        }
-    }
-
     private func output(_ objects: [ManagedObject], columns: [String]) throws {
         let rows: [[String: JSONValue]] = try objects.map { o in
             var row: [String: JSONValue] = ["@id": .string(o.objectID.uriRepresentation.absoluteString)]
@@ -197,40 +184,9 @@ struct QueryCommand: ParsableCommand {
             for row in rows { try output.line(CSV.line(header.map { row[$0] ?? .null })) }
             try output.flush()
         case .table:
-            // An entity without attributes lists its objects by ID rather than as blank lines.
-            let header = columns.isEmpty ? ["@id"] : columns
-            let cells = rows.map { row in header.map { Self.tableCell(row[$0] ?? .null) } }
-            var widths = header.map(\.displayWidth)
-            for line in cells { for (i, c) in line.enumerated() { widths[i] = max(widths[i], c.displayWidth) } }
-            func format(_ fields: [String]) -> String {
-                // Columns are measured in terminal cells (a CJK character takes two), and only
-                // the end of the line is trimmed, so an empty first column keeps its place.
-                var line = fields.enumerated().map { i, f in f + String(repeating: " ", count: widths[i] - f.displayWidth) }
-                    .joined(separator: "  ")
-                while line.last == " " { line.removeLast() }
-                return line
-            }
             var output = StandardOutput()
-            try output.line(format(header))
-            try output.line(format(widths.map { String(repeating: "-", count: $0) }))
-            for line in cells { try output.line(format(line)) }
-            try output.line("(\(rows.count) object\(rows.count == 1 ? "" : "s"))")
+            for line in TextTable.lines(header: columns, rows: rows) { try output.line(line) }
             try output.flush()
         }
-    }
-
-    /// A value as one table cell: on one line, with control characters written as escapes.
-    static func tableCell(_ value: JSONValue) -> String {
-        var cell = ""
-        for scalar in CSV.text(value).unicodeScalars {
-            switch scalar {
-            case "\n": cell += "\\n"
-            case "\r": cell += "\\r"
-            case "\t": cell += "\\t"
-            case _ where scalar.properties.generalCategory == .control: cell += "\\u{\(String(scalar.value, radix: 16))}"
-            default: cell.unicodeScalars.append(scalar)
-            }
-        }
-        return cell
     }
 }

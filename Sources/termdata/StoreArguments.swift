@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Interchange
 import ObjectGraph
 import ObjectModel
 import SQLiteStore

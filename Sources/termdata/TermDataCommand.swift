@@ -32,6 +32,11 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = Self.plain(description) }
     init(_ error: Error) { self.description = Self.plain(String(describing: error)) }
 
+    /// Runs `body`, turning any error it throws into a failure with the error's message.
+    static func rethrowing<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let failure as CommandFailure { throw failure } catch { throw CommandFailure(error) }
+    }
+
     /// Without the "error: " some messages carry: the line already starts with "Error:".
     static func plain(_ text: String) -> String {
         var text = text.replacingOccurrences(of: ": error: ", with: ": ")

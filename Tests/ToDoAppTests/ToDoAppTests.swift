@@ -5,6 +5,7 @@ import ObjectModel
 import ObjectGraph
 import TerminalUI
 import ToDoApp
+import Interchange
 import TestSupport
 
 /// Drives the ToDo application with key scripts on the memory driver.
@@ -59,15 +60,58 @@ struct ToDoAppTests {
     func menusShowKeys() throws {
         let (todo, _) = try launch()
         var lines = todo.app.runScript("<F9>")
-        #expect(lines[2].hasPrefix("│ Save  Ctrl-S, F2 │"), "\(lines[2])")
-        #expect(lines[3].hasPrefix("│ Quit   q, Ctrl-Q │"), "\(lines[3])")
+        #expect(lines[2].hasPrefix("│ Save     Ctrl-S, F2 │"), "\(lines[2])")
+        #expect(lines[3].hasPrefix("│ Import…             │"), "\(lines[3])")
+        #expect(lines[5].hasPrefix("│ Quit      q, Ctrl-Q │"), "\(lines[5])")
         lines = todo.app.runScript("<Right>")
         #expect(lines.contains { $0.contains("│ Add item                  a, Ins │") })
         #expect(lines.contains { $0.contains("│ Undo                           u │") })
         todo.app.runScript("<Esc>")
         todo.app.keyMap.rebind("todo.save", to: [.control("w")])
         lines = todo.app.runScript("<F9>")
-        #expect(lines[2].hasPrefix("│ Save     Ctrl-W │"), "\(lines[2])")
+        #expect(lines[2].hasPrefix("│ Save        Ctrl-W │"), "\(lines[2])")
+    }
+
+    @Test("File ▸ Import… adds a graph file's objects as one undoable change; Export… writes them back out")
+    func importAndExport() throws {
+        let (todo, driver) = try launch()
+        let file = folder.appendingPathComponent("more.json")
+        try Data("""
+            {"format": "termdata-graph", "version": 1, "entities": {
+              "Category": [{"@id": "c1", "name": "Garden"}],
+              "ToDo": [{"@id": "t1", "name": "Repot the fern", "category": "c1"}, {"@id": "t2", "name": "Sow the peas"}]}}
+            """.utf8).write(to: file)
+        todo.app.runScript("<F9>")
+        #expect(screen(driver.screenLines).contains("│ Import…"), "the File menu offers it")
+        todo.app.runScript("<Esc>")
+        todo.app.perform("todo.import")
+        var text = screen(todo.app.runScript(file.path + "<Enter>"))
+        #expect(text.contains("Imported 3 objects — Ctrl-S saves, u takes them back"), "\(text)")
+        #expect(names(todo).contains("Repot the fern") && names(todo).contains("Sow the peas"))
+        #expect(todo.context.insertedObjects.count == 3, "not saved yet")
+        todo.app.runScript("u")
+        #expect(!names(todo).contains("Repot the fern"), "one u takes the whole import back")
+        #expect(todo.context.insertedObjects.isEmpty)
+        todo.app.runScript("<C-r>")
+        #expect(names(todo).contains("Repot the fern"))
+
+        let bad = folder.appendingPathComponent("bad.json")
+        try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": [{"@id": "t9", "nmae": "x"}]}}"#.utf8).write(to: bad)
+        todo.app.perform("todo.import")
+        text = screen(todo.app.runScript(bad.path + "<Enter>"))
+        #expect(text.contains("Nothing imported"))
+        #expect(text.contains("ToDo t9: unknown key 'nmae' (did you mean 'name'?)"), "\(text)")
+        todo.app.runScript("<Enter>")
+        #expect(todo.context.insertedObjects.count == 3, "a refused file adds nothing")
+
+        let out = folder.appendingPathComponent("out.json")
+        todo.app.perform("todo.export")
+        text = screen(todo.app.runScript("<C-u>" + out.path + "<Enter>"))
+        #expect(text.contains("Exported 7 objects to /"), "\(text)")
+        let exported = try GraphFile(data: Data(contentsOf: out))
+        #expect(exported.entities["ToDo"]?.compactMap { if case .string(let n)? = $0["name"] { n } else { nil } }.sorted()
+                == ["Repot the fern", "Sow the peas", "Welcome! Press a to add an item, c for categories, ? for help"])
+        #expect(exported.entities["Category"]?.count == 4)
     }
 
     @Test("the item column takes the width the other columns leave: a long name shows whole, and no blank column follows")

@@ -13,38 +13,43 @@ import Predicates
 /// Objects are listed under their concrete entity; dates are ISO-8601 strings, binary data
 /// base64; `null` means no value and an absent key takes the model's default; to-one
 /// relationships hold an `@id`, to-many ones an array of them.
-struct GraphFile {
-    static let format = "termdata-graph"
-    static let version = 1
+public struct GraphFile: Sendable {
+    public static let format = "termdata-graph"
+    public static let version = 1
 
     /// Objects by entity name, in file order.
-    var entities: [String: [[String: JSONValue]]]
+    public var entities: [String: [[String: JSONValue]]]
     /// What an export could not write as the store has it: references to rows that are
     /// not in the store (left by a No Action delete or another program).
-    var problems: [String] = []
+    public var problems: [GraphProblem] = []
 
-    init(entities: [String: [[String: JSONValue]]], problems: [String] = []) {
+    /// How many objects the file holds.
+    public var objectCount: Int { entities.values.reduce(0) { $0 + $1.count } }
+
+    public init(entities: [String: [[String: JSONValue]]], problems: [GraphProblem] = []) {
         self.entities = entities
         self.problems = problems
     }
 
     /// Reads a graph file's JSON.
-    init(data: Data) throws {
+    ///
+    /// - Throws: `GraphFileError` saying what is not as the format wants it.
+    public init(data: Data) throws {
         let json: JSONValue
         do {
             json = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw CommandFailure("not valid JSON: \(Self.jsonProblem(in: data))")
+            throw GraphFileError(.notJSON(Self.jsonProblem(in: data)))
         }
-        guard case .object(let top) = json else { throw CommandFailure("the file is not a JSON object") }
-        guard top["format"] == .string(Self.format) else { throw CommandFailure("the file's \"format\" is not \"\(Self.format)\"") }
-        guard top["version"] == .int(Self.version) else { throw CommandFailure("unsupported graph file version (this reads version \(Self.version))") }
-        guard case .object(let byEntity)? = top["entities"] else { throw CommandFailure("the file has no \"entities\" object") }
+        guard case .object(let top) = json else { throw GraphFileError(.notAnObject) }
+        guard top["format"] == .string(Self.format) else { throw GraphFileError(.wrongFormat) }
+        guard top["version"] == .int(Self.version) else { throw GraphFileError(.unsupportedVersion) }
+        guard case .object(let byEntity)? = top["entities"] else { throw GraphFileError(.noEntities) }
         var entities: [String: [[String: JSONValue]]] = [:]
         for (name, list) in byEntity {
-            guard case .array(let items) = list else { throw CommandFailure("\"entities.\(name)\" is not an array") }
+            guard case .array(let items) = list else { throw GraphFileError(.entityNotAnArray(name)) }
             entities[name] = try items.enumerated().map { i, item in
-                guard case .object(let o) = item else { throw CommandFailure("\(name)[\(i)] is not an object") }
+                guard case .object(let o) = item else { throw GraphFileError(.objectNotAnObject(entity: name, index: i)) }
                 return o
             }
         }
@@ -62,31 +67,31 @@ struct GraphFile {
         return "it does not parse"
     }
 
-    var json: JSONValue {
+    public var json: JSONValue {
         .object(["format": .string(Self.format), "version": .int(Self.version),
                  "entities": .object(entities.mapValues { .array($0.map(JSONValue.object)) })])
     }
 
-    /// Every problem with the file for this model, one line each, naming the object's `@id`.
-    func problems(for model: ManagedObjectModel) -> [String] {
-        var problems: [String] = []
+    /// Every problem with the file for this model, each naming the object by its `@id`.
+    public func problems(for model: ManagedObjectModel) -> [GraphProblem] {
+        var problems: [GraphProblem] = []
         var ids: [String: String] = [:]   // @id -> entity
         for name in entities.keys.sorted() {
             for (i, object) in entities[name]!.enumerated() {
                 guard case .string(let id)? = object["@id"] else {
-                    problems.append("\(name)[\(i)]: missing \"@id\" string")
+                    problems.append(GraphProblem("\(name)[\(i)]", "missing \"@id\" string"))
                     continue
                 }
-                if ids[id] != nil { problems.append("\(name) \(id): @id used twice") }
+                if ids[id] != nil { problems.append(GraphProblem("\(name) \(id)", "@id used twice")) }
                 ids[id] = name
             }
         }
         for name in entities.keys.sorted() {
             guard let entity = model.entity(named: name) else {
-                problems.append("unknown entity '\(name)' (the model has \(model.entityNames.sorted().joined(separator: ", ")))")
+                problems.append(GraphProblem(nil, "unknown entity '\(name)' (the model has \(model.entityNames.sorted().joined(separator: ", ")))"))
                 continue
             }
-            if entity.isAbstract { problems.append("entity '\(name)' is abstract: list its objects under their concrete entity") }
+            if entity.isAbstract { problems.append(GraphProblem(nil, "entity '\(name)' is abstract: list its objects under their concrete entity")) }
             for (i, object) in entities[name]!.enumerated() {
                 let label: String
                 if case .string(let id)? = object["@id"] { label = "\(name) \(id)" } else { label = "\(name)[\(i)]" }
@@ -96,7 +101,7 @@ struct GraphFile {
                         if a.type.isNumeric || a.type == .boolean || a.type == .string || a.type == .date || a.type == .binary
                             || a.type == .uuid || a.type == .uri || a.type == .transformable {
                             if value.attributeValue(a.type) == nil {
-                                problems.append("\(label): '\(key)': \(value.problem(as: a.type))")
+                                problems.append(GraphProblem(label, "'\(key)': \(value.problem(as: a.type))", key: key))
                             }
                         }
                     } else if let r = entity.relationship(named: key) {
@@ -106,24 +111,25 @@ struct GraphFile {
                         case (false, .string): references = [value]
                         case (true, .array(let a)): references = a
                         default:
-                            problems.append("\(label): '\(key)' expects \(r.isToMany ? "an array of @id strings" : "an @id string"), got \(value.kindName)")
+                            problems.append(GraphProblem(label, "'\(key)' expects \(r.isToMany ? "an array of @id strings" : "an @id string"), got \(value.kindName)", key: key))
                             continue
                         }
                         for reference in references {
                             guard case .string(let target) = reference else {
-                                problems.append("\(label): '\(key)' holds \(reference.kindName), not an @id")
+                                problems.append(GraphProblem(label, "'\(key)' holds \(reference.kindName), not an @id", key: key))
                                 continue
                             }
                             guard let targetEntity = ids[target] else {
-                                problems.append("\(label): '\(key)' refers to '\(target)', which the file does not define")
+                                problems.append(GraphProblem(label, "'\(key)' refers to '\(target)', which the file does not define", key: key))
                                 continue
                             }
                             if model.entity(named: targetEntity)?.isKind(of: r.destinationEntityName) != true {
-                                problems.append("\(label): '\(key)' refers to \(targetEntity) '\(target)', not a \(r.destinationEntityName)")
+                                problems.append(GraphProblem(label, "'\(key)' refers to \(targetEntity) '\(target)', not a \(r.destinationEntityName)", key: key))
                             }
                         }
                     } else {
-                        problems.append("\(label): unknown key '\(key)'" + KeyHint.text(for: key, in: entity))
+                        problems.append(GraphProblem(label, "unknown key '\(key)'" + KeyHint.text(for: key, in: entity), key: key,
+                                                    suggestion: KeyHint.closest(to: key, in: entity)))
                     }
                 }
             }
@@ -134,7 +140,7 @@ struct GraphFile {
 
     /// Relationships given on both sides that disagree: `D9.employees` holds `E9` while
     /// `E9.department` is `D8`. Import would keep whichever side it set last.
-    private func contradictions(for model: ManagedObjectModel) -> [String] {
+    private func contradictions(for model: ManagedObjectModel) -> [GraphProblem] {
         var objects: [String: (entity: Entity, values: [String: JSONValue])] = [:]
         for (name, list) in entities {
             guard let entity = model.entity(named: name) else { continue }
@@ -156,7 +162,7 @@ struct GraphFile {
                 for target in targets(object.values[r.name]) { links.insert(Link(from: id, key: r.name, to: target)) }
             }
         }
-        var problems: [String] = []
+        var problems: [GraphProblem] = []
         for id in objects.keys.sorted() {
             let (entity, values) = objects[id]!
             for r in entity.relationships where values[r.name] != nil {
@@ -167,7 +173,7 @@ struct GraphFile {
                         let listed = targets(back).map { "'\($0)'" }.joined(separator: ", ")
                         let toMany = other.entity.relationship(named: inverse)?.isToMany == true
                         let shown = listed.isEmpty ? (toMany ? "holds nothing" : "is null") : (toMany ? "holds only \(listed)" : "is \(listed)")
-                        problems.append("\(entity.name) \(id): '\(r.name)' holds '\(target)', whose '\(inverse)' \(shown)")
+                        problems.append(GraphProblem("\(entity.name) \(id)", "'\(r.name)' holds '\(target)', whose '\(inverse)' \(shown)", key: r.name))
                     }
                 }
             }
@@ -178,8 +184,10 @@ struct GraphFile {
     /// Inserts every object into the context (not saved). Call after `problems(for:)` is empty.
     ///
     /// - Returns: each inserted object's `@id`, to name it in errors.
+    /// - Parameter progress: called now and then with the objects inserted so far.
     @discardableResult
-    func insert(into context: ManagedObjectContext) throws -> [ObjectIdentifier: String] {
+    public func insert(into context: ManagedObjectContext,
+                       progress: ((Int) -> Void)? = nil) throws -> [ObjectIdentifier: String] {
         var objects: [String: ManagedObject] = [:]
         let names = entities.keys.sorted()
         for name in names {
@@ -187,6 +195,7 @@ struct GraphFile {
                 guard case .string(let id)? = object["@id"] else { continue }
                 let o = try context.insertObject(forEntityName: name)
                 objects[id] = o
+                if objects.count % 1_000 == 0 { progress?(objects.count) }
                 for (key, value) in object where key != "@id" {
                     if let a = o.entity.attribute(named: key), let v = value.attributeValue(a.type) {
                         try o.setValue(v, forKey: key)
@@ -224,8 +233,8 @@ struct GraphFile {
     ///     left out is not written, and a to-many lists only the members written.
     ///   - forImport: whether the file is one import reads (graph JSON, not CSV), so that a
     ///     warning may say what import will make of it.
-    static func export(from context: ManagedObjectContext, entityNames: [String]? = nil,
-                       keepsOutsideReferences: Bool = true, forImport: Bool = true) throws -> GraphFile {
+    public static func export(from context: ManagedObjectContext, entityNames: [String]? = nil,
+                              keepsOutsideReferences: Bool = true, forImport: Bool = true) throws -> GraphFile {
         let model = context.model
         let names = entityNames ?? model.entities.filter { !$0.isAbstract }.map(\.name).sorted()
         var objectsByEntity: [String: [ManagedObject]] = [:]
@@ -245,18 +254,18 @@ struct GraphFile {
             ids = ids.filter { written.contains($0.key.entityName) }
         }
         var entities: [String: [[String: JSONValue]]] = [:]
-        var problems: [String] = []
+        var problems: [GraphProblem] = []
         // A to-one to a row that is not in the store cannot be written; it reads as no
         // object, which is what the file says, and the export says so. (A to-many is read
         // joined to its members' rows, so a link to a missing row is no member already.)
         func missing(_ id: ManagedObjectID, from object: String, _ r: RelationshipDescription) {
-            var problem = "\(object)'s \(r.name) refers to the \(id.entityName) with primary key "
+            var problem = "\(r.name) refers to the \(id.entityName) with primary key "
                 + "\(id.primaryKey.map(String.init) ?? "?"), which is not in the store; written as null"
             if !r.isOptional {
                 problem += ", which the model does not allow"
                 if forImport { problem += ": import refuses the file until \(object) has a \(r.name)" }
             }
-            problems.append(problem)
+            problems.append(GraphProblem(object, problem, key: r.name))
         }
         for name in names {
             guard let entity = model.entity(named: name) else { continue }

@@ -1,15 +1,19 @@
-import ArgumentParser
 import Foundation
 import ObjectGraph
 
-/// A store type as the command line names it.
-enum StoreKind: String, ExpressibleByArgument, CaseIterable {
+/// A store type as people name it (`sqlite`, `xml`, `binary`), found from a file's first
+/// bytes or its extension.
+///
+/// ```swift
+/// StoreKind(inferringFrom: URL(fileURLWithPath: "list.xml")).storeType   // .xml
+/// ```
+public enum StoreKind: String, CaseIterable, Sendable {
     case sqlite, xml, binary
 
     /// The type of an existing file by its first bytes; otherwise the type its extension
     /// suggests: `.xml` is XML, `.sqlite`, `.db` and `.sqlite3` are SQLite, anything else the
     /// fallback.
-    init(inferringFrom url: URL, default fallback: StoreKind = .binary) {
+    public init(inferringFrom url: URL, default fallback: StoreKind = .binary) {
         // An existing file says what it is, whatever its name.
         if let kind = Self.sniff(url) {
             self = kind
@@ -24,7 +28,7 @@ enum StoreKind: String, ExpressibleByArgument, CaseIterable {
     }
 
     /// The kind a file's first bytes show: SQLite's header, the binary store's magic, or XML.
-    static func sniff(_ url: URL) -> StoreKind? {
+    public static func sniff(_ url: URL) -> StoreKind? {
         // Only a regular file is read: a FIFO would wait for a writer.
         guard (try? StoreFiles.checkIsRegularFile(url)) != nil, let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
@@ -36,7 +40,7 @@ enum StoreKind: String, ExpressibleByArgument, CaseIterable {
         return nil
     }
 
-    var storeType: StoreType {
+    public var storeType: StoreType {
         switch self {
         case .sqlite: return .sqlite
         case .xml: return .xml

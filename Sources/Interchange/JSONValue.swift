@@ -3,9 +3,14 @@ import ObjectGraph
 import ObjectModel
 import Predicates
 
-/// A JSON value as the command line reads and writes it: `--arg`/`--var` values and the
+/// A JSON value as TermData reads and writes it: predicate arguments typed as JSON and the
 /// graph file format.
-enum JSONValue: Codable, Equatable {
+///
+/// ```swift
+/// let value = try JSONValue.parse("{\"$date\": \"2024-05-01\"}", what: "--arg 1")
+/// try value.predicateValue()   // .date(2024-05-01 00:00:00 UTC)
+/// ```
+public enum JSONValue: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -16,7 +21,7 @@ enum JSONValue: Codable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: Decoder) throws {
+    public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         // Strings first: they are most of a graph file, and each kind tried in vain costs
         // a thrown error. No kind decodes as another, so the order changes no result.
@@ -36,7 +41,7 @@ enum JSONValue: Codable, Equatable {
         else { self = .object(try c.decode([String: JSONValue].self)) }
     }
 
-    func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
         case .null: try c.encodeNil()
@@ -51,26 +56,25 @@ enum JSONValue: Codable, Equatable {
     }
 
     /// Parses JSON text; `what` names it in the error.
-    static func parse(_ text: String, what: String) throws -> JSONValue {
+    public static func parse(_ text: String, what: String) throws -> JSONValue {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         } catch {
             // A bare word is most likely a string given without its JSON quotes.
             let word = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "_.-@$".contains($0) }
-            let hint = word ? " (a string takes JSON quotes: '\"\(text)\"')" : ""
-            throw CommandFailure("\(what) is not valid JSON: \(text)\(hint)")
+            throw JSONValueError(.notJSON(what: what, text: text, isBareWord: word))
         }
     }
 
     /// JSON text with sorted keys.
-    static func text(_ value: JSONValue, pretty: Bool = true) throws -> String {
+    public static func text(_ value: JSONValue, pretty: Bool = true) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     /// A predicate argument: numbers, strings, booleans, null, arrays, and `{"$date": "ISO-8601"}`.
-    func predicateValue() throws -> ObjectValue {
+    public func predicateValue() throws -> ObjectValue {
         switch self {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -83,16 +87,14 @@ enum JSONValue: Codable, Equatable {
         case .object(let o):
             if o.count == 1, let value = o["$date"] {
                 guard case .string(let text) = value else {
-                    throw CommandFailure("{\"$date\": …} takes an ISO-8601 string, such as \"2024-05-01T00:00:00Z\"")
+                    throw JSONValueError(.dateTagNeedsString)
                 }
-                guard let date = Self.date(text) else { throw CommandFailure("not an ISO-8601 date: \(text)") }
+                guard let date = Self.date(text) else { throw JSONValueError(.notADate(text)) }
                 return .date(date)
             }
             // A key with a dollar sign is taken for a mistyped tag ({"$Date": …}), not data.
             if let tag = o.keys.sorted().first(where: { $0.hasPrefix("$") }) {
-                throw CommandFailure(tag == "$date"
-                    ? "{\"$date\": …} stands alone: an object with it holds nothing else"
-                    : "unknown tag \(tag): the one tag is {\"$date\": \"ISO-8601\"}; a dictionary's keys do not start with $")
+                throw JSONValueError(tag == "$date" ? .dateTagNotAlone : .unknownTag(tag))
             }
             return .dictionary(try o.mapValues { try $0.predicateValue() })
         }
@@ -111,7 +113,7 @@ enum JSONValue: Codable, Equatable {
     /// second allowed), kept to the millisecond as the export writes it. Anything else is
     /// no date: the format styles read a date from the start of a text and ignore the rest,
     /// which would take `2024-05-01T10:00` (no zone) for midnight.
-    static func date(_ text: String) -> Date? {
+    public static func date(_ text: String) -> Date? {
         let text = text.first?.isWhitespace == true || text.last?.isWhitespace == true
             ? text.trimmingCharacters(in: .whitespaces) : text
         let parsed: Date?
@@ -172,7 +174,7 @@ enum JSONValue: Codable, Equatable {
         return .dateTime("\(head)T\(time)\(seconds)\(zone)")
     }
 
-    static func dateText(_ date: Date) -> String {
+    public static func dateText(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
         guard seconds.rounded() != seconds else { return plainStyle.format(date) }
         // To the millisecond, then a tenth of one more: the text is that millisecond
@@ -182,7 +184,7 @@ enum JSONValue: Codable, Equatable {
     }
 
     /// The JSON form of an attribute value: dates as ISO-8601, binary as base64.
-    static func from(_ value: ObjectValue) -> JSONValue {
+    public static func from(_ value: ObjectValue) -> JSONValue {
         switch value {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -204,7 +206,7 @@ enum JSONValue: Codable, Equatable {
     }
 
     /// The attribute value this JSON stands for, or `nil` when it does not fit the type.
-    func attributeValue(_ type: AttributeType) -> ObjectValue? {
+    public func attributeValue(_ type: AttributeType) -> ObjectValue? {
         if case .null = self { return .null }
         switch (type, self) {
         case (.integer16, .int(let i)), (.integer32, .int(let i)), (.integer64, .int(let i)):
@@ -237,7 +239,7 @@ enum JSONValue: Codable, Equatable {
     /// Why this value does not fit an attribute of a type, in words: the range of an
     /// integer type, a fraction where a whole number goes, a date or base64 that does not
     /// read. Call when `attributeValue(type)` is nil.
-    func problem(as type: AttributeType) -> String {
+    public func problem(as type: AttributeType) -> String {
         switch (type, self) {
         case (.integer16, .int(let i)), (.integer32, .int(let i)), (.integer64, .int(let i)):
             return type.rangeProblem(.int(i)) ?? "\(i) does not fit \(type.xcodeName)"
@@ -279,7 +281,7 @@ enum JSONValue: Codable, Equatable {
         return trimmed.count
     }
 
-    var kindName: String {
+    public var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -287,6 +289,41 @@ enum JSONValue: Codable, Equatable {
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"
+        }
+    }
+}
+
+/// Why text is not the JSON value it was given as.
+public struct JSONValueError: Error, Equatable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        /// `what` (such as `--arg 2`) does not parse; a bare word was most likely meant as a string.
+        case notJSON(what: String, text: String, isBareWord: Bool)
+        /// `{"$date": 5}`
+        case dateTagNeedsString
+        /// `{"$date": "soon"}`
+        case notADate(String)
+        /// `{"$date": "…", "x": 1}`
+        case dateTagNotAlone
+        /// `{"$Date": "…"}`
+        case unknownTag(String)
+    }
+
+    public let kind: Kind
+
+    public init(_ kind: Kind) { self.kind = kind }
+
+    public var description: String {
+        switch kind {
+        case .notJSON(let what, let text, let isBareWord):
+            return "\(what) is not valid JSON: \(text)" + (isBareWord ? " (a string takes JSON quotes: '\"\(text)\"')" : "")
+        case .dateTagNeedsString:
+            return "{\"$date\": …} takes an ISO-8601 string, such as \"2024-05-01T00:00:00Z\""
+        case .notADate(let text):
+            return "not an ISO-8601 date: \(text)"
+        case .dateTagNotAlone:
+            return "{\"$date\": …} stands alone: an object with it holds nothing else"
+        case .unknownTag(let tag):
+            return "unknown tag \(tag): the one tag is {\"$date\": \"ISO-8601\"}; a dictionary's keys do not start with $"
         }
     }
 }

@@ -1,0 +1,87 @@
+import Foundation
+import Interchange
+import ObjectGraph
+import TerminalUI
+
+extension ContextEditing {
+    /// File ▸ Import… and Export…, as commands named `<prefix>.import` and `.export`.
+    package func interchangeCommands(prefix: String) -> [Command] {
+        [
+            Command("\(prefix).import", title: "Import objects from a graph JSON file") { [weak self] in
+                self?.beginImport() ?? .ignored
+            },
+            Command("\(prefix).export", title: "Export every object to a graph JSON file") { [weak self] in
+                self?.beginExport() ?? .ignored
+            },
+        ]
+    }
+
+    package func beginImport() -> EventResult {
+        guard !isReadOnly else {
+            app.showMessage("The store is open read-only", isError: true)
+            return .redraw
+        }
+        app.beginPrompt("Import graph JSON from: ") { [weak self] path in
+            guard !path.isEmpty else { return }
+            self?.importGraph(from: Self.expanded(path))
+        }
+        return .redraw
+    }
+
+    /// Adds a graph file's objects to the context as unsaved changes, one step to undo, with
+    /// the count so far in the status line as it goes. A file with problems adds nothing and
+    /// a dialog lists them.
+    package func importGraph(from path: String) {
+        guard commitEdits() else {
+            app.showMessage("Finish or cancel the edit (Esc) before importing", isError: true)
+            return
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            app.alert(title: "Nothing imported", message: "Cannot read \(path)")
+            return
+        }
+        do {
+            let graph = try GraphFile(data: data)
+            let total = graph.objectCount
+            let count = try inOneUndoStep {
+                try graph.importObjects(into: context, saving: false) { [weak self] done in
+                    self?.app.showMessage("Importing… \(done) of \(total) objects")
+                    self?.app.redraw()
+                }
+            }
+            endEvent()
+            app.showMessage("Imported \(count) object\(count == 1 ? "" : "s") — Ctrl-S saves, u takes them back")
+        } catch {
+            endEvent()
+            let text = "\(error)"
+            app.alert(title: "Nothing imported", message: "\((path as NSString).lastPathComponent): "
+                      + (text.hasPrefix("nothing imported:") ? String(text.dropFirst("nothing imported:".count)) : text))
+        }
+    }
+
+    package func beginExport() -> EventResult {
+        app.beginPrompt("Export graph JSON to: ", text: "export.json") { [weak self] path in
+            guard !path.isEmpty else { return }
+            self?.exportGraph(to: Self.expanded(path))
+        }
+        return .redraw
+    }
+
+    /// Writes every object the context shows (saved and not) to a graph file, replacing the
+    /// file whole or not at all.
+    package func exportGraph(to path: String) {
+        do {
+            let graph = try GraphFile.export(from: context)
+            try Data((try JSONValue.text(graph.json) + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            let warnings = graph.problems.isEmpty ? "" : " (\(graph.problems.count) reference\(graph.problems.count == 1 ? "" : "s") to missing rows written as null)"
+            app.showMessage("Exported \(graph.objectCount) object\(graph.objectCount == 1 ? "" : "s") to \(path)\(warnings)")
+        } catch {
+            app.alert(title: "Nothing exported", message: "\(path): \(error)")
+        }
+    }
+
+    /// A path as typed: `~` is the home folder.
+    static func expanded(_ path: String) -> String {
+        (path.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+    }
+}

@@ -1,0 +1,5 @@
+import ArgumentParser
+import Interchange
+
+/// `--type sqlite|xml|binary`
+extension StoreKind: ExpressibleByArgument {}
