@@ -1,4 +1,5 @@
 import Foundation
+import Interchange
 import ObjectGraph
 import ObjectModel
 import Predicates
@@ -19,7 +20,7 @@ package enum FilterText {
         guard !text.isEmpty else { return nil }
         guard looksLikePredicate(text) else {
             guard !searchKeys.isEmpty else {
-                throw ObjectGraphError.unsupported("\(entity.name) has no text attribute to search; type a predicate, such as value > 3")
+                throw FilterTextError.noTextAttribute(entity: entity.name)
             }
             return words(text, matchingAnyOf: searchKeys)
         }
@@ -31,8 +32,7 @@ package enum FilterText {
     /// What an alert shows for a filter that was refused: a syntax error's caret measured in
     /// terminal cells, so that it stays under the position after wide (CJK) characters.
     package static func message(for error: any Error) -> String {
-        if let syntax = error as? PredicateSyntaxError { return syntax.description(cellWidth: { DisplayWidth.of($0) }) }
-        return "\(error)"
+        ErrorText.message(for: error, cellWidth: { DisplayWidth.of($0) })
     }
 
     /// Plain words: each word must appear (case and accents ignored), in any order, in one
@@ -52,6 +52,18 @@ package enum FilterText {
                         "ANY", "ALL", "NONE", "TRUEPREDICATE", "FALSEPREDICATE"]
         let words = text.uppercased().split(separator: " ").map(String.init)
         return operators.contains { text.contains($0) } || words.contains { keywords.contains($0) }
+    }
+}
+
+/// Why a filter text stands for no predicate.
+package enum FilterTextError: Error, Equatable, CustomStringConvertible {
+    /// Words were typed for an entity with no text attribute to find them in.
+    case noTextAttribute(entity: String)
+
+    package var description: String {
+        switch self {
+        case .noTextAttribute(let entity): return "\(entity) has no text attribute to search; type a predicate, such as value > 3"
+        }
     }
 }
 

@@ -78,7 +78,7 @@ public final class BrowserApplication {
         lazyFetching = context.coordinator.stores.contains { $0.type == .sqlite }
         app = Application(driver: driver)
         let names = context.model.entities.map(\.name).sorted()
-        guard let first = names.first else { throw ObjectGraphError.unsupported("the model has no entities") }
+        guard let first = names.first else { throw BrowserError.modelHasNoEntities }
         entitySource = EntityListSource(context: context, names: names)
         entityList = TableView(columns: [
             TableColumn("entity", title: "Entity", width: 22, compressedWidth: 12),

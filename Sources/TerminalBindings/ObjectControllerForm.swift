@@ -60,7 +60,7 @@ public final class ObjectControllerForm {
 
     private func set(_ value: CellValue, key: String, choices: (() -> [ManagedObject])?) throws {
         let selected = controller.selectedObjects
-        guard !selected.isEmpty else { throw ObjectGraphError.unsupported("nothing is selected") }
+        guard !selected.isEmpty else { throw ControllerError.nothingSelected }
         for object in selected {
             try ArrayControllerTableSource.set(value, on: object, key: key, choices: choices)
         }

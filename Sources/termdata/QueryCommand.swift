@@ -119,7 +119,7 @@ struct QueryCommand: ParsableCommand {
         } catch let error as CommandFailure {
             throw error
         } catch {
-            throw CommandFailure(CommandFailure.plain(String(describing: error)) + Self.keyHint(for: error, in: model))
+            throw CommandFailure("\(error)" + Self.keyHint(for: error, in: model))
         }
         try output(objects, columns: columns)
     }
@@ -135,18 +135,13 @@ struct QueryCommand: ParsableCommand {
             vars[name] = try JSONValue.parse(String(spec[spec.index(after: eq)...]), what: "--var \(name)").predicateValue()
         }
         do {
-            var parsed = try ObjectPredicate(format: predicate, argumentArray: args)
-            // The format reads its arguments in order: one that still parses without the
-            // last --arg never used it, which is a mistake to say, not to ignore.
-            if !args.isEmpty, (try? ObjectPredicate(format: predicate, argumentArray: Array(args.dropLast()))) != nil {
-                throw CommandFailure("--arg \(args.count) is not used: the predicate has fewer %@ and %K than the \(args.count) --arg values given")
-            }
+            var parsed = try ObjectPredicate(format: predicate, usingAll: args)
             parsed = try parsed.substitutingVariables(vars)
             return parsed
+        } catch PredicateArgumentError.unusedArguments(let given, let taken) {
+            throw CommandFailure("--arg \(taken + 1) is not used: the predicate has fewer %@ and %K than the \(given) --arg values given")
         } catch let error as PredicateSyntaxError {
-            var text = error.description(cellWidth: { DisplayWidth.of($0) })
-            if text.hasPrefix("error: ") { text.removeFirst("error: ".count) }
-            throw CommandFailure("invalid predicate: \(text)")
+            throw CommandFailure("invalid predicate: " + ErrorText.message(for: error, cellWidth: { DisplayWidth.of($0) }))
         } catch {
             throw CommandFailure("invalid predicate: \(error)")
         }
@@ -159,9 +154,8 @@ struct QueryCommand: ParsableCommand {
         case SQLiteStoreError.unknownKey(let entity, let key):
             missing = (entity, key)
         case let error as PredicateEvaluationError where error.reason == .unknownKey:
-            // Objects name themselves "entity NAME" in these errors.
-            guard let key = error.key, let type = error.typeName, type.hasPrefix("entity ") else { return "" }
-            missing = (String(type.dropFirst("entity ".count)), key)
+            guard let key = error.key, let entity = error.entityName else { return "" }
+            missing = (entity, key)
         default:
             return ""
         }

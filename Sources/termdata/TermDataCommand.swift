@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Interchange
 import ObjectModel
+import TerminalUI
 import TermDataResources
 
 @main
@@ -26,21 +28,15 @@ struct TermDataCommand: ParsableCommand {
     }
 }
 
-/// A failure the command line reports as one line on standard error, with a non-zero exit.
+/// A failure the command line reports as one line on standard error, with a non-zero exit:
+/// its own words, or a library error's description.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = Self.plain(description) }
-    init(_ error: Error) { self.description = Self.plain(String(describing: error)) }
+    init(_ description: String) { self.description = description }
+    init(_ error: Error) { self.description = ErrorText.message(for: error, cellWidth: { DisplayWidth.of($0) }) }
 
     /// Runs `body`, turning any error it throws into a failure with the error's message.
     static func rethrowing<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let failure as CommandFailure { throw failure } catch { throw CommandFailure(error) }
-    }
-
-    /// Without the "error: " some messages carry: the line already starts with "Error:".
-    static func plain(_ text: String) -> String {
-        var text = text.replacingOccurrences(of: ": error: ", with: ": ")
-        if text.hasPrefix("error: ") { text.removeFirst("error: ".count) }
-        return text
     }
 }

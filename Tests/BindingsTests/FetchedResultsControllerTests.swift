@@ -56,7 +56,7 @@ struct FetchedResultsControllerTests {
         #expect(results.sections == [.init(name: "0", offset: 0, numberOfObjects: 20), .init(name: "1", offset: 20, numberOfObjects: 10)])
         let bad = FetchedResultsController(fetchRequest: FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]),
                                            context: stack.context, sectionNameKeyPath: "completed")
-        #expect(throws: ObjectGraphError.self) { try bad.performFetch() }
+        #expect(throws: ControllerError.firstSortMustBeSectionKey("completed")) { try bad.performFetch() }
     }
 
     @Test("changes in the context recount and tell observers to reload")

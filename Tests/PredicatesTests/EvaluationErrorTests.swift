@@ -23,7 +23,7 @@ struct EvaluationErrorTests {
         #expect(e?.reason == .unknownKey)
         #expect(e?.key == "nickname")
         #expect(e?.typeName == "Person")
-        #expect(e?.description == "error: Person has no key 'nickname'")
+        #expect(e?.description == "Person has no key 'nickname'")
     }
 
     @Test("a key read from a string names the key and the type")
@@ -38,7 +38,7 @@ struct EvaluationErrorTests {
         let e = failure("age > $limit")
         #expect(e?.reason == .missingVariable)
         #expect(e?.key == "limit")
-        #expect(e?.description == "error: no value for variable $limit")
+        #expect(e?.description == "no value for variable $limit")
     }
 
     @Test("a string operator on a number names the key and the type")
@@ -46,7 +46,7 @@ struct EvaluationErrorTests {
         let e = failure("age BEGINSWITH '3'")
         #expect(e?.reason == .typeMismatch)
         #expect(e?.key == "age")
-        #expect(e?.description == "error: BEGINSWITH needs strings, got Integer for key 'age' of Dictionary")
+        #expect(e?.description == "BEGINSWITH needs strings, got Integer for key 'age' of Dictionary")
     }
 
     @Test("ANY needs a collection")

@@ -82,7 +82,7 @@ struct SyntaxErrorTests {
             try ObjectPredicate(format: "name LIKE[c]")
         }
         #expect(error?.description == """
-            error: expected a value after LIKE at 1:13
+            expected a value after LIKE at 1:13
               name LIKE[c]
                           ^
             """)
@@ -97,7 +97,7 @@ struct SyntaxErrorTests {
         }
         let wide: (Character) -> Int = { $0.unicodeScalars.first!.value >= 0x1100 ? 2 : 1 }
         #expect(error?.description(cellWidth: wide) == """
-            error: expected a value after == at 1:7
+            expected a value after == at 1:7
               名前 ==\t
                      \t^
             """)
@@ -110,7 +110,7 @@ struct SyntaxErrorTests {
             try ObjectPredicate(format: "a == 1 AND\n  b == 'x' OR\n  c ! 3")
         }
         #expect(error?.description == """
-            error: expected a comparison operator after c at 3:5
+            expected a comparison operator after c at 3:5
                 c ! 3
                   ^
             """)
@@ -179,5 +179,21 @@ struct SyntaxErrorTests {
         #expect(throws: PredicateSyntaxError.self) { try ObjectExpression(format: "a == 1") }
         #expect(throws: PredicateSyntaxError.self) { try ObjectExpression(format: "$source.") }
         #expect(throws: PredicateSyntaxError.self) { try ObjectExpression(format: "FUNCTION($m") }
+    }
+}
+
+@Suite("Arguments that do not fit the placeholders")
+struct ArgumentCountTests {
+    @Test("with usingAll, an argument no placeholder takes is an error; every one taken is fine", arguments: [
+        ("name == %@", [ObjectValue.string("Ada"), .int(3)], 1), ("%K == %@", [.string("name"), .string("Ada"), .string("x")], 2),
+        ("age > %d AND name BEGINSWITH %@", [.int(3), .string("A"), .int(9)], 2), ("TRUEPREDICATE", [.int(1)], 0),
+    ])
+    func unused(_ format: String, _ arguments: [ObjectValue], _ taken: Int) throws {
+        let given = arguments.count
+        #expect(throws: PredicateArgumentError.unusedArguments(given: given, taken: taken)) {
+            try ObjectPredicate(format: format, usingAll: arguments)
+        }
+        #expect(throws: Never.self) { try ObjectPredicate(format: format, usingAll: Array(arguments.prefix(taken))) }
+        #expect(throws: Never.self) { try ObjectPredicate(format: format, argumentArray: arguments) }
     }
 }

@@ -190,7 +190,7 @@ struct DialogTextTests {
         let driver = MemoryDriver(size: Size(width: 60, height: 12))
         let app = Application(driver: driver)
         app.show(Window(title: "Main"))
-        app.alert(title: "Filter", message: "error: expected a value after LIKE at 1:10\nname LIKE\n         ^")
+        app.alert(title: "Filter", message: "expected a value after LIKE at 1:10\nname LIKE\n         ^")
         let lines = app.runScript("")
         let nameLine = lines.first { $0.contains("name LIKE") }!
         let caretLine = lines.first { $0.contains("^") }!

@@ -129,7 +129,7 @@ public final class ArrayController {
         self.mode = .relationship(master: master, key: key)
         if usesLazyFetching {
             guard let inverse = relationship.inverseName, destination.relationship(named: inverse)?.isToMany == false else {
-                throw ObjectGraphError.unsupported("lazy fetching of \(master.entityName).\(key) needs a to-one inverse")
+                throw ControllerError.lazyFetchingNeedsToOneInverse(entity: master.entityName, key: key)
             }
             lazyInverseKey = inverse
             lazy = FetchedResultsController(fetchRequest: FetchRequest(entityName: destination.name), context: context)
@@ -367,7 +367,7 @@ public final class ArrayController {
     /// Inserts a new object at an arranged index (where sorting allows).
     @discardableResult
     public func insert(atArrangedObjectIndex index: Int?) throws -> ManagedObject? {
-        guard canAdd else { throw ObjectGraphError.unsupported("this controller cannot add objects now") }
+        guard canAdd else { throw ControllerError.cannotAdd }
         guard commitEditing() else { return nil }
         if clearsFilterPredicateOnInsertion && filterPredicate != nil { filterPredicate = nil }
         let object = try context.insertObject(forEntityName: entityName)
@@ -404,7 +404,7 @@ public final class ArrayController {
     /// Removes objects: deleting them from the context (entity mode, or when
     /// `deletesObjectsOnRemove`), or taking them out of the owner's relationship.
     public func remove(atArrangedObjectIndexes indexes: IndexSet) throws {
-        guard isEditable else { throw ObjectGraphError.unsupported("this controller is not editable") }
+        guard isEditable else { throw ControllerError.notEditable }
         guard commitEditing() else { return }
         let objects = indexes.compactMap { arrangedObject(at: $0) }
         for object in objects {

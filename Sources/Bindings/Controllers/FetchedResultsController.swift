@@ -61,7 +61,7 @@ public final class FetchedResultsController {
     ///   asked for and the first sort descriptor is not the section key path.
     public func performFetch() throws {
         if let key = sectionNameKeyPath, fetchRequest.sortDescriptors.first?.key != key {
-            throw ObjectGraphError.unsupported("the first sort descriptor must sort by the section key path '\(key)'")
+            throw ControllerError.firstSortMustBeSectionKey(key)
         }
         guard let entity = context.model.entity(named: fetchRequest.entityName) else {
             throw ObjectGraphError.unknownEntity(fetchRequest.entityName)

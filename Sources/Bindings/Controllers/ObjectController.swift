@@ -70,7 +70,7 @@ public final class ObjectController {
     public func setValue(_ value: any ObjectValueConvertible, forKeyPath keyPath: String) throws {
         let value = value.objectValue
         let selected = selectedObjects
-        guard !selected.isEmpty else { throw ObjectGraphError.unsupported("nothing is selected") }
+        guard !selected.isEmpty else { throw ControllerError.nothingSelected }
         var failures: [ValidationFailure] = []
         for object in selected {
             if let attribute = object.entity.attribute(named: keyPath) {

@@ -26,7 +26,7 @@ extension PersistentStoreCoordinator {
         metadataLock.lock()
         let reader = metadataReaders[type]
         metadataLock.unlock()
-        guard let reader else { throw ObjectGraphError.unsupported("no metadata reader for store type '\(type)'") }
+        guard let reader else { throw ObjectGraphError.noMetadataReader(type) }
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw ObjectGraphError.storeFormat(file: url.path, reason: "no such store file")
         }

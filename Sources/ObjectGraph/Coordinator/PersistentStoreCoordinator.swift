@@ -50,7 +50,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func addStore(type: StoreType, configuration: String? = nil, at url: URL? = nil,
                          options: StoreOptions = StoreOptions()) throws -> any PersistentStore {
         if let configuration, configuration != ModelConfiguration.defaultName, model.configuration(named: configuration) == nil {
-            throw ObjectGraphError.unsupported("the model has no configuration '\(configuration)'")
+            throw ObjectGraphError.noConfiguration(configuration)
         }
         if let url, type != .inMemory { try StoreFiles.checkIsRegularFile(url) }
         let store: any PersistentStore
@@ -58,16 +58,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         case .inMemory:
             store = try InMemoryStore(model: model, configurationName: configuration)
         case .xml:
-            guard let url else { throw ObjectGraphError.unsupported("an XML store needs a file URL") }
+            guard let url else { throw ObjectGraphError.storeNeedsFile(.xml) }
             store = try XMLStore(model: model, url: url, configurationName: configuration, options: options)
         case .binary:
-            guard let url else { throw ObjectGraphError.unsupported("a binary store needs a file URL") }
+            guard let url else { throw ObjectGraphError.storeNeedsFile(.binary) }
             store = try BinaryStore(model: model, url: url, configurationName: configuration, options: options)
         default:
             Self.factoryLock.lock()
             let factory = Self.factories[type]
             Self.factoryLock.unlock()
-            guard let factory else { throw ObjectGraphError.unsupported("no store type '\(type)' is registered") }
+            guard let factory else { throw ObjectGraphError.storeTypeNotRegistered(type) }
             store = try factory(model, url, configuration, options)
         }
         try addStore(store)
@@ -78,7 +78,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func addStore(_ store: any PersistentStore) throws {
         try locked {
             if _stores.contains(where: { $0.identifier == store.identifier }) {
-                throw ObjectGraphError.unsupported("a store with UUID \(store.identifier) is already added")
+                throw ObjectGraphError.storeAlreadyAdded(store.identifier)
             }
             _stores.append(store)
         }
@@ -131,16 +131,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         switch type {
         case .inMemory: target = try InMemoryStore(model: model, configurationName: store.configurationName)
         case .xml:
-            guard let url else { throw ObjectGraphError.unsupported("an XML store needs a file URL") }
+            guard let url else { throw ObjectGraphError.storeNeedsFile(.xml) }
             target = try XMLStore(model: model, url: url, configurationName: store.configurationName, options: options)
         case .binary:
-            guard let url else { throw ObjectGraphError.unsupported("a binary store needs a file URL") }
+            guard let url else { throw ObjectGraphError.storeNeedsFile(.binary) }
             target = try BinaryStore(model: model, url: url, configurationName: store.configurationName, options: options)
         default:
             Self.factoryLock.lock()
             let factory = Self.factories[type]
             Self.factoryLock.unlock()
-            guard let factory else { throw ObjectGraphError.unsupported("no store type '\(type)' is registered") }
+            guard let factory else { throw ObjectGraphError.storeTypeNotRegistered(type) }
             target = try factory(model, url, store.configurationName, options)
         }
         // Rows go in as inserts with temporary IDs, then references are mapped to the new keys.

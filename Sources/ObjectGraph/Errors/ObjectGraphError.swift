@@ -26,8 +26,22 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     case readOnlyStore(String)
     /// A store whose model version hashes do not match the model's.
     case incompatibleStore(file: String, differingEntities: [String])
-    /// The operation is not supported by the store.
-    case unsupported(String)
+    /// The model has no fetch request template of that name.
+    case noFetchRequestTemplate(String)
+    /// The model has no configuration of that name.
+    case noConfiguration(String)
+    /// A store of this type keeps its objects in a file and was given no URL.
+    case storeNeedsFile(StoreType)
+    /// No factory for this store type is registered with the coordinator.
+    case storeTypeNotRegistered(StoreType)
+    /// No way to read this store type's metadata without opening it is registered.
+    case noMetadataReader(StoreType)
+    /// The coordinator already has a store with this identifier.
+    case storeAlreadyAdded(String)
+    /// A value of this kind (a dictionary, say) is no attribute value a store can hold.
+    case notStorable(typeName: String)
+    /// This store type keeps nothing in a file, so it has no file format.
+    case noFileFormat(StoreType)
     /// A store whose primary keys for an entity (or its inheritance tree) reached the
     /// largest 64-bit number: no object of it can be added.
     case primaryKeysExhausted(file: String, entity: String)
@@ -49,7 +63,14 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
         case .readOnlyStore(let s): return "store \(s) is read-only"
         case .incompatibleStore(let f, let entities):
             return "\(f): the store was written with another version of the model (entities differing: \(entities.joined(separator: ", ")))"
-        case .unsupported(let what): return what
+        case .noFetchRequestTemplate(let name): return "the model has no fetch request template '\(name)'"
+        case .noConfiguration(let name): return "the model has no configuration '\(name)'"
+        case .storeNeedsFile(let type): return "\(type == .xml ? "an" : "a") \(type == .xml ? "XML" : type.rawValue.lowercased()) store needs a file URL"
+        case .storeTypeNotRegistered(let type): return "no store type '\(type)' is registered"
+        case .noMetadataReader(let type): return "no metadata reader for store type '\(type)'"
+        case .storeAlreadyAdded(let identifier): return "a store with UUID \(identifier) is already added"
+        case .notStorable(let typeName): return "a \(typeName) cannot be stored as an attribute value"
+        case .noFileFormat(let type): return "\(type) stores have no file format"
         case .primaryKeysExhausted(let f, let e):
             return "\(f): every primary key for \(e) has been used (up to \(Int64.max)); no \(e) can be added to this store"
         }

@@ -93,7 +93,7 @@ public struct FetchRequest {
     public static func fromTemplate(named name: String, in model: ManagedObjectModel,
                                     variables: [String: ObjectValue] = [:]) throws -> FetchRequest {
         guard let template = model.fetchRequestTemplate(named: name) else {
-            throw ObjectGraphError.unsupported("the model has no fetch request template '\(name)'")
+            throw ObjectGraphError.noFetchRequestTemplate(name)
         }
         var request = FetchRequest(entityName: template.entityName,
                                    fetchLimit: template.fetchLimit,

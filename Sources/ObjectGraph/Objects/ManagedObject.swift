@@ -143,6 +143,8 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
 
     public var keyValueTypeName: String { entity.name }
 
+    public var keyValueEntityName: String? { entity.name }
+
     open var description: String {
         let state = isFault ? " (fault)" : ""
         return "<\(entity.name) \(objectID)\(state)>"

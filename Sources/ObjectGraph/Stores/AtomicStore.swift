@@ -113,12 +113,12 @@ open class AtomicStore: PersistentStore {
 
     /// Reads the store's file. The base class has no file format.
     open func readContents(at url: URL) throws -> AtomicStoreContents {
-        throw ObjectGraphError.unsupported("\(type) stores have no file format")
+        throw ObjectGraphError.noFileFormat(type)
     }
 
     /// Encodes the store's contents as the bytes of its file.
     open func encode(_ contents: AtomicStoreContents) throws -> Data {
-        throw ObjectGraphError.unsupported("\(type) stores have no file format")
+        throw ObjectGraphError.noFileFormat(type)
     }
 
     /// Writes the file atomically: a temporary file beside it, flushed, then renamed over it.

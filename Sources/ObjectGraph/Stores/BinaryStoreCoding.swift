@@ -170,7 +170,7 @@ enum BinaryStoreCoding {
             case .data(let d): data.append(Tag.data.rawValue); blob(d)
             case .uuid(let u): data.append(Tag.uuid.rawValue); withUnsafeBytes(of: u.uuid) { data += $0 }
             case .url(let u): data.append(Tag.url.rawValue); blob(Data(u.absoluteString.utf8))
-            default: throw ObjectGraphError.unsupported("a \(value.typeName) cannot be stored as an attribute value")
+            default: throw ObjectGraphError.notStorable(typeName: value.typeName)
             }
         }
     }

@@ -78,7 +78,9 @@ public enum ObjectKeyPath {
         do {
             return try value.value(forKey: key)
         } catch let KeyValueError.unknownKey(k, typeName) {
-            throw PredicateEvaluationError(.unknownKey, "\(typeName) has no key '\(k)'", key: k, typeName: typeName)
+            var error = PredicateEvaluationError(.unknownKey, "\(typeName) has no key '\(k)'", key: k, typeName: typeName)
+            if case .object(let source) = value { error.entityName = source.keyValueEntityName }
+            throw error
         }
     }
 

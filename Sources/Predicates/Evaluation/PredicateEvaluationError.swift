@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// do { _ = try ObjectPredicate(format: "$limit > 3").evaluate(with: .null) }
-/// catch let e as PredicateEvaluationError { print(e) }  // error: no value for variable $limit
+/// catch let e as PredicateEvaluationError { print(e) }  // no value for variable $limit
 /// ```
 public struct PredicateEvaluationError: Error, CustomStringConvertible, Equatable {
     /// What went wrong, as data.
@@ -30,8 +30,10 @@ public struct PredicateEvaluationError: Error, CustomStringConvertible, Equatabl
     public var reason: Reason
     /// The key, variable or selector concerned, when there is one.
     public var key: String?
-    /// The entity or type of the value concerned, when there is one.
+    /// The entity or type of the value concerned, when there is one, as the message names it.
     public var typeName: String?
+    /// The entity of the object concerned, when the value is a managed object.
+    public var entityName: String?
     /// The sentence describing the failure.
     public var message: String
 
@@ -43,6 +45,6 @@ public struct PredicateEvaluationError: Error, CustomStringConvertible, Equatabl
         self.typeName = typeName
     }
 
-    /// The message as one line: `error: no value for variable $limit`.
-    public var description: String { "error: \(message)" }
+    /// The message as one line: `no value for variable $limit`.
+    public var description: String { message }
 }

@@ -24,6 +24,14 @@ struct Parser {
     /// they add up to when a chain's first operand is itself deep.
     static let maximumHeight = 2 * maximumDepth
 
+    /// How many arguments the format's placeholders take (`%@`, `%K`, `%d`...).
+    var placeholderCount: Int {
+        tokens.reduce(0) { count, token in
+            if case .argument(_, let index) = token.kind { return max(count, index + 1) }
+            return count
+        }
+    }
+
     init(source: String, arguments: [ObjectValue]) throws(PredicateSyntaxError) {
         self.source = source
         self.chars = Array(source.unicodeScalars)

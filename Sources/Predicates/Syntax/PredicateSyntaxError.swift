@@ -5,10 +5,13 @@ import Foundation
 /// `description` shows the message with the input line and a caret under the position:
 ///
 /// ```
-/// error: expected a value after LIKE at 1:13
+/// expected a value after LIKE at 1:13
 ///   name LIKE[c]
 ///               ^
 /// ```
+///
+/// The command line puts it after its own `Error: invalid predicate: `; the terminal
+/// applications show it in a dialog.
 public struct PredicateSyntaxError: Error, CustomStringConvertible, Equatable {
     /// The whole format string.
     public var source: String
@@ -81,7 +84,7 @@ public struct PredicateSyntaxError: Error, CustomStringConvertible, Equatable {
         let caretPad = p.lineText.prefix(p.column - 1)
             .map { $0 == "\t" ? "\t" : String(repeating: " ", count: max(0, cellWidth($0))) }.joined()
         return """
-            error: expected \(expected) at \(p.line):\(p.column)
+            expected \(expected) at \(p.line):\(p.column)
               \(p.lineText)
               \(caretPad)^
             """

@@ -16,6 +16,14 @@ public protocol KeyValueCoding {
 
     /// The name of the source's type or entity, used in error messages.
     var keyValueTypeName: String { get }
+
+    /// The entity the source is an object of, when it is one: what an unknown key is
+    /// looked up against to suggest the key meant.
+    var keyValueEntityName: String? { get }
+}
+
+extension KeyValueCoding {
+    public var keyValueEntityName: String? { nil }
 }
 
 /// A key-value source with identity: a managed object or an object ID.

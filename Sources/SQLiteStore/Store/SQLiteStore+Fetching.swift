@@ -18,7 +18,6 @@ extension SQLiteStore {
         } catch let error as DatabaseError {
             // The message alone: the SQL behind it means nothing to the person who typed the predicate.
             var message = error.message ?? "\(error.resultCode)"
-            if message.hasPrefix("error: ") { message.removeFirst("error: ".count) }
             if message.hasPrefix("Expression tree is too large") || message == "parser stack overflow"
                 || message.hasPrefix("too many SQL variables") {
                 message = "the predicate is too large or too deeply nested for SQLite (\(message))"
