@@ -79,6 +79,22 @@ struct BrowserTests {
         #expect(browser.objects?.arrangedCount == 125)
     }
 
+    @Test("whole screens: the entity list, objects and form; a followed relationship; the way back")
+    func wholeScreens() throws {
+        // The people's updatedAt, kept in the snapshots as UTC shows it, as this machine shows it.
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let updated = utc.date(from: DateComponents(year: 2021, month: 4, day: 7, hour: 15, minute: 52))!
+        let local = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: updated)
+        let shown = String(format: "%04d-%02d-%02d %02d:%02d", local.year!, local.month!, local.day!, local.hour!, local.minute!)
+        let times = [("2021-04-07 15:52", shown)]
+        let (browser, driver) = try launch(entity: "SportCar")
+        assertScreen(driver.screenLines, snapshot: "browser-sportcars", target: "BrowserTests")
+        assertScreen(browser.app.runScript("jlllll<Enter>"), snapshot: "browser-followed-owner", target: "BrowserTests", replacing: times)
+        assertScreen(browser.app.runScript("<BS>"), snapshot: "browser-back", target: "BrowserTests")
+        assertScreen(browser.app.runScript("<Tab><Tab>k"), snapshot: "browser-entity-list", target: "BrowserTests", replacing: times)
+    }
+
     @Test("Enter on a to-many cell shows the objects it holds; Backspace comes back to the same object")
     func followToMany() throws {
         let (browser, driver) = try launch(entity: "Person")

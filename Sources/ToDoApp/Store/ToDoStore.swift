@@ -36,8 +36,8 @@ public final class ToDoStore {
 
     /// Opens the store, creating it (with a welcome item and three categories unless
     /// `seeded` is false) when missing, and migrating a version-1 store with the article's
-    /// policy.
-    public static func open(at url: URL, type: StoreType, seeded: Bool = true,
+    /// policy. `now` dates the welcome item (due tomorrow at nine).
+    public static func open(at url: URL, type: StoreType, seeded: Bool = true, now: Date = Date(),
                             progress: ((Double, String) -> Void)? = nil) throws -> ToDoStore {
         let versions = try bundledVersions()
         SQLiteStore.register()
@@ -52,7 +52,7 @@ public final class ToDoStore {
             options: StoreOptions(migratesAutomatically: true, infersMappingModel: true), progress: progress)
         let store = ToDoStore(versions: versions, coordinator: coordinator, url: url, type: type,
                               migrations: migrations, isNew: isNew)
-        if isNew && seeded { try store.seed() }
+        if isNew && seeded { try store.seed(now: now) }
         store.context.undoManager = UndoStack()
         return store
     }

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import Predicates
+import ObjectModel
+import ObjectGraph
+import TerminalUI
+import ToDoApp
+import Interchange
+import TestSupport
+
+@Suite("ToDo filter")
+struct ToDoFilterTests: ToDoTesting {
+    let folder: URL
+    let url: URL
+
+    init() throws {
+        (folder, url) = try Self.makeFolder()
+    }
+
+    @Test("on a SQLite store, a filter the store refuses is reported and the previous filter stays", arguments: [
+        "name.length > 3", "name == $x", "name MATCHES '[('",
+    ])
+    func refusedFilterOnSQLite(_ filter: String) throws {
+        let (todo, driver) = try launch(seeded: false, sqlite: true)
+        todo.app.runScript("aBuy milk<Enter>aCall Anna<Enter><C-s>/milk<Enter>")
+        #expect(Set(names(todo)) == ["Buy milk"])
+        let text = screen(todo.app.runScript("/<C-u>\(filter)<Enter>"))
+        #expect(text.contains("Filter not applied"), "\(text)")
+        todo.app.runScript("<Enter>")
+        #expect(Set(names(todo)) == ["Buy milk"], "the previous filter stays")
+        #expect(screen(driver.screenLines).contains("filter: milk"))
+    }
+
+    @Test("/ filters by words in the name, or by a predicate; a bad predicate shows its caret and keeps the filter")
+    func filter() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aBuy milk<Enter>aCall Anna<Enter>aMILKSHAKE<Enter>")
+        todo.app.runScript("/milk<Enter>")
+        #expect(Set(names(todo)) == ["Buy milk", "MILKSHAKE"])
+        #expect(screen(driver.screenLines).contains("filter: milk"))
+        let text = screen(todo.app.runScript("/<C-u>name BEGINSWITH<Enter>"))
+        #expect(text.contains("Filter not applied"))
+        #expect(text.contains("^"), "the caret under the position")
+        todo.app.runScript("<Enter>")
+        #expect(Set(names(todo)) == ["Buy milk", "MILKSHAKE"], "the previous filter stays")
+        // After wide characters the caret is still under the position (cells, not characters).
+        let wide = todo.app.runScript("/<C-u>名前 ==<Enter>")
+        let line = try #require(wide.firstIndex { $0.contains("名前 ==") && !$0.contains("Filter") })
+        let end = try #require(wide[line].range(of: "==")?.upperBound)
+        let caret = try #require(wide[line + 1].firstIndex(of: "^"))
+        #expect(String(wide[line + 1][..<caret]).displayWidth == String(wide[line][..<end]).displayWidth)
+        todo.app.runScript("<Enter>")
+        todo.app.runScript("/<C-u>name BEGINSWITH 'Call'<Enter>")
+        #expect(names(todo) == ["Call Anna"])
+        let unknown = screen(todo.app.runScript("/<C-u>colour == 'red'<Enter>"))
+        #expect(unknown.contains("colour"))
+        todo.app.runScript("<Enter>/<C-u><Enter>")
+        #expect(names(todo).count == 3)
+    }
+
+    @Test("plain words each match the name, in any order, case and accents ignored")
+    func filterWords() throws {
+        let (todo, _) = try launch(seeded: false)
+        todo.app.runScript("aItem 00016 Beta<Enter>aItem 00017 Gamma<Enter>aBéta only<Enter>")
+        todo.app.runScript("/item beta<Enter>")
+        #expect(names(todo) == ["Item 00016 Beta"])
+        todo.app.runScript("/<C-u>00016   ITEM<Enter>")
+        #expect(names(todo) == ["Item 00016 Beta"])
+        todo.app.runScript("/<C-u>beta<Enter>")
+        #expect(Set(names(todo)) == ["Item 00016 Beta", "Béta only"])
+    }
+
+    @Test("adding an item under a filter clears the filter so the item shows, and the status stops naming it")
+    func addUnderFilter() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aBuy milk<Enter>aCall Anna<Enter>/milk<Enter>")
+        #expect(names(todo) == ["Buy milk"])
+        todo.app.runScript("aEggs<Enter>")
+        #expect(Set(names(todo)) == ["Buy milk", "Call Anna", "Eggs"])
+        let text = screen(driver.screenLines)
+        #expect(!text.contains("filter: milk"), "\(text)")
+        #expect(todo.filterText.isEmpty)
+    }
+}
