@@ -116,11 +116,11 @@ let package = Package(
         ]),
         .testTarget(name: "ToDoAppTests", dependencies: [
             "ToDoApp", "Interchange", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
-        ]),
+        ], exclude: ["Screens"]),
         .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: [
             "Browser", "SQLiteStore", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
-        ]),
+        ], exclude: ["Screens"]),
         .testTarget(name: "SQLSyntaxTests", dependencies: ["SQLSyntax", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: [
             "SQLiteStore", "SQLSyntax", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",

@@ -16,7 +16,6 @@ enum MigrationBenchmarks {
         let items = ProcessInfo.processInfo.environment["TERMDATA_BENCH_ITEMS"].flatMap(Int.init) ?? 1_000_000
         let versions = try ToDoStore.bundledVersions()
         let v1 = versions.version(named: "ToDo")!
-        SQLiteStore.register()
         DoNotAlertMigrationPolicy.register()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termdata-bench-migration-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -36,7 +36,6 @@ enum SQLiteBenchmarks {
         try FileManager.default.createDirectory(at: modelDir, withIntermediateDirectories: true)
         try Data(modelXML.utf8).write(to: modelDir.appendingPathComponent("contents"))
         let model = try XcodeModelFile.read(modelDir).current
-        SQLiteStore.register()
 
         print("inserts: \(inserts), large table: \(rows) rows")
         print("work".padding(toLength: 44, withPad: " ", startingAt: 0) + "  store (s)   sqlite3 (s)   ratio")

@@ -48,7 +48,6 @@ enum ToDoBenchmarks {
         }
         let started = Date()
         let versions = try ToDoStore.bundledVersions()
-        SQLiteStore.register()
         let store = try SQLiteStore(model: versions.current, url: storeURL)
         var categories: [ManagedObjectID] = []
         let categoryRows = ["Home", "Work", "Errands"].map { name in
@@ -96,7 +95,6 @@ enum ToDoBenchmarks {
 
     static func controller() throws {
         let versions = try ToDoStore.bundledVersions()
-        SQLiteStore.register()
         let coordinator = PersistentStoreCoordinator(model: versions.current)
         try coordinator.addStore(type: .sqlite, at: storeURL)
         let context = ManagedObjectContext(coordinator: coordinator)

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 
 // Each benchmark group registers here; `termdata-bench GROUP...` runs the named groups,
 // `termdata-bench` alone runs them all. Build with `-c release` for figures worth quoting.
@@ -11,6 +12,9 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("todo", ToDoBenchmarks.run),
     ("migration", MigrationBenchmarks.run),
 ]
+
+// Every store type the benchmarks open, registered once for the whole program.
+SQLiteStore.register()
 
 if CommandLine.arguments.dropFirst().first?.hasPrefix("todo-") == true {
     try ToDoBenchmarks.runChild()

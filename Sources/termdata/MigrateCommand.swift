@@ -28,7 +28,6 @@ struct MigrateCommand: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        SQLiteStore.register()
         let url = storeArguments.storeURL
         let storeType = storeArguments.storeType
         do {

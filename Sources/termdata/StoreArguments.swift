@@ -57,7 +57,6 @@ struct StoreArguments: ParsableArguments {
     /// Whether a store was written with a version of the bundled ToDo model (a ToDo store
     /// kept somewhere else), so that it needs no `--model`.
     private func isToDoStore(_ url: URL, versions: ModelVersions) -> Bool {
-        SQLiteStore.register()
         guard let metadata = try? PersistentStoreCoordinator.metadataForStore(ofType: storeType, at: url),
               !metadata.versionHashes.isEmpty else { return false }
         return versions.versions.contains { $0.model.isCompatible(withVersionHashes: metadata.versionHashes) }
@@ -66,7 +65,6 @@ struct StoreArguments: ParsableArguments {
     /// Opens the store; when `creating`, makes it (and its folder) if missing. A `readOnly`
     /// store is left exactly as it was: no journal-mode change, no write of any kind.
     func open(model: ManagedObjectModel, creating: Bool = false, readOnly: Bool = false) throws -> ManagedObjectContext {
-        SQLiteStore.register()
         let url = storeURL
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Interchange
 import ObjectModel
+import SQLiteStore
 import TerminalUI
 import TermDataResources
 
@@ -17,6 +18,8 @@ struct TermDataCommand: ParsableCommand {
 
     /// Runs the command the arguments name, then checks that all its output was written.
     static func main() {
+        // Every store type the command line opens, registered once for the whole program.
+        SQLiteStore.register()
         do {
             var command = try parseAsRoot()
             try command.run()
