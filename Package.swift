@@ -106,6 +106,9 @@ let package = Package(
         .testTarget(name: "PredicatesTests", dependencies: ["Predicates", "TestSupport"]),
         .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "Predicates", "TestSupport"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "ObjectModel", "Predicates", "TestSupport"]),
+        .testTarget(name: "ConcurrencyTests", dependencies: [
+            "Bindings", "ObjectGraph", "ObjectModel", "Predicates", "SQLiteStore", "TestSupport",
+        ]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport"]),
         .testTarget(name: "MigrationTests", dependencies: [
             "Migration", "SQLiteStore", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",

@@ -44,6 +44,27 @@ enum ObjectGraphBenchmarks {
                          type.rawValue, count, insert, save, fetch, touch, filtered, migrate))
         }
         try relationships(v1: v1)
+        try performCost(v1: v1)
+    }
+
+    /// What reaching a context through its queue costs: a count of an empty in-memory store
+    /// called directly on a confined context, through performAndWait on it (on its thread
+    /// already), and through performAndWait on a private-queue context from another thread.
+    static func performCost(v1: ManagedObjectModel) throws {
+        let calls = Int(ProcessInfo.processInfo.environment["TERMDATA_BENCH_PERFORMS"] ?? "") ?? 100_000
+        let coordinator = PersistentStoreCoordinator(model: v1)
+        try coordinator.addStore(type: .inMemory)
+        let confined = ManagedObjectContext(coordinator: coordinator)
+        let background = ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue)
+        let request = FetchRequest(entityName: "Category")
+        var total = 0
+        let direct = try measure { for _ in 0..<calls { total += try confined.count(for: request) } }
+        let inline = try measure { for _ in 0..<calls { total += try confined.performAndWait { try confined.count(for: request) } } }
+        let queued = try measure { for _ in 0..<calls { total += try background.performAndWait { try background.count(for: request) } } }
+        precondition(total == 0)
+        print(String(format: "%d counts: direct %.0f ns each, performAndWait on a confined context %.0f ns, on a private queue from another thread %.0f ns (%.0f ns over direct)",
+                     calls, direct * 1e9 / Double(calls), inline * 1e9 / Double(calls), queued * 1e9 / Double(calls),
+                     (queued - direct) * 1e9 / Double(calls)))
     }
 
     /// One category holding many items: filling the to-many through the items' inverse,

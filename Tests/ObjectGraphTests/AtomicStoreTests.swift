@@ -319,6 +319,7 @@ struct AtomicStoreTests {
         try container.viewContext.insertObject(forEntityName: "ToDo")
         try container.viewContext.save()
         #expect(FileManager.default.fileExists(atPath: url.path))
-        #expect(try container.newBackgroundContext().count(for: FetchRequest(entityName: "ToDo")) == 1)
+        let background = container.newBackgroundContext()
+        #expect(try background.performAndWait { try background.count(for: FetchRequest(entityName: "ToDo")) } == 1)
     }
 }

@@ -74,8 +74,26 @@ public final class PersistentContainer {
         }
     }
 
-    /// A new context for work off the main thread; merge its saves into `viewContext`.
+    /// A new private-queue context for work off the main thread; use it through `perform`
+    /// and merge its saves into `viewContext`.
     public func newBackgroundContext() -> ManagedObjectContext {
-        ManagedObjectContext(coordinator: coordinator)
+        ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue)
+    }
+
+    /// Runs `body` on a new background context's queue, and returns at once.
+    ///
+    /// ```swift
+    /// container.performBackgroundTask { context in ... try? context.save() }
+    /// ```
+    public func performBackgroundTask(_ body: @escaping @Sendable (ManagedObjectContext) -> Void) {
+        let context = newBackgroundContext()
+        context.perform { body(context) }
+    }
+
+    /// Runs `body` on a new background context's queue and returns its value, or throws its
+    /// error, when it has run.
+    public func performBackgroundTask<T: Sendable, E: Error>(_ body: @escaping @Sendable (ManagedObjectContext) throws(E) -> T) async throws(E) -> T {
+        let context = newBackgroundContext()
+        return try await context.perform { () throws(E) -> T in try body(context) }
     }
 }

@@ -10,6 +10,7 @@ extension ManagedObjectContext {
     /// With `includesPendingChanges` (the default) unsaved inserts and changes that match
     /// are included, unsaved deletions left out.
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
+        checkQueue()
         var request = request
         if request.resultType != .managedObjects { request.resultType = .managedObjects }
         guard case .objects(let objects) = try execute(request) else { return [] }
@@ -23,6 +24,7 @@ extension ManagedObjectContext {
 
     /// The IDs of the objects a request matches.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
+        checkQueue()
         var request = request
         request.resultType = .objectIDs
         guard case .objectIDs(let ids) = try execute(request) else { return [] }
@@ -31,6 +33,7 @@ extension ManagedObjectContext {
 
     /// Dictionaries of the request's `propertiesToFetch` (every attribute when `nil`).
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: ObjectValue]] {
+        checkQueue()
         var request = request
         request.resultType = .dictionaries
         guard case .dictionaries(let rows) = try execute(request) else { return [] }
@@ -39,6 +42,7 @@ extension ManagedObjectContext {
 
     /// How many objects a request matches, without loading them.
     public func count(for request: FetchRequest) throws -> Int {
+        checkQueue()
         var request = request
         request.resultType = .count
         guard case .count(let n) = try execute(request) else { return 0 }
@@ -50,6 +54,7 @@ extension ManagedObjectContext {
     /// - Throws: `ObjectGraphError.unknownEntity`, a predicate evaluation error, or the
     ///   store's error.
     public func execute(_ request: FetchRequest) throws -> FetchResult {
+        checkQueue()
         guard let entity = model.entity(named: request.entityName) else {
             throw ObjectGraphError.unknownEntity(request.entityName)
         }

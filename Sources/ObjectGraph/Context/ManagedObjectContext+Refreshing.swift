@@ -7,6 +7,7 @@ extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects leave the context, changed and
     /// deleted ones return to their saved values. The undo stack is emptied.
     public func rollback() {
+        checkQueue()
         undoManager?.removeAllActions()
         pendingDeletes = []
         for object in Array(inserted) + Array(discarded) {
@@ -33,6 +34,7 @@ extension ManagedObjectContext {
 
     /// Forgets every object: all of them leave the context, with their changes.
     public func reset() {
+        checkQueue()
         undoManager?.removeAllActions()
         for entry in Array(registry.values) + (temporaryIndex.map { Array($0.values) } ?? []) {
             let object = entry.takeUnretainedValue()
@@ -61,6 +63,7 @@ extension ManagedObjectContext {
     /// - Parameter mergeChanges: `false` discards the object's unsaved changes (it becomes
     ///   a fault); `true` reloads the stored values and then applies its unsaved changes again.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue()
         guard object.managedObjectContext === self, object.status == .clean || object.status == .deleted else { return }
         if !mergeChanges || object.changedKeys.isEmpty {
             if object.status == .deleted {
@@ -97,6 +100,7 @@ extension ManagedObjectContext {
 
     /// Refreshes every registered object, keeping unsaved changes.
     public func refreshAllObjects() {
+        checkQueue()
         for object in registry.values.map({ $0.takeUnretainedValue() }) { refresh(object, mergeChanges: true) }
         processPendingChanges()
     }
@@ -120,6 +124,7 @@ extension ManagedObjectContext {
     /// }
     /// ```
     public func mergeChanges(fromContextDidSave save: ContextDidSave) {
+        checkQueue()
         for id in save.updated {
             if let object = registeredObject(for: id), object.status == .clean, !object.isFault || object.hasChanges {
                 refresh(object, mergeChanges: true)

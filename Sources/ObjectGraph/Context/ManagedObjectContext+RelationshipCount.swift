@@ -15,6 +15,7 @@ extension ManagedObjectContext {
     /// - Throws: `KeyValueError.unknownKey` when the entity has no to-many relationship of
     ///   that name, or the store's error.
     public func count(ofRelationship name: String, of object: ManagedObject) throws -> Int {
+        checkQueue()
         guard let i = object.entity.relationshipIndex(of: name), object.entity.relationships[i].isToMany else {
             throw KeyValueError.unknownKey(name, typeName: object.entity.name)
         }

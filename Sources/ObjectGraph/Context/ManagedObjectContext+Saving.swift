@@ -12,6 +12,7 @@ extension ManagedObjectContext {
     ///
     /// - Throws: `ValidationError`, `MergeConflictError`, or the store's error.
     public func save() throws {
+        checkQueue()
         processPendingChanges()
         if !propagatesDeletesAtEndOfEvent { propagateDeletes() }
         guard hasChanges else { return }
@@ -251,6 +252,7 @@ extension ManagedObjectContext {
 
     /// Validates every inserted, updated and deleted object; all failures together.
     public func validateForSave() throws {
+        checkQueue()
         var failures: [ValidationFailure] = []
         func collect(_ object: ManagedObject, _ check: () throws -> Void) {
             do { try check() } catch let error as ValidationError {

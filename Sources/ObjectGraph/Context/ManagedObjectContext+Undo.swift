@@ -4,6 +4,7 @@ import OrderedCollections
 extension ManagedObjectContext {
     /// Reverts the last undo group: values, relationships, insertions and deletions.
     public func undo() {
+        checkQueue()
         guard let undoManager else { return }
         processPendingChanges()
         guard let group = undoManager.popUndo() else { return }
@@ -14,6 +15,7 @@ extension ManagedObjectContext {
 
     /// Applies again the last group that was undone.
     public func redo() {
+        checkQueue()
         guard let undoManager, let group = undoManager.popRedo() else { return }
         processPendingChanges()
         apply(group.changes, inverted: false)

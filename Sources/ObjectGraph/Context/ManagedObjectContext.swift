@@ -2,12 +2,16 @@ import Foundation
 import OrderedCollections
 import ObjectModel
 import Predicates
+import Synchronization
 
 /// A scratch pad of managed objects over a coordinator: insert, change and delete
 /// objects, then save them to the stores in one step, or roll back.
 ///
-/// A context and its objects belong to one thread. Work on another thread uses a
-/// context of its own and merges through `mergeChanges(fromContextDidSave:)`.
+/// A context and its objects belong to its queue (`concurrencyType`): the thread that made
+/// it, the main thread, or a private queue reached through `perform` and `performAndWait`.
+/// Work on another queue uses a context of its own and merges through
+/// `mergeChanges(fromContextDidSave:)`; object IDs and saves' notices cross queues, objects
+/// do not.
 ///
 /// ```swift
 /// let context = ManagedObjectContext(coordinator: coordinator)
@@ -15,8 +19,21 @@ import Predicates
 /// item["name"] = "Water the plants"
 /// try context.save()
 /// ```
-public final class ManagedObjectContext {
+///
+/// `@unchecked Sendable`: a context is handed to other threads only so that they can call
+/// `perform` and `performAndWait`, which run on the context's queue; every other use
+/// traps off the queue when `checksQueues` is on (debug builds and the tests), and the
+/// concurrency suites run under ThreadSanitizer.
+public final class ManagedObjectContext: @unchecked Sendable {
     public let coordinator: PersistentStoreCoordinator
+    /// Where the context may be used.
+    public let concurrencyType: ConcurrencyType
+    /// The queue of a private-queue context, or the main queue.
+    let queue: DispatchQueue?
+    /// The token a private queue holds under `queueKey`, naming this context.
+    let queueToken: Int
+    /// A confined context's thread.
+    let owner: pthread_t
     /// A name for messages and debugging.
     public var name: String?
     /// Records changes for undo and redo; `nil` (the default) records nothing.
@@ -57,10 +74,23 @@ public final class ManagedObjectContext {
     /// How objects and observations reach the context; cleared as the context goes away.
     let link = ContextLink()
 
-    public init(coordinator: PersistentStoreCoordinator) {
+    public init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .confined) {
         self.coordinator = coordinator
+        self.concurrencyType = concurrencyType
+        owner = pthread_self()
+        queueToken = Self.nextQueueToken.add(1, ordering: .relaxed).newValue
+        if concurrencyType == .privateQueue {
+            let queue = DispatchQueue(label: "termdata.context.\(queueToken)")
+            queue.setSpecific(key: Self.queueKey, value: queueToken)
+            self.queue = queue
+        } else {
+            queue = concurrencyType == .mainQueue ? .main : nil
+        }
         link.context = self
     }
+
+    /// Tokens for private queues, one per context.
+    private static let nextQueueToken = Atomic<Int>(0)
 
     deinit {
         link.context = nil
@@ -101,6 +131,7 @@ public final class ManagedObjectContext {
     /// - Throws: `ObjectGraphError.unknownEntity` or `.abstractEntity`.
     @discardableResult
     public func insertObject(forEntityName name: String) throws -> ManagedObject {
+        checkQueue()
         guard let (entity, type) = kind(named: name) else { throw ObjectGraphError.unknownEntity(name) }
         guard !entity.isAbstract else { throw ObjectGraphError.abstractEntity(name) }
         let object = type.init(entity: entity, objectID: .temporary(entityName: entity.name), context: self)
@@ -140,6 +171,7 @@ public final class ManagedObjectContext {
 
     /// The object for an ID: the registered one, or a fault that loads on first access.
     public func object(with id: ManagedObjectID) -> ManagedObject {
+        checkQueue()
         if let object = registeredObject(for: id) { return object }
         guard let (entity, type) = kind(named: id.entityName) else {
             preconditionFailure("object ID \(id) names entity '\(id.entityName)', which the model lacks")
@@ -187,6 +219,7 @@ public final class ManagedObjectContext {
     ///
     /// - Throws: `ObjectGraphError.objectNotFound` when no store has it.
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
+        checkQueue()
         let object = self.object(with: id)
         try object.fireFault()
         return object
@@ -218,6 +251,7 @@ public final class ManagedObjectContext {
     /// Marks an object for deletion at the next save; its delete rules run at the next
     /// `processPendingChanges`. Deleting an unsaved object simply discards it.
     public func delete(_ object: ManagedObject) {
+        checkQueue()
         precondition(object.managedObjectContext === self, "\(object) belongs to another context")
         guard object.status == .clean || object.status == .inserted else { return }
         // Its values are kept for an undo, which after a save inserts it again.
@@ -257,6 +291,7 @@ public final class ManagedObjectContext {
     /// Ends the current event: runs delete rules, closes the undo group, and tells
     /// observers which objects were inserted, updated and deleted.
     public func processPendingChanges() {
+        checkQueue()
         if propagatesDeletesAtEndOfEvent { propagateDeletes() }
         if let undo = undoManager, undo.groupsByEvent { undo.closeEventGroup() }
         guard !event.isEmpty else { return }

@@ -12,6 +12,7 @@ extension ManagedObject {
     /// - Throws: `KeyValueError.unknownKey` for a key the entity does not have, or
     ///   `ObjectGraphError` when the values cannot be loaded.
     public func value(forKey key: String) throws -> ObjectValue {
+        managedObjectContext?.checkQueue()
         if let i = entity.attributeIndex(of: key) {
             try fireFault()
             return attributeValues?[i] ?? .null
@@ -58,6 +59,7 @@ extension ManagedObject {
         guard let context = managedObjectContext, status != .invalid else {
             throw ObjectGraphError.objectNotInContext(entity: entity.name, objectID: objectID.description)
         }
+        context.checkQueue("ManagedObject.setValue(_:forKey:)")
         if let i = entity.attributeIndex(of: key) {
             let type = entity.attributeTraits[i].type
             guard let coerced = type.coerce(value) else {

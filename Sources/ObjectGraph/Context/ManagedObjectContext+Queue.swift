@@ -1,0 +1,115 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Where a context may be used, as Core Data's concurrency types say.
+    ///
+    /// ```swift
+    /// let background = ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue)
+    /// let count = try await background.perform { try background.count(for: FetchRequest(entityName: "ToDo")) }
+    /// ```
+    public enum ConcurrencyType: Sendable, Equatable {
+        /// The thread that makes the context, and no other; `perform` runs at once on it. What
+        /// every context was before queues, and the default.
+        case confined
+        /// The main thread (the terminal's key loop): work from elsewhere reaches it through
+        /// `perform`, which the main queue runs.
+        case mainQueue
+        /// A serial queue of its own: every use goes through `perform` or `performAndWait`.
+        case privateQueue
+    }
+
+    /// Whether uses of contexts and their objects are checked to happen on the context's
+    /// queue, trapping with the call's name when not. `TERMDATA_CONCURRENCY_DEBUG=1` turns
+    /// the checks on and `=0` off; without it they are on in debug builds (and so in the
+    /// tests) and off in release builds.
+    public static let checksQueues: Bool = {
+        switch ProcessInfo.processInfo.environment["TERMDATA_CONCURRENCY_DEBUG"] {
+        case "1"?: return true
+        case "0"?: return false
+        default:
+            #if DEBUG
+            return true
+            #else
+            return false
+            #endif
+        }
+    }()
+
+    /// The key under which a private queue holds its context's token.
+    static let queueKey = DispatchSpecificKey<Int>()
+
+    /// Whether the calling thread may use the context now: its own thread, the main thread,
+    /// or a block its queue runs.
+    public var isOnQueue: Bool {
+        switch concurrencyType {
+        case .confined: return pthread_equal(owner, pthread_self()) != 0
+        case .mainQueue: return Thread.isMainThread
+        case .privateQueue: return DispatchQueue.getSpecific(key: Self.queueKey) == queueToken
+        }
+    }
+
+    /// Traps, naming `call`, when the debug checks are on and the caller is off the
+    /// context's queue.
+    @inline(__always)
+    func checkQueue(_ call: StaticString = #function) {
+        if Self.checksQueues, !isOnQueue { offQueue(call) }
+    }
+
+    private func offQueue(_ call: StaticString) -> Never {
+        let which: String
+        switch concurrencyType {
+        case .confined: which = "the thread that made it"
+        case .mainQueue: which = "the main thread"
+        case .privateQueue: which = "its private queue"
+        }
+        preconditionFailure("ManagedObjectContext\(name.map { " '\($0)'" } ?? ""): \(call) was called off the context's queue; "
+                            + "a \(concurrencyType) context is used on \(which) (wrap the work in perform or performAndWait)")
+    }
+
+    /// Runs `body` on the context's queue and waits for it, returning its value or throwing
+    /// its error. On the queue already, it runs at once (calls may nest).
+    ///
+    /// ```swift
+    /// let names = try context.performAndWait { try context.fetch(request).compactMap { $0.string("name") } }
+    /// ```
+    public func performAndWait<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        if isOnQueue { return try body() }
+        let result: Result<T, E>
+        switch concurrencyType {
+        case .confined:
+            preconditionFailure("performAndWait on a confined context from a thread other than the one that made it; "
+                                + "make the context with concurrencyType .privateQueue to use it from anywhere")
+        case .mainQueue, .privateQueue: result = queue!.sync { Result(catching: body) }
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` on the context's queue and returns its value, or throws its error, when
+    /// it has run. The closure may use the context and its objects; what it returns must be
+    /// `Sendable` (object IDs, values), never an object.
+    ///
+    /// ```swift
+    /// let ids = try await background.perform { try background.fetchObjectIDs(request) }
+    /// ```
+    public func perform<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let result: Result<T, E> = await withCheckedContinuation { continuation in
+            schedule { continuation.resume(returning: Result(catching: body)) }
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` on the context's queue later, and returns at once.
+    public func perform(_ body: @escaping @Sendable () -> Void) {
+        schedule(body)
+    }
+
+    private func schedule(_ body: @escaping @Sendable () -> Void) {
+        switch concurrencyType {
+        case .confined:
+            precondition(isOnQueue, "perform on a confined context from a thread other than the one that made it; "
+                         + "make the context with concurrencyType .privateQueue to use it from anywhere")
+            body()
+        case .mainQueue, .privateQueue: queue!.async(execute: body)
+        }
+    }
+}
