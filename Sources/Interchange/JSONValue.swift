@@ -141,7 +141,7 @@ public enum JSONValue: Codable, Equatable, Sendable {
         }
         func byte(_ i: Int, _ c: Character) -> Bool { i < b.count && b[i] == c.asciiValue! }
         guard digits(0, 4), byte(4, "-"), digits(5, 2), byte(7, "-"), digits(8, 2) else { return nil }
-        if b.count == 10 { return .day }
+        if b.count == 10 { return impossibleField(text) == nil ? .day : nil }
         guard byte(10, "T") || byte(10, "t") || byte(10, " "), digits(11, 2), byte(13, ":"), digits(14, 2) else { return nil }
         var i = 16
         var seconds = ":00"
@@ -167,11 +167,45 @@ public enum JSONValue: Codable, Equatable, Sendable {
         } else {
             return nil
         }
-        guard i == b.count else { return nil }
+        guard i == b.count, impossibleField(text) == nil else { return nil }
         let head = String(decoding: b[0..<10], as: UTF8.self)
         let time = String(decoding: b[11..<zoneStart], as: UTF8.self)
         let zone = String(decoding: b[zoneStart...], as: UTF8.self).uppercased()
         return .dateTime("\(head)T\(time)\(seconds)\(zone)")
+    }
+
+    /// What is impossible in a date written in the ISO-8601 form: a day its month does not
+    /// have (`2023-02-30`), an hour, minute or second past its range (`25:61:61`), a zone
+    /// offset past 23:59. Nil when every field is in range (or the text is not in the form;
+    /// `date(_:)` says that). The date parsers would roll such a date over into another.
+    ///
+    /// ```swift
+    /// JSONValue.impossibleField("2023-02-30")   // "February 2023 has 28 days"
+    /// ```
+    public static func impossibleField(_ text: String) -> String? {
+        let b = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count, b[from..<from + count].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return b[from..<from + count].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2) else { return nil }
+        guard (1...12).contains(month) else { return "there is no month \(month)" }
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return "\(months[month - 1]) \(year) has \(days) days" }
+        guard b.count > 10 else { return nil }
+        if let hour = number(11, 2), hour > 23 { return "there is no hour \(hour)" }
+        if let minute = number(14, 2), minute > 59 { return "there is no minute \(minute)" }
+        if b.count > 16, b[16] == UInt8(ascii: ":"), let second = number(17, 2), second > 59 { return "there is no second \(second)" }
+        // The zone: after the last + or - past the time.
+        if let sign = b[16...].lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) {
+            let hours = number(sign + 1, 2)
+            let minutesAt = sign + 3 < b.count && b[sign + 3] == UInt8(ascii: ":") ? sign + 4 : sign + 3
+            if let hours, hours > 23 { return "a zone offset of \(hours) hours is past 23" }
+            if let minutes = number(minutesAt, 2), minutes > 59 { return "a zone offset of \(minutes) minutes is past 59" }
+        }
+        return nil
     }
 
     public static func dateText(_ date: Date) -> String {
@@ -253,6 +287,7 @@ public enum JSONValue: Codable, Equatable, Sendable {
             }
             return "\"\(text)\" is not a decimal number"
         case (.date, .string(let text)):
+            if let impossible = Self.impossibleField(text) { return "\"\(text)\" is not a date: \(impossible)" }
             return "\"\(text)\" is not an ISO-8601 date (such as 2024-05-01T10:00:00Z)"
         case (.binary, .string), (.transformable, .string):
             return "this string is not base64, which \(type.xcodeName) needs"
@@ -319,6 +354,7 @@ public struct JSONValueError: Error, Equatable, CustomStringConvertible {
         case .dateTagNeedsString:
             return "{\"$date\": …} takes an ISO-8601 string, such as \"2024-05-01T00:00:00Z\""
         case .notADate(let text):
+            if let impossible = JSONValue.impossibleField(text) { return "not a date: \(text) (\(impossible))" }
             return "not an ISO-8601 date: \(text)"
         case .dateTagNotAlone:
             return "{\"$date\": …} stands alone: an object with it holds nothing else"

@@ -49,3 +49,51 @@ struct ValueFormatTests {
         #expect(StoreKind.sniff(folder) == nil, "a folder is no store of any kind")
     }
 }
+
+@Suite("Impossible dates")
+struct ImpossibleDateTests {
+    @Test("a date with a field out of range is refused, saying which, not rolled over into another", arguments: [
+        ("2023-02-30", "February 2023 has 28 days"),
+        ("2024-02-30T10:00:00Z", "February 2024 has 29 days"),
+        ("2023-04-31", "April 2023 has 30 days"),
+        ("2023-13-01", "there is no month 13"),
+        ("2023-00-10", "there is no month 0"),
+        ("2023-01-00", "January 2023 has 31 days"),
+        ("2023-01-01T25:00:00Z", "there is no hour 25"),
+        ("2023-01-01T23:61:00Z", "there is no minute 61"),
+        ("2023-01-01T23:59:61Z", "there is no second 61"),
+        ("2023-01-01T12:00:00+24:00", "a zone offset of 24 hours is past 23"),
+        ("2023-01-01T12:00:00-05:75", "a zone offset of 75 minutes is past 59"),
+    ])
+    func refused(_ text: String, _ reason: String) throws {
+        #expect(JSONValue.date(text) == nil)
+        #expect(JSONValue.impossibleField(text) == reason)
+        let error = try #require(throws: JSONValueError.self) { try JSONValue.string(text).objectValue(dateTag: true) }
+        #expect(error.description == "not a date: \(text) (\(reason))")
+    }
+
+    @Test("dates at the edges of their ranges are kept", arguments: [
+        "2024-02-29", "2000-02-29T00:00:00Z", "2023-12-31T23:59:59Z", "2023-01-01T00:00:00+14:00", "2023-06-30T12:30:00-09:30",
+    ])
+    func kept(_ text: String) {
+        #expect(JSONValue.date(text) != nil)
+        #expect(JSONValue.impossibleField(text) == nil)
+    }
+
+    @Test("an import names the object, the key and what is impossible; nothing is imported")
+    func inImport() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let file = try GraphFile(data: Data(#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": [{"@id": "t1", "name": "x", "dueDate": "2023-02-30"}]}}"#.utf8))
+        let error = try #require(throws: GraphImportError.self) { try file.importObjects(into: stack.context) }
+        #expect(error.problems.map(\.description) == [#"ToDo t1: 'dueDate': "2023-02-30" is not a date: February 2023 has 28 days"#])
+        #expect(try stack.context.count(for: FetchRequest(entityName: "ToDo")) == 0)
+    }
+}
+
+extension JSONValue {
+    /// The value as a predicate argument, a string as `{"$date": string}`.
+    fileprivate func objectValue(dateTag: Bool) throws -> ObjectValue {
+        guard dateTag, case .string = self else { return try predicateValue() }
+        return try JSONValue.object(["$date": self]).predicateValue()
+    }
+}
