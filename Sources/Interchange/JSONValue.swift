@@ -199,7 +199,7 @@ public enum JSONValue: Codable, Equatable, Sendable {
         if let minute = number(14, 2), minute > 59 { return "there is no minute \(minute)" }
         if b.count > 16, b[16] == UInt8(ascii: ":"), let second = number(17, 2), second > 59 { return "there is no second \(second)" }
         // The zone: after the last + or - past the time.
-        if let sign = b[16...].lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) {
+        if b.count > 16, let sign = b[16...].lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) {
             let hours = number(sign + 1, 2)
             let minutesAt = sign + 3 < b.count && b[sign + 3] == UInt8(ascii: ":") ? sign + 4 : sign + 3
             if let hours, hours > 23 { return "a zone offset of \(hours) hours is past 23" }

@@ -516,11 +516,24 @@ struct StoreCommandTests {
     }
 
     @Test("a date that is more or less than an ISO-8601 date is refused, not read as midnight", arguments: [
-        "2024-05-01T10:00:00", "2024-05-01T10:00", "2024-05-01x", "2024-05-01T10:00:00Zjunk", "2024-13-01", "01/05/2024"])
+        "2024-05-01T10:00:00", "2024-05-01T10:00", "2024-05-01x", "2024-05-01T10:00:00Zjunk", "01/05/2024", "2024-05-01T1"])
     func malformedDate(_ text: String) throws {
         let cli = try CommandLineSession()
         let stderr = try cli.refusedImport(#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": [{"@id": "a", "name": "x", "dueDate": "\#(text)"}]}}"#)
         #expect(stderr.contains("'dueDate': \"\(text)\" is not an ISO-8601 date"), "\(stderr)")
+    }
+
+    @Test("an impossible date is refused by import and by --arg, saying which field, not rolled over", arguments: [
+        ("2023-02-30", "February 2023 has 28 days"), ("2024-13-01", "there is no month 13"), ("2023-03-01T25:61:61Z", "there is no hour 25"),
+    ])
+    func impossibleDate(_ text: String, _ reason: String) throws {
+        let cli = try CommandLineSession()
+        let stderr = try cli.refusedImport(#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": [{"@id": "a", "name": "x", "dueDate": "\#(text)"}]}}"#)
+        #expect(stderr.contains("ToDo a: 'dueDate': \"\(text)\" is not a date: \(reason)"), "\(stderr)")
+        _ = try cli.run(["import", "--model", "ToDo", try cli.write(#"{"format": "termdata-graph", "version": 1, "entities": {}}"#, to: "empty.json")])
+        let query = try cli.run(["query", "ToDo", "dueDate < %@", "--arg", "{\"$date\": \"\(text)\"}"])
+        #expect(query.status != 0)
+        #expect(query.stderr.contains("not a date: \(text) (\(reason))"), "\(query.stderr)")
     }
 
     @Test("a relationship whose inverse does not name it back is checked by its values alone")

@@ -95,10 +95,13 @@ struct AtomicStoreTests {
         }
     }
 
-    @Test("a file no context could hold is refused, naming the object: an unknown entity, a key given twice, a reference to an unknown entity", arguments: [
+    @Test("a file no context could hold is refused, naming the object: an unknown entity, a key given twice, a reference to an unknown entity or the wrong one", arguments: [
         (#"<object entity="Project""#, #"<object entity="Gadget""#, "an object has no known entity or key"),
         (#"<object entity="Employee" pk="3""#, #"<object entity="Employee" pk="2""#, "object Employee 2 appears twice"),
         (#"to="Department:1""#, #"to="Nope:1""#, "object Employee 2: 'department' refers to an object that names entity 'Nope', which the model lacks"),
+        (#"to="Department:1""#, #"to="Project:1""#, "object Employee 2: 'department' refers to Project 1, not a Department"),
+        (#"name="department" to="#, #"name="name" to="#, "object Employee 2: 'name' is no to-one relationship of Employee"),
+        (#"name="department" to="#, #"name="projects" to="#, "object Employee 2: 'projects' is no to-one relationship of Employee"),
     ])
     func inconsistentXML(_ original: String, _ replacement: String, _ message: String) throws {
         let folder = try Fixtures.temporaryDirectory()

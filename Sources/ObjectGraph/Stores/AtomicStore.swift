@@ -85,8 +85,9 @@ open class AtomicStore: PersistentStore {
     }
 
     /// Refuses a row no context could hold: an object of an entity the model lacks or that is
-    /// abstract, a key given twice (one of the two would be lost), or a reference to an
-    /// object of such an entity.
+    /// abstract, a key given twice (one of the two would be lost), a reference to an object
+    /// of such an entity, under a key that is no relationship of that kind, or to an object
+    /// of an entity the relationship does not lead to.
     private static func check(_ row: StoredRow, in model: ManagedObjectModel, file: String,
                               seen: [ManagedObjectID: StoredRow]) throws {
         func fault(_ id: ManagedObjectID) -> String? {
@@ -101,10 +102,20 @@ open class AtomicStore: PersistentStore {
         if seen[id] != nil {
             throw ObjectGraphError.storeFormat(file: file, reason: "\(name) appears twice")
         }
-        let references = row.toOne.map { ($0.key, $0.value) } + row.toMany.flatMap { key, ids in ids.map { (key, $0) } }
-        for (key, target) in references {
+        let entity = model.entity(named: id.entityName)!
+        let references = row.toOne.map { ($0.key, $0.value, false) } + row.toMany.flatMap { key, ids in ids.map { (key, $0, true) } }
+        for (key, target, toMany) in references {
             if let why = fault(target) {
                 throw ObjectGraphError.storeFormat(file: file, reason: "\(name): '\(key)' refers to an object that \(why)")
+            }
+            // A reference of the wrong kind would load and read as if it were right.
+            guard let relationship = entity.relationship(named: key), relationship.isToMany == toMany else {
+                throw ObjectGraphError.storeFormat(file: file, reason: "\(name): '\(key)' is no \(toMany ? "to-many" : "to-one") relationship of \(entity.name)")
+            }
+            if model.entity(named: target.entityName)?.isKind(of: relationship.destinationEntityName) != true {
+                throw ObjectGraphError.storeFormat(
+                    file: file, reason: "\(name): '\(key)' refers to \(target.entityName) \(target.primaryKey.map(String.init) ?? "?"), "
+                        + "not a \(relationship.destinationEntityName)")
             }
         }
     }
