@@ -12,7 +12,11 @@ extension BrowserApplication {
             guard let self else { return .quit }
             switch signal {
             case .interrupt: return self.shouldQuit() ? .quit : .redraw
-            case .terminate, .hangup: return .quit
+            case .terminate, .hangup:
+                // Nobody is there to answer a question: the browser writes only when told
+                // to, so unsaved changes stay unsaved and the store as it was saved last.
+                self.quitConfirmed = true
+                return .quit
             }
         }
     }

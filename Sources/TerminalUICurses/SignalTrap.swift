@@ -5,6 +5,8 @@ import Foundation
 /// read and cleared by the event loop.
 nonisolated(unsafe) private var pendingSignal: Int32 = 0
 nonisolated(unsafe) private var exitHookRegistered = false
+/// The signals that arrived since `install`, one bit each: written by the handler.
+nonisolated(unsafe) private var receivedSignals: UInt64 = 0
 
 /// Turns SIGINT, SIGTERM and SIGHUP into events, and restores the terminal on fatal signals and exit.
 enum SignalTrap {
@@ -12,8 +14,12 @@ enum SignalTrap {
 
     static func install() {
         pendingSignal = 0
+        receivedSignals = 0
         for sig in caught {
-            signal(sig) { number in pendingSignal = number }
+            signal(sig) { number in
+                pendingSignal = number
+                receivedSignals |= 1 << UInt64(number)
+            }
         }
         shim_install_crash_handlers()
         if !exitHookRegistered {
@@ -22,8 +28,17 @@ enum SignalTrap {
         }
     }
 
+    /// Gives the signals back to their default actions, except a hangup or termination that
+    /// already arrived: the program is ending because of it, and a second one (a dying shell
+    /// sends SIGHUP twice within milliseconds) must not kill it before it has finished.
     static func remove() {
-        for sig in caught { shim_signal_default(sig) }
+        for sig in caught {
+            if [SIGHUP, SIGTERM].contains(sig), receivedSignals & (1 << UInt64(sig)) != 0 {
+                signal(sig, SIG_IGN)
+            } else {
+                shim_signal_default(sig)
+            }
+        }
         shim_remove_crash_handlers()
     }
 

@@ -17,6 +17,15 @@ struct ToDoQuittingTests: ToDoTesting {
         (folder, url) = try Self.makeFolder()
     }
 
+    @Test("input that ends (the terminal gone before its hangup signal) saves and quits, as a hangup does")
+    func inputClosedSaves() throws {
+        let (todo, _) = try launch(seeded: false)
+        todo.app.runScript("aKeep me<Enter>")
+        todo.app.handle(.inputClosed)
+        #expect(todo.app.isQuitting)
+        #expect(try storedNames() == ["Keep me"])
+    }
+
     @Test("q saves and quits")
     func quitSaves() throws {
         let (todo, _) = try launch(seeded: false)

@@ -86,4 +86,35 @@ struct ToDoTerminalTests {
         #expect(rows?.first?["name"] as? String == "Repot the fern")
         #expect((rows?.first?["dueDate"] as? String)?.isEmpty == false)
     }
+
+    @Test("the terminal going away (tmux killed: SIGHUP, then more, and input ends) saves the changes, every time")
+    func hangupSaves() throws {
+        guard let termdata = TmuxSession.binary(named: "termdata") else {
+            Issue.record("termdata was not built next to the tests")
+            return
+        }
+        let data = try Fixtures.temporaryDirectory("hangup")
+        for attempt in 1...5 {
+            let session = try TmuxSession(width: 100, height: 30)
+            let store = data.appendingPathComponent("run\(attempt)")
+            // Under `sh -c`, as a terminal's command runs it: the dying shell passes on more hangups.
+            try session.typeLine("sh -c 'XDG_DATA_HOME=\(store.path) XDG_STATE_HOME=\(store.path)/state \(termdata.path); echo done'")
+            _ = try session.waitFor { $0.last?.contains("1 item") == true }
+            try session.send("a")
+            try session.tmux(["send-keys", "-l", "Saved on hangup \(attempt)"])
+            try session.send("Enter")
+            _ = try session.waitFor { $0.last?.contains("1 unsaved change") == true }
+            try session.tmux(["kill-server"])
+            let file = store.appendingPathComponent("termdata/ToDo.sqlite")
+            var names: [String] = []
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                let result = try TermDataProcess.run(["query", "--store", file.path, "ToDo", "--keys", "name", "--format", "csv"])
+                names = result.stdout.split(separator: "\n").map(String.init)
+                if names.contains(where: { $0.hasSuffix(",Saved on hangup \(attempt)") }) { break }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            #expect(names.contains { $0.hasSuffix(",Saved on hangup \(attempt)") }, "attempt \(attempt): \(names)")
+        }
+    }
 }

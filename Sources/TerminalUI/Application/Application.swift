@@ -196,8 +196,12 @@ public final class Application {
         case let .paste(text):
             return paste(text)
         case .inputClosed:
+            // The terminal is gone, as after a hangup whose signal has not arrived (or never
+            // will): the application gets its say, as for SIGHUP, then the loop ends.
+            let result = onSignal?(.hangup) ?? .quit
+            apply(result, to: nil)
             isQuitting = true
-            return .handled
+            return result.union(.handled)
         }
     }
 
