@@ -77,6 +77,8 @@ public final class BrowserApplication {
         self.isReadOnly = isReadOnly
         lazyFetching = context.coordinator.stores.contains { $0.type == .sqlite }
         app = Application(driver: driver)
+        // A store query behind a key or a frame can be stopped by a signal (the driver's watchdog).
+        app.interruptibleWork = { [coordinator = context.coordinator] body in coordinator.interruptibly(body) }
         let names = context.model.entities.map(\.name).sorted()
         guard let first = names.first else { throw BrowserError.modelHasNoEntities }
         entitySource = EntityListSource(context: context, names: names)

@@ -289,6 +289,12 @@ public final class SQLiteStore: PersistentStore {
         try? database.close()
     }
 
+    /// Stops the statement running on the store's connection (`sqlite3_interrupt`): safe from
+    /// any thread; the statement fails with SQLITE_INTERRUPT and a write rolls back.
+    public func interrupt() {
+        database.interrupt()
+    }
+
     /// The object ID for a primary key of an entity.
     func objectID(entityName: String, primaryKey: Int64) -> ManagedObjectID {
         ManagedObjectID(entityName: entityName, storeIdentifier: identifier, reference: .permanent(primaryKey))

@@ -24,6 +24,12 @@ public final class CursesDriver: TerminalDriver {
     var quickErrors = 0
     var lastClick: (point: Point, time: Double)?
 
+    /// Called on a thread of its own, every 50 ms while a signal waits for the event loop:
+    /// a loop stuck in a long store query does not read signals, so this stops the query
+    /// (the applications pass their coordinator's `interruptWork`). Set before `start`.
+    public var onPendingSignal: (@Sendable () -> Void)?
+    private var watchdog: SignalWatchdog?
+
     public init(mouse: Bool = true) {
         self.mouseEnabled = mouse
     }
@@ -82,6 +88,7 @@ public final class CursesDriver: TerminalDriver {
         previousFrame = nil
         SignalTrap.install()
         Self.setBracketedPaste(true)
+        if let onPendingSignal { watchdog = SignalWatchdog(onPendingSignal) }
     }
 
     /// Asks the terminal to mark pasted text (`ESC [200~` … `ESC [201~`), so that a paste is
@@ -108,6 +115,8 @@ public final class CursesDriver: TerminalDriver {
         if mouseEnabled { mousemask(0, nil) }
         curs_set(1)
         Self.setBracketedPaste(false)
+        watchdog?.stop()
+        watchdog = nil
         endwin()
         SignalTrap.remove()
         isActive = false

@@ -1,24 +1,26 @@
 import Foundation
+import Synchronization
 @preconcurrency import CNcursesw
 
 /// The last of SIGINT, SIGTERM or SIGHUP that arrived, or 0. Written by the signal handler,
-/// read and cleared by the event loop.
-nonisolated(unsafe) private var pendingSignal: Int32 = 0
+/// read and cleared by the event loop, read by the watchdog: lock-free atomics, which a
+/// signal handler may use.
+private let pendingSignal = Atomic<Int32>(0)
 nonisolated(unsafe) private var exitHookRegistered = false
 /// The signals that arrived since `install`, one bit each: written by the handler.
-nonisolated(unsafe) private var receivedSignals: UInt64 = 0
+private let receivedSignals = Atomic<UInt64>(0)
 
 /// Turns SIGINT, SIGTERM and SIGHUP into events, and restores the terminal on fatal signals and exit.
 enum SignalTrap {
     static let caught: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     static func install() {
-        pendingSignal = 0
-        receivedSignals = 0
+        pendingSignal.store(0, ordering: .relaxed)
+        receivedSignals.store(0, ordering: .relaxed)
         for sig in caught {
             signal(sig) { number in
-                pendingSignal = number
-                receivedSignals |= 1 << UInt64(number)
+                pendingSignal.store(number, ordering: .releasing)
+                receivedSignals.bitwiseOr(1 << UInt64(number), ordering: .relaxed)
             }
         }
         shim_install_crash_handlers()
@@ -33,7 +35,7 @@ enum SignalTrap {
     /// sends SIGHUP twice within milliseconds) must not kill it before it has finished.
     static func remove() {
         for sig in caught {
-            if [SIGHUP, SIGTERM].contains(sig), receivedSignals & (1 << UInt64(sig)) != 0 {
+            if [SIGHUP, SIGTERM].contains(sig), receivedSignals.load(ordering: .relaxed) & (1 << UInt64(sig)) != 0 {
                 signal(sig, SIG_IGN)
             } else {
                 shim_signal_default(sig)
@@ -43,13 +45,12 @@ enum SignalTrap {
     }
 
     /// Whether a signal is waiting.
-    static func peek() -> Bool { pendingSignal != 0 }
+    static func peek() -> Bool { pendingSignal.load(ordering: .acquiring) != 0 }
 
     /// The signal that arrived since the last call, if any.
     static func take() -> TerminalSignalNumber? {
-        let number = pendingSignal
+        let number = pendingSignal.exchange(0, ordering: .acquiringAndReleasing)
         guard number != 0 else { return nil }
-        pendingSignal = 0
         return TerminalSignalNumber(number)
     }
 }

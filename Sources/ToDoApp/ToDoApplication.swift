@@ -65,6 +65,8 @@ public final class ToDoApplication {
         self.store = store
         self.now = now
         app = Application(driver: driver)
+        // A store query behind a key or a frame can be stopped by a signal (the driver's watchdog).
+        app.interruptibleWork = { [coordinator = store.coordinator] body in coordinator.interruptibly(body) }
         let lazy = store.type == .sqlite
         items = try ArrayController(context: store.context, entityName: ToDoKeys.toDo,
                                     sortDescriptors: [ObjectSortDescriptor(key: ToDoKeys.dueDate)],

@@ -40,7 +40,8 @@ struct BrowseCommand: ParsableCommand {
         let browser: BrowserApplication
         do {
             browser = try BrowserApplication(context: context, title: url.lastPathComponent,
-                                             driver: CursesDriver(), isReadOnly: readOnly || cannotWrite)
+                                             driver: CursesDriver.stoppingWork(of: context.coordinator),
+                                             isReadOnly: readOnly || cannotWrite)
         } catch {
             throw CommandFailure(error)
         }

@@ -50,7 +50,8 @@ struct ToDoCommand: ParsableCommand {
             let message = "\(error)"
             throw CommandFailure(message.contains(url.path) ? message : "\(url.path): \(message)")
         }
-        let application = try ToDoApplication(store: todoStore, driver: CursesDriver(), alertInterval: alertInterval,
+        let application = try ToDoApplication(store: todoStore, driver: CursesDriver.stoppingWork(of: todoStore.coordinator),
+                                              alertInterval: alertInterval,
                                               viewSettingsURL: ToDoViewSettings.defaultURL())
         do {
             try application.run()

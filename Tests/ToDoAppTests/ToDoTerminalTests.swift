@@ -117,4 +117,36 @@ struct ToDoTerminalTests {
             #expect(names.contains { $0.hasSuffix(",Saved on hangup \(attempt)") }, "attempt \(attempt): \(names)")
         }
     }
+
+    @Test("a filter that would run for minutes stops at Ctrl-C, and the application answers at once")
+    func slowFilterStops() throws {
+        guard let termdata = TmuxSession.binary(named: "termdata") else {
+            Issue.record("termdata was not built next to the tests")
+            return
+        }
+        let data = try Fixtures.temporaryDirectory("slow-filter")
+        // 4,000 items in one category: the filter compares each with every other.
+        let items = (0..<4_000).map { #"{"@id": "t\#($0)", "name": "item \#($0)", "category": "c"}"# }.joined(separator: ",")
+        let graph = data.appendingPathComponent("items.json")
+        try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"Category": [{"@id": "c", "name": "Home"}], "ToDo": [\#(items)]}}"#.utf8)
+            .write(to: graph)
+        let store = data.appendingPathComponent("termdata/ToDo.sqlite")
+        let imported = try TermDataProcess.run(["import", "--store", store.path, "--model", "ToDo", graph.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+
+        let session = try TmuxSession(width: 100, height: 30)
+        let dir = session.directory.path
+        try session.typeLine("XDG_STATE_HOME=\(data.path)/state \(termdata.path) --store \(store.path); echo \"EXIT=$?\" > \(dir)/exit")
+        _ = try session.waitFor { $0.last?.contains("4000 items") == true }
+        try session.send("/")
+        try session.tmux(["send-keys", "-l", "SUBQUERY(category.todos, $x, $x.name CONTAINS[cd] 'zz').@count > 0"])
+        try session.send("Enter")
+        Thread.sleep(forTimeInterval: 1)
+        let pressed = Date()
+        try session.send("C-c")
+        let exit = session.waitForFile("exit", timeout: 30)
+        let seconds = Date().timeIntervalSince(pressed)
+        #expect(exit == "EXIT=0\n")
+        #expect(seconds < 5, "Ctrl-C stopped the query: the application quit \(seconds) s after it")
+    }
 }

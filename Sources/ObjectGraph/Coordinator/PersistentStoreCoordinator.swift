@@ -21,6 +21,17 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var _stores: [any PersistentStore] = []
     private var classes: [String: ManagedObject.Type] = [:]
     private var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
+    /// For `interruptWork()`: a copy of the stores and the depth of interruptible work,
+    /// behind `interruptionLock` (not the coordinator's lock, which the running work holds).
+    private let interruptionLock = NSLock()
+    private var interruptionState = InterruptionState()
+
+    /// Runs `body` with the interruption state to itself.
+    func withInterruptionState<T>(_ body: (inout InterruptionState) -> T) -> T {
+        interruptionLock.lock()
+        defer { interruptionLock.unlock() }
+        return body(&interruptionState)
+    }
 
     nonisolated(unsafe) private static var factories: [StoreType: StoreFactory] = [:]
     private static let factoryLock = NSLock()
@@ -81,6 +92,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 throw ObjectGraphError.storeAlreadyAdded(store.identifier)
             }
             _stores.append(store)
+            shareStoresForInterruption()
         }
     }
 
@@ -88,8 +100,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func removeStore(_ store: any PersistentStore) {
         locked {
             _stores.removeAll { $0 === store }
+            shareStoresForInterruption()
             store.close()
         }
+    }
+
+    /// Called under the coordinator's lock whenever the stores change.
+    private func shareStoresForInterruption() {
+        let stores = _stores
+        withInterruptionState { $0.stores = stores }
     }
 
     /// The store with this UUID.
@@ -156,6 +175,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             _stores.removeAll { $0 === store }
             store.close()
             _stores.append(target)
+            shareStoresForInterruption()
         }
         return target
     }

@@ -40,9 +40,15 @@ public protocol PersistentStore: AnyObject {
 
     /// Releases files and connections.
     func close()
+
+    /// Stops the statement running now, from any thread: it fails as interrupted and changes
+    /// nothing. Stores whose work cannot be stopped do nothing.
+    func interrupt()
 }
 
 extension PersistentStore {
+    public func interrupt() {}
+
     public func rows(for objectIDs: [ManagedObjectID]) throws -> [StoredRow] {
         try objectIDs.compactMap { try row(for: $0) }
     }

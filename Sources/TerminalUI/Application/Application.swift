@@ -169,7 +169,14 @@ public final class Application {
     /// Send one event through the responder chain and act on the result.
     @discardableResult
     public func handle(_ event: Event) -> EventResult {
-        let result = dispatch(event)
+        var result: EventResult = .ignored
+        switch event {
+        case .signal, .inputClosed:
+            // What a signal does (the ToDo app's save on hangup) is never interrupted.
+            result = dispatch(event)
+        default:
+            interruptibleWork { result = dispatch(event) }
+        }
         while !deferred.isEmpty {
             deferred.removeFirst()()
         }
@@ -395,9 +402,17 @@ public final class Application {
 
     /// Draw and show the screen now.
     public func redraw() {
-        driver.draw(render())
+        var screen: ScreenBuffer?
+        interruptibleWork { screen = render() }
+        driver.draw(screen!)
         needsDisplay = false
     }
+
+    /// Wraps the work that answers the user (handling a key, drawing a frame), so that a
+    /// store query inside it can be stopped from another thread when a signal arrives (the
+    /// driver's watchdog); a signal's own handling (the ToDo app's save on hangup) runs
+    /// outside it. The applications set it to their coordinator's `interruptibly`.
+    public var interruptibleWork: (() -> Void) -> Void = { $0() }
 
     // MARK: Running
 
