@@ -164,6 +164,11 @@ extension ContextEditing {
                 if let afterConflict { afterConflict() } else { self?.app.showMessage("Saved") }
             }
             return false
+        } catch let error as ObjectGraphError where Self.isAboutTheFile(error) {
+            // Too much to say in the status line: where the file went, and that nothing is lost.
+            updateStatus()
+            app.alert(title: "Could not save", message: "\(error).")
+            return false
         } catch {
             app.showMessage("Could not save: \(error)", isError: true)
             return false
@@ -195,6 +200,14 @@ extension ContextEditing {
             self.context.mergePolicy = choice == 0 ? .mergeByPropertyObjectTrump : .mergeByPropertyStoreTrump
             defer { self.context.mergePolicy = policy }
             if self.saveChanges() { saved() }
+        }
+    }
+
+    /// Whether a save failed because the store's file is not the one opened.
+    private static func isAboutTheFile(_ error: ObjectGraphError) -> Bool {
+        switch error {
+        case .storeFileMissing, .storeFileReplaced: return true
+        default: return false
         }
     }
 

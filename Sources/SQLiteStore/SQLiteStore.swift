@@ -37,6 +37,8 @@ public final class SQLiteStore: PersistentStore {
     var rootNames: [String: String] = [:]
     /// Where binary values too large for a row are kept.
     let externalData: ExternalData
+    /// The file opened: a save refuses to write into one the path no longer names.
+    var openedFile: StoreFiles.FileNumber?
     /// Whether the file is in WAL mode. A store is switched to it at its first write, not
     /// when it is opened, so that a store only looked at stays as it was, byte for byte.
     var isInWALMode = false
@@ -227,6 +229,7 @@ public final class SQLiteStore: PersistentStore {
             }
             (schema, metadata) = made ?? (fresh, freshMetadata)
         }
+        openedFile = url.flatMap { StoreFiles.FileNumber(of: $0) }
         for entity in model.entities {
             let mapping = schema.mapping(for: entity.name)!
             rowQueries[entity.name] = RowQuery(mapping: mapping)

@@ -70,4 +70,21 @@ struct ToDoStoreFileTests: ToDoTesting {
         let items = try store.context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
         #expect(items.map { "\($0.string("name")!)=\($0.bool("doNotAlert")!)" } == ["Archive mail=true", "ask for a raise=true", "buy bread=false"])
     }
+
+    @Test("a store file removed under the app: Ctrl-S says so and keeps the item; q asks before quitting without it")
+    func storeFileRemoved() throws {
+        let (todo, _) = try launch(sqlite: true)
+        let file = folder.appendingPathComponent("ToDo.sqlite")
+        for path in StoreFiles.databaseFiles(forStoreAt: file) { try? FileManager.default.removeItem(at: path) }
+        var text = screen(todo.app.runScript("aKeep me<Enter><C-s>"))
+        #expect(text.contains("Could not save"))
+        #expect(text.contains("is no longer there (removed or moved"))
+        #expect(text.contains("and the changes are still here."))
+        #expect(!text.contains("· saved"))
+        todo.app.runScript("<Enter>")
+        #expect(todo.context.hasChanges)
+        text = screen(todo.app.runScript("q"))
+        #expect(text.contains("Could not save changes while quitting. Quit anyway?"))
+        #expect(!todo.app.isQuitting)
+    }
 }

@@ -42,6 +42,11 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     case notStorable(typeName: String)
     /// This store type keeps nothing in a file, so it has no file format.
     case noFileFormat(StoreType)
+    /// The store's path names no file any more: removed or moved since the store was opened.
+    case storeFileMissing(file: String)
+    /// The store's path names another file than the one opened: a restore, a sync or a
+    /// checkout put one there.
+    case storeFileReplaced(file: String)
     /// A store whose primary keys for an entity (or its inheritance tree) reached the
     /// largest 64-bit number: no object of it can be added.
     case primaryKeysExhausted(file: String, entity: String)
@@ -71,6 +76,11 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
         case .storeAlreadyAdded(let identifier): return "a store with UUID \(identifier) is already added"
         case .notStorable(let typeName): return "a \(typeName) cannot be stored as an attribute value"
         case .noFileFormat(let type): return "\(type) stores have no file format"
+        case .storeFileMissing(let f):
+            return "\(f) is no longer there (removed or moved since it was opened): nothing was saved, and the changes are still here"
+        case .storeFileReplaced(let f):
+            return "\(f) is another file than the one opened (replaced by a restore, a sync or a checkout): "
+                + "nothing was saved, and the changes are still here"
         case .primaryKeysExhausted(let f, let e):
             return "\(f): every primary key for \(e) has been used (up to \(Int64.max)); no \(e) can be added to this store"
         }

@@ -178,6 +178,9 @@ open class AtomicStore: PersistentStore {
         // checks of row versions below see its changes (conflicts, as on SQLite) and the
         // file written keeps its objects.
         let lock = try StoreFileLock(for: url)
+        // A file removed under the store is not made anew behind the user's back; a file
+        // put in its place is read again below, and conflicts go through the merge policy.
+        if fileIdentity != nil, StoreFileIdentity(of: url) == nil { throw ObjectGraphError.storeFileMissing(file: url.path) }
         if let current = StoreFileIdentity(of: url), current != fileIdentity { try load(from: url) }
         let result = try apply(changes)
         fileIdentity = StoreFileIdentity(of: url)

@@ -12,6 +12,30 @@ import Darwin
 /// stores whose names differ only in their extension (`Notes` and `Notes.backup`) share one.
 /// Moving, copying and removing here leave such a shared folder where it is.
 public enum StoreFiles {
+    /// Which file a path names: its device and inode, the same while the file is written
+    /// to and different once another file takes its place.
+    public struct FileNumber: Equatable, Sendable {
+        public let device: UInt64
+        public let inode: UInt64
+
+        /// The file `url` names now, or nil when it names none.
+        public init?(of url: URL) {
+            var info = stat()
+            guard stat(url.path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    /// Checks, before a save, that `url` still names the file opened as `opened`.
+    ///
+    /// - Throws: `ObjectGraphError.storeFileMissing` or `.storeFileReplaced`.
+    public static func checkStillOpened(_ opened: FileNumber?, at url: URL) throws {
+        guard let opened else { return }
+        guard let now = FileNumber(of: url) else { throw ObjectGraphError.storeFileMissing(file: url.path) }
+        if now != opened { throw ObjectGraphError.storeFileReplaced(file: url.path) }
+    }
+
     /// `.<store file name without its extension>_SUPPORT`, beside the store, as Core Data
     /// names it (`Model.sqlite` → `.Model_SUPPORT`).
     public static func supportDirectory(forStoreAt url: URL) -> URL {

@@ -21,6 +21,9 @@ extension SQLiteStore {
             switchToWALMode()
             do {
                 try database.inTransaction(.immediate) { db in
+                    // Under the write lock: a connection to a file removed or replaced since
+                    // it was opened would write where nobody will look.
+                    if let url { try StoreFiles.checkStillOpened(openedFile, at: url) }
                     result = try write(changes, in: db, files: files)
                     return .commit
                 }
