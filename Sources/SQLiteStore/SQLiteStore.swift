@@ -66,11 +66,22 @@ public final class SQLiteStore: PersistentStore {
             throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be opened: \(error)")
         }
         defer { try? database.close() }
-        return try database.read { db in
+        do {
+            return try readMetadata(database)
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch {
+            if case let damaged as ObjectGraphError = damage(error, path: url.path) { throw damaged }
+            throw ObjectGraphError.storeFormat(file: url.path, reason: describe(error))
+        }
+    }
+
+    private static func readMetadata(_ database: DatabaseQueue) throws -> StoreMetadata {
+        try database.read { db in
             guard try db.tableExists("Z_METADATA"),
                   let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
                   let plist = row["Z_PLIST"] as Data? else {
-                throw ObjectGraphError.storeFormat(file: url.path, reason: "not a Core Data store (no Z_METADATA)")
+                throw ObjectGraphError.storeFormat(file: database.path, reason: "not a Core Data store (no Z_METADATA)")
             }
             var (metadata, ownFormat) = try SQLiteMetadata.decode(plist, uuid: row["Z_UUID"] ?? "")
             if !ownFormat { metadata.versionHashes = [:] }
@@ -158,6 +169,11 @@ public final class SQLiteStore: PersistentStore {
         if exists, let url, let reason = Self.notSQLite(url) {
             throw ObjectGraphError.storeFormat(file: path, reason: reason)
         }
+        // SQLite would say "unable to open database file" and nothing more.
+        if let url, url.lastPathComponent.utf8.count > Int(NAME_MAX) {
+            throw ObjectGraphError.storeFormat(
+                file: path, reason: "the file name is \(url.lastPathComponent.utf8.count) bytes long, more than the file system allows (\(NAME_MAX))")
+        }
         var configuration = Configuration()
         configuration.readonly = options.readOnly
         configuration.busyMode = .timeout(10)
@@ -176,6 +192,7 @@ public final class SQLiteStore: PersistentStore {
             let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
             guard options.readOnly, walSize == 0, let url,
                   let immutable = try? DatabaseQueue(path: Self.immutableURI(for: url), configuration: configuration) else {
+                if case let damaged as ObjectGraphError = Self.damage(error, path: path) { throw damaged }
                 throw ObjectGraphError.storeFormat(file: path, reason: "cannot open the SQLite file (\(Self.describe(error)))")
             }
             database = immutable
@@ -196,6 +213,7 @@ public final class SQLiteStore: PersistentStore {
         } catch let error as ObjectGraphError {
             throw error
         } catch {
+            if case let damaged as ObjectGraphError = Self.damage(error, path: path) { throw damaged }
             throw ObjectGraphError.storeFormat(file: path, reason: Self.describe(error))
         }
         if let opened {
@@ -255,6 +273,11 @@ public final class SQLiteStore: PersistentStore {
         }
         let missing = model.entities.map(\.name).filter { numbers[$0] == nil }
         if !missing.isEmpty {
+            // The metadata says the model wrote the store: its entity table lost rows.
+            if ownFormat, !metadata.versionHashes.isEmpty, model.entitiesDiffering(fromVersionHashes: metadata.versionHashes).isEmpty {
+                throw ObjectGraphError.storeDamaged(
+                    file: path, detail: "Z_PRIMARYKEY lacks \(missing.joined(separator: ", ")), which the store's metadata says it holds")
+            }
             throw ObjectGraphError.incompatibleStore(file: path, differingEntities: missing)
         }
         let schema: StoreSchema
@@ -281,6 +304,20 @@ public final class SQLiteStore: PersistentStore {
     /// Asks SQLite to put the file in WAL mode; whether it is now.
     static func switchToWALMode(_ database: DatabaseQueue) -> Bool {
         (try? database.writeWithoutTransaction { try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL") }) == "wal"
+    }
+
+    /// The error to report for one SQLite gave on the store's file: a damaged file (SQLite
+    /// finds its pages malformed, or no database at all) says so, naming the file and how
+    /// to check it; any other error is left as it is.
+    static func damage(_ error: Error, path: String) -> Error {
+        if case SQLiteStoreError.unreadableMetadata(let why) = error { return ObjectGraphError.storeDamaged(file: path, detail: why) }
+        guard let e = error as? DatabaseError, [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(e.resultCode.primaryResultCode) else { return error }
+        return ObjectGraphError.storeDamaged(file: path, detail: e.message ?? "\(e.resultCode)")
+    }
+
+    /// Runs a read of the store's file, reporting a damaged file as such.
+    func reading<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try database.inDatabase(body) } catch { throw Self.damage(error, path: url?.path ?? ":memory:") }
     }
 
     static func describe(_ error: Error) -> String {

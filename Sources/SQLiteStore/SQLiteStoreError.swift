@@ -11,6 +11,8 @@ public enum SQLiteStoreError: Error, Equatable, CustomStringConvertible {
     /// SQLite stopped a fetch: a predicate's function refused a value (a `MATCHES` pattern
     /// that is not a regular expression), or the file could not be read.
     case fetchFailed(String)
+    /// The metadata property list in `Z_METADATA` cannot be read: the file is damaged.
+    case unreadableMetadata(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum SQLiteStoreError: Error, Equatable, CustomStringConvertible {
         case .unsupportedInSQL(let what): return "cannot fetch from a SQLite store: \(what)"
         case .unknownKey(let entity, let key): return "entity \(entity) has no key '\(key)'"
         case .fetchFailed(let why): return why
+        case .unreadableMetadata(let why): return why
         }
     }
 }

@@ -42,6 +42,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     case notStorable(typeName: String)
     /// This store type keeps nothing in a file, so it has no file format.
     case noFileFormat(StoreType)
+    /// A store file whose bytes are damaged: what the engine said, and how to check it.
+    case storeDamaged(file: String, detail: String)
     /// The store's path names no file any more: removed or moved since the store was opened.
     case storeFileMissing(file: String)
     /// The store's path names another file than the one opened: a restore, a sync or a
@@ -76,6 +78,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
         case .storeAlreadyAdded(let identifier): return "a store with UUID \(identifier) is already added"
         case .notStorable(let typeName): return "a \(typeName) cannot be stored as an attribute value"
         case .noFileFormat(let type): return "\(type) stores have no file format"
+        case .storeDamaged(let f, let detail):
+            return "\(f) is damaged (\(detail)); check it with: sqlite3 '\(f)' 'PRAGMA integrity_check', and restore a backup if it lists problems"
         case .storeFileMissing(let f):
             return "\(f) is no longer there (removed or moved since it was opened): nothing was saved, and the changes are still here"
         case .storeFileReplaced(let f):

@@ -24,8 +24,10 @@ enum SQLiteMetadata {
 
     /// Store metadata from property list bytes, and whether this project wrote them.
     static func decode(_ data: Data, uuid: String) throws -> (metadata: StoreMetadata, ownFormat: Bool) {
-        guard let plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any] else {
-            throw SQLiteStoreError.schemaMismatch("Z_METADATA.Z_PLIST is not a dictionary")
+        let read = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        guard let read else { throw SQLiteStoreError.unreadableMetadata("its metadata (Z_METADATA.Z_PLIST) is not a property list") }
+        guard let plist = read as? [String: Any] else {
+            throw SQLiteStoreError.unreadableMetadata("its metadata (Z_METADATA.Z_PLIST) is not a dictionary")
         }
         let hashes = (plist["NSStoreModelVersionHashes"] as? [String: Any] ?? [:]).compactMapValues { $0 as? Data }
         let identifiers = (plist["NSStoreModelVersionIdentifiers"] as? [Any] ?? []).compactMap { $0 as? String }.filter { !$0.isEmpty }

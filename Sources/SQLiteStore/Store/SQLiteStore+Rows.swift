@@ -9,7 +9,7 @@ extension SQLiteStore {
     /// One object's row, read with a cached prepared statement.
     public func row(for objectID: ManagedObjectID) throws -> StoredRow? {
         guard let pk = objectID.primaryKey, let query = rowQueries[objectID.entityName] else { return nil }
-        return try database.inDatabase { db in
+        return try reading { db in
             // A cursor's row reads the statement's columns (a copied row has lost text after a NUL).
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: query.selectOne), arguments: [pk])
             return try withExtendedLifetime(cursor) {
@@ -24,7 +24,7 @@ extension SQLiteStore {
         var byEntity: [String: [Int64]] = [:]
         for id in objectIDs { if let pk = id.primaryKey { byEntity[id.entityName, default: []].append(pk) } }
         var found: [ManagedObjectID: StoredRow] = [:]
-        try database.inDatabase { db in
+        try reading { db in
             for (entity, keys) in byEntity {
                 guard let query = rowQueries[entity] else { continue }
                 var start = 0
@@ -45,7 +45,7 @@ extension SQLiteStore {
 
     /// The members of a to-many relationship, read from the inverse's foreign key or the join table.
     public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        try database.inDatabase { db in try relatedObjectIDs(of: objectID, relationship: relationship, in: db) }
+        try reading { db in try relatedObjectIDs(of: objectID, relationship: relationship, in: db) }
     }
 
     func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription,

@@ -37,6 +37,7 @@ extension SQLiteStore {
         } catch let error as ObjectGraphError {
             throw error
         } catch {
+            if case let damaged as ObjectGraphError = Self.damage(error, path: url?.path ?? ":memory:") { throw damaged }
             throw ObjectGraphError.storeFormat(file: url?.path ?? ":memory:", reason: "save failed: \(Self.describe(error))")
         }
         return result
