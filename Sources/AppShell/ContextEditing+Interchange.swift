@@ -68,10 +68,13 @@ extension ContextEditing {
     }
 
     /// Writes every object the context shows (saved and not) to a graph file, replacing the
-    /// file whole or not at all.
+    /// file whole or not at all, naming each entity in the status line as it is read.
     package func exportGraph(to path: String) {
         do {
-            let graph = try GraphFile.export(from: context)
+            let graph = try GraphFile.export(from: context) { [weak self] entity, read in
+                self?.app.showMessage("Exporting \(entity)… \(read) objects read")
+                self?.app.redraw()
+            }
             try Data((try JSONValue.text(graph.json) + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             let warnings = graph.problems.isEmpty ? "" : " (\(graph.problems.count) reference\(graph.problems.count == 1 ? "" : "s") to missing rows written as null)"
             app.showMessage("Exported \(graph.objectCount) object\(graph.objectCount == 1 ? "" : "s") to \(path)\(warnings)")

@@ -58,6 +58,19 @@ extension ContextEditing {
         return context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count
     }
 
+    /// How both quit flows begin: true to quit at once (already `confirmed`, or nothing to
+    /// save), false while an open edit refuses its value (the status line says so), nil when
+    /// there are changes to decide on.
+    package func quitWithoutQuestion(confirmed: Bool) -> Bool? {
+        if confirmed { return true }
+        guard commitEdits() else {
+            app.showMessage("Finish or cancel the edit (Esc) before quitting", isError: true)
+            return false
+        }
+        context.processPendingChanges()
+        return context.hasChanges ? nil : true
+    }
+
     /// q, Ctrl-Q and F10 quit, in both applications.
     package func installQuitKeys() {
         app.keyMap.rebind("app.quit", to: [.character("q"), .control("q"), .function(10)])

@@ -23,13 +23,8 @@ extension BrowserApplication {
 
     /// Quits at once without changes; otherwise asks whether to save them, discard them, or stay.
     func shouldQuit() -> Bool {
-        if quitConfirmed { return true }
-        guard commitEdits() else {
-            app.showMessage("Finish or cancel the edit (Esc) before quitting", isError: true)
-            return false
-        }
-        context.processPendingChanges()
-        guard context.hasChanges, !isReadOnly else { return true }
+        if let now = quitWithoutQuestion(confirmed: quitConfirmed) { return now }
+        guard !isReadOnly else { return true }
         let quit = { [weak self] in
             guard let self else { return }
             self.quitConfirmed = true

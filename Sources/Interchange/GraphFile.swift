@@ -233,13 +233,17 @@ public struct GraphFile: Sendable {
     ///     left out is not written, and a to-many lists only the members written.
     ///   - forImport: whether the file is one import reads (graph JSON, not CSV), so that a
     ///     warning may say what import will make of it.
+    ///   - progress: called before each entity's objects are read, with its name and the
+    ///     objects read so far.
     public static func export(from context: ManagedObjectContext, entityNames: [String]? = nil,
-                              keepsOutsideReferences: Bool = true, forImport: Bool = true) throws -> GraphFile {
+                              keepsOutsideReferences: Bool = true, forImport: Bool = true,
+                              progress: ((_ entity: String, _ objectsRead: Int) -> Void)? = nil) throws -> GraphFile {
         let model = context.model
         let names = entityNames ?? model.entities.filter { !$0.isAbstract }.map(\.name).sorted()
         var objectsByEntity: [String: [ManagedObject]] = [:]
         var ids: [ManagedObjectID: String] = [:]
         for name in model.entities.filter({ !$0.isAbstract }).map(\.name) {
+            progress?(name, ids.count)
             // Every value is written, so the rows load with the fetch, not one query per object.
             var request = FetchRequest(entityName: name, includesSubentities: false)
             request.returnsObjectsAsFaults = false

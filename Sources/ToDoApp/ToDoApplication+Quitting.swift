@@ -30,13 +30,7 @@ extension ToDoApplication {
     /// The article's applicationShouldTerminate: commit the edit in progress; with no
     /// changes, quit; otherwise save, and if the save fails ask whether to quit anyway.
     func shouldQuit() -> Bool {
-        if forceQuit { return true }
-        guard commitEdits() else {
-            app.showMessage("Finish or cancel the edit (Esc) before quitting", isError: true)
-            return false
-        }
-        context.processPendingChanges()
-        guard context.hasChanges else { return true }
+        if let now = quitWithoutQuestion(confirmed: forceQuit) { return now }
         do {
             try context.save()
             return true

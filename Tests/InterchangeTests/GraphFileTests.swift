@@ -110,3 +110,18 @@ struct GraphFileTests {
         #expect(try GraphFile.export(from: copy.context).json == exported.json)
     }
 }
+
+@Suite("Export progress")
+struct ExportProgressTests {
+    @Test("an export reports each entity before reading it, with the objects read so far")
+    func progress() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        for n in 0..<3 { try stack.context.insertObject(forEntityName: "ToDo")["name"] = .string("item \(n)") }
+        try stack.context.insertObject(forEntityName: "Category")["name"] = "Home"
+        try stack.context.save()
+        var reported: [String] = []
+        let graph = try GraphFile.export(from: stack.context) { entity, read in reported.append("\(entity) \(read)") }
+        #expect(reported == ["Category 0", "ToDo 1"])
+        #expect(graph.objectCount == 4)
+    }
+}
