@@ -16,7 +16,12 @@ let package = Package(
     ],
     targets: [
         // Persistence stack
-        .target(name: "Predicates"),
+        .target(
+            name: "CICURegex",
+            path: "Sources/CICURegex",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]
+        ),
+        .target(name: "Predicates", dependencies: ["CICURegex"]),
         .target(name: "ObjectModel", dependencies: ["Predicates"]),
         .target(
             name: "ObjectGraph",

@@ -197,3 +197,31 @@ struct ArgumentCountTests {
         #expect(throws: Never.self) { try ObjectPredicate(format: format, argumentArray: arguments) }
     }
 }
+
+@Suite("MATCHES that the engine gives up on")
+struct RegularExpressionLimitTests {
+    @Test("a pattern that backtracks without end on a value is an error that names it, never a silent no", arguments: [
+        ("(a+)+b", String(repeating: "a", count: 40)),
+        ("(x|x|xx)*y", String(repeating: "x", count: 60)),
+    ])
+    func givesUp(_ pattern: String, _ text: String) throws {
+        let started = Date()
+        let error = try #require(throws: PredicateEvaluationError.self) {
+            try RegularExpressionMatcher.matches(text, pattern: pattern)
+        }
+        #expect(error.reason == .invalidRegularExpression)
+        #expect(error.message.contains("gave up"), "\(error.message)")
+        #expect(Date().timeIntervalSince(started) < 30)
+        // The same kind of pattern answers at once where it can.
+        #expect(try RegularExpressionMatcher.matches("aab", pattern: "(a+)+b"))
+        #expect(try !RegularExpressionMatcher.matches("aac", pattern: "(a+)+b"))
+    }
+
+    @Test("an empty pattern matches only the empty string; an empty value matches what allows it")
+    func empties() throws {
+        #expect(try RegularExpressionMatcher.matches("", pattern: ""))
+        #expect(try !RegularExpressionMatcher.matches("a", pattern: ""))
+        #expect(try RegularExpressionMatcher.matches("", pattern: "a*"))
+        #expect(throws: PredicateEvaluationError.self) { try RegularExpressionMatcher.matches("a", pattern: "(") }
+    }
+}

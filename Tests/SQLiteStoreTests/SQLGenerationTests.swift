@@ -81,3 +81,16 @@ struct SQLGenerationTests {
         #expect(throws: SQLiteStoreError.unknownKey(entity: "Employee", key: "nosuchkey")) { try stack.newContext().fetch(request) }
     }
 }
+
+@Suite("MATCHES in SQL")
+struct MatchesInSQLTests {
+    @Test("a MATCHES the engine gives up on fails the fetch, naming the pattern, rather than leaving rows out")
+    func givesUpInSQL() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        for name in ["aab", String(repeating: "a", count: 40)] { try stack.context.insertObject(forEntityName: "ToDo")["name"] = .string(name) }
+        try stack.context.save()
+        let request = FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "name MATCHES '(a+)+b'"))
+        let error = try #require(throws: SQLiteStoreError.self) { try stack.newContext().fetch(request) }
+        #expect("\(error)".contains("MATCHES pattern \"(a+)+b\" gave up"), "\(error)")
+    }
+}
