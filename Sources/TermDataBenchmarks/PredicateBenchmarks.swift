@@ -36,5 +36,14 @@ enum PredicateBenchmarks {
         for _ in 0..<parses { _ = try ObjectPredicate(format: format) }
         let parseElapsed = Date().timeIntervalSince(parseStart)
         print(String(format: "parse: %.0f parses/s", Double(parses) / parseElapsed))
+
+        // MATCHES, as a SQL fetch calls it once per row: the pattern compiled once, a value each call.
+        let values = (0..<100_000).map { "Item \($0) of the list" }
+        var matched = 0
+        let regexStart = Date()
+        for value in values where try RegularExpressionMatcher.matches(value, pattern: ".*9.*9.*") { matched += 1 }
+        let regexElapsed = Date().timeIntervalSince(regexStart)
+        print(String(format: "MATCHES '.*9.*9.*': %.0f values/s (%d of %d match, %.3f s)",
+                     Double(values.count) / regexElapsed, matched, values.count, regexElapsed))
     }
 }
