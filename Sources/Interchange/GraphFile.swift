@@ -37,7 +37,10 @@ public struct GraphFile: Sendable {
     public init(data: Data) throws {
         let json: JSONValue
         do {
+            try JSONSyntax.check(data)
             json = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch let syntax as JSONSyntaxError {
+            throw GraphFileError(.notJSON("at \(syntax)"))
         } catch {
             throw GraphFileError(.notJSON(Self.jsonProblem(in: data)))
         }

@@ -58,6 +58,7 @@ public enum JSONValue: Codable, Equatable, Sendable {
     /// Parses JSON text; `what` names it in the error.
     public static func parse(_ text: String, what: String) throws -> JSONValue {
         do {
+            try JSONSyntax.check(Data(text.utf8))
             return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         } catch {
             // A bare word is most likely a string given without its JSON quotes.

@@ -417,8 +417,8 @@ struct StoreCommandTests {
         #expect(export.stdout.contains("\"transformableAttribute\" : \"dGV4dA==\""))
     }
 
-    @Test("a file that is not valid JSON is named, with what the parser found", arguments: [
-        (#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": ["#, "not valid JSON: Unexpected end of file"),
+    @Test("a file that is not valid JSON is named, with where and what is wrong", arguments: [
+        (#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": ["#, "not valid JSON: at 1:66: expected a value, found the end of the text"),
         (#"{"a": 1e400}"#, "not valid JSON: Number 1e400 is not representable"),
         ("[1]", "the file is not a JSON object"),
     ])

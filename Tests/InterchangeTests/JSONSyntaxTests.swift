@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import Interchange
+
+@Suite("Strict JSON")
+struct JSONSyntaxTests {
+    @Test("what the grammar allows passes", arguments: [
+        #"{}"#, #"[]"#, #"0"#, #"-0.5e+10"#, #"  "x"  "#, #"{"a": [1, 2.5, true, false, null, {"b": "\u00e9\n"}]}"#,
+        "\u{FEFF}{\"bom\": 1}", #"{"a": 1, "A": 2}"#, #"["\ud83d\ude00"]"#,
+    ])
+    func valid(_ text: String) throws {
+        try JSONSyntax.check(Data(text.utf8))
+    }
+
+    @Test("what it does not is refused at line:column, saying what is wrong", arguments: [
+        (#"{"a": 1, "a": 2}"#, 1, 10, #"the key "a" is given twice in this object"#),
+        (#"{"a": 1,}"#, 1, 8, "a comma before '}' (a trailing comma)"),
+        ("[1,\n 2,\n]", 2, 3, "a comma before ']' (a trailing comma)"),
+        ("{\n  \"a\" \"b\"\n}", 2, 7, "expected ':' after the key \"a\", found '\"'"),
+        (#"{a: 1}"#, 1, 2, "expected a key in double quotes, found 'a'"),
+        (#"[01]"#, 1, 2, "a number does not start with 0 and more digits"),
+        (#"[1.]"#, 1, 4, "expected digits after the decimal point"),
+        (#"["é" x]"#, 1, 6, "expected ',' or ']' in an array, found 'x'"),
+        ("\"tab\there\"", 1, 5, "a control character in a string (write it as an escape, such as \\n)"),
+        (#"{"a": tru}"#, 1, 7, "expected a value, found 't'"),
+        (#"{"a": 1} 2"#, 1, 10, "more after the end of the JSON value"),
+        (#"["open"#, 1, 2, "a string that does not end"),
+        ("", 1, 1, "expected a value, found the end of the text"),
+    ])
+    func refused(_ text: String, _ line: Int, _ column: Int, _ message: String) throws {
+        let error = try #require(throws: JSONSyntaxError.self) { try JSONSyntax.check(Data(text.utf8)) }
+        #expect(error == JSONSyntaxError(line: line, column: column, message: message), "\(error)")
+    }
+
+    @Test("nesting past the limit is refused, not a crash")
+    func deepNesting() {
+        let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONSyntaxError.self) { try JSONSyntax.check(Data(text.utf8)) }
+    }
+
+    @Test("a graph file with a key twice or a trailing comma imports nothing and says where")
+    func inGraphFiles() {
+        let duplicate = #"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": [{"@id": "a", "name": "x", "name": "y"}]}}"#
+        #expect(throws: GraphFileError(.notJSON(#"at 1:92: the key "name" is given twice in this object"#))) {
+            try GraphFile(data: Data(duplicate.utf8))
+        }
+        let trailing = "{\"format\": \"termdata-graph\", \"version\": 1,\n \"entities\": {},\n}"
+        #expect(throws: GraphFileError(.notJSON("at 2:16: a comma before '}' (a trailing comma)"))) {
+            try GraphFile(data: Data(trailing.utf8))
+        }
+    }
+}
