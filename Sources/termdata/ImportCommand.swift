@@ -32,7 +32,11 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let model = try storeArguments.loadModel()
-        guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure("cannot read \(file)") }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            let reason = !FileManager.default.fileExists(atPath: file) ? "there is no such file"
+                : access(file, R_OK) != 0 ? "you may not read it (permission denied)" : "it cannot be read"
+            throw CommandFailure("cannot read \(file): \(reason)")
+        }
         let graph: GraphFile
         do {
             graph = try GraphFile(data: data)

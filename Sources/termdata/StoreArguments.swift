@@ -45,6 +45,8 @@ struct StoreArguments: ParsableArguments {
             url = BundledResources.toDoModelURL
         } else {
             let bundled = try ModelCommand.load(BundledResources.toDoModelURL)
+            // A store that cannot be read is said to be so, not taken for another model's.
+            try CommandFailure.rethrowing { try StoreFiles.checkPermissions(storeURL, readOnly: true) }
             guard isToDoStore(storeURL, versions: bundled) else {
                 throw CommandFailure("--model is required for a store other than the ToDo store (--model ToDo names the bundled ToDo model)")
             }

@@ -75,6 +75,32 @@ struct StoreCommandTests {
         return check.terminationStatus == 0
     }
 
+    @Test("a store, model or input file the user may not read is said to be so, not 'unable to open' or '--model is required'",
+          .enabled(if: canDropPrivileges, "the tests run as root and nobody cannot run the built binary"))
+    func permissionDenied() throws {
+        let cli = try importedToDo()
+        for folder in [cli.directory, cli.dataHome, cli.dataHome.appendingPathComponent("termdata")] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        }
+        let store = cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite")
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: store.path)
+        for arguments in [["query", "--store", store.path, "ToDo", "--count"], ["query", "--store", store.path, "--model", "ToDo", "ToDo", "--count"]] {
+            let result = try Self.runUnprivileged(arguments, in: cli)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("\(store.path): you may not read this file (permission denied: its mode is 000"), "\(result.stderr)")
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store.path)
+        let graph = try cli.write(#"{"format": "termdata-graph", "version": 1, "entities": {}}"#, to: "secret.json")
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: graph)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cli.directory.path)
+        let unchangeable = try Self.runUnprivileged(["import", "--store", store.path, "--model", "ToDo", graph], in: cli)
+        #expect(unchangeable.stderr.contains("cannot read \(graph): you may not read it (permission denied)"), "\(unchangeable.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: graph)
+        let readOnly = try Self.runUnprivileged(["import", "--store", store.path, "--model", "ToDo", graph], in: cli)
+        #expect(readOnly.stderr.contains("you may read this file but not change it (its mode is 444"), "\(readOnly.stderr)")
+        #expect(readOnly.stderr.contains("open it read-only"))
+    }
+
     @Test("query and export read a store in a folder they may not write to (no -shm can be made there)",
           .enabled(if: canDropPrivileges, "the tests run as root and nobody cannot run the built binary"))
     func readOnlyFolder() throws {

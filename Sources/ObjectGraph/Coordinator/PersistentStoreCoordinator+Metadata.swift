@@ -31,6 +31,7 @@ extension PersistentStoreCoordinator {
             throw ObjectGraphError.storeFormat(file: url.path, reason: "no such store file")
         }
         try StoreFiles.checkIsRegularFile(url)
+        try StoreFiles.checkPermissions(url, readOnly: true)
         return try reader(url)
     }
 }

@@ -63,7 +63,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         if let configuration, configuration != ModelConfiguration.defaultName, model.configuration(named: configuration) == nil {
             throw ObjectGraphError.noConfiguration(configuration)
         }
-        if let url, type != .inMemory { try StoreFiles.checkIsRegularFile(url) }
+        if let url, type != .inMemory {
+            try StoreFiles.checkIsRegularFile(url)
+            try StoreFiles.checkPermissions(url, readOnly: options.readOnly)
+        }
         let store: any PersistentStore
         switch type {
         case .inMemory:

@@ -74,6 +74,25 @@ public enum StoreFiles {
         throw ObjectGraphError.storeFormat(file: url.path, reason: "this is \(kind), not a store file")
     }
 
+    /// Refuses an existing store file this process may not read, or, unless `readOnly`, may
+    /// not write, saying so in the user's terms: SQLite would say only "unable to open
+    /// database file".
+    public static func checkPermissions(_ url: URL, readOnly: Bool) throws {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return }
+        let mode = String(format: "%03o", info.st_mode & 0o777)
+        let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "user \(info.st_uid)"
+        if access(url.path, R_OK) != 0 {
+            throw ObjectGraphError.storeFormat(file: url.path, reason: "you may not read this file (permission denied: its mode is \(mode) "
+                                               + "and its owner \(owner)); ask its owner, or open a copy you may read")
+        }
+        if !readOnly, access(url.path, W_OK) != 0 {
+            throw ObjectGraphError.storeFormat(file: url.path, reason: "you may read this file but not change it (its mode is \(mode) "
+                                               + "and its owner \(owner)); open it read-only (termdata browse --read-only, or query and export), "
+                                               + "or ask its owner")
+        }
+    }
+
     /// Removes a store's files: the store file, its sidecars and, for a SQLite store, its
     /// support folder unless `sharedWith` (another store) uses the same folder. Missing
     /// files are skipped.
