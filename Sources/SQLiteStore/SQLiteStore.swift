@@ -127,6 +127,9 @@ public final class SQLiteStore: PersistentStore {
     }
 
     /// The first bytes of every SQLite database file.
+    /// SQLite's limit on the columns of a table (SQLITE_MAX_COLUMN as built).
+    static let maximumColumns = 2000
+
     /// How the store writes SQL: every identifier quoted by SQLite's rules, every value bound.
     static let dialect = SQLiteDialect()
 
@@ -173,6 +176,14 @@ public final class SQLiteStore: PersistentStore {
         if let url, url.lastPathComponent.utf8.count > Int(NAME_MAX) {
             throw ObjectGraphError.storeFormat(
                 file: path, reason: "the file name is \(url.lastPathComponent.utf8.count) bytes long, more than the file system allows (\(NAME_MAX))")
+        }
+        // A model SQLite cannot hold is refused before a file is made for it.
+        if !exists {
+            for table in try StoreSchema(model: model).tables where table.columns.count + 3 > Self.maximumColumns {
+                throw ObjectGraphError.storeFormat(
+                    file: path, reason: "the entity \(table.rootEntityName) and its sub-entities need \(table.columns.count + 3) columns in one table, "
+                        + "and SQLite takes at most \(Self.maximumColumns); split the entity")
+            }
         }
         var configuration = Configuration()
         configuration.readonly = options.readOnly

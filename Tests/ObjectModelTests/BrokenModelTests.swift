@@ -18,6 +18,17 @@ struct BrokenModelCase: Sendable, CustomTestStringConvertible {
 @Suite("Refusing broken model files")
 struct BrokenModelTests {
     static let cases: [BrokenModelCase] = [
+        .init(label: "a DTD declaring entities", xml: """
+            <?xml version="1.0"?>
+            <!DOCTYPE model [ <!ENTITY lol "lollollollollollollol"> <!ENTITY lol2 "&lol;&lol;&lol;&lol;"> ]>
+            <model><entity name="A"><attribute name="x" attributeType="String" defaultValueString="&lol2;"/></entity></model>
+            """, line: 2, entity: nil, property: nil, fragment: "a document type declaration (<!DOCTYPE or <!ENTITY)"),
+        .init(label: "an entity declared without a DTD line", xml: """
+            <?xml version="1.0"?>
+            <model>
+            <!ENTITY x SYSTEM "file:///etc/passwd">
+            </model>
+            """, line: 3, entity: nil, property: nil, fragment: "which Xcode's model files never have"),
         .init(label: "malformed XML", xml: """
             <?xml version="1.0"?>
             <model>
@@ -127,5 +138,22 @@ struct BrokenModelTests {
         #expect(throws: ModelError(.duplicateProperty, entity: "Employee", property: "name")) {
             try ManagedObjectModel(entities: clash)
         }
+    }
+}
+
+@Suite("Model files too large to be models")
+struct LargeModelTests {
+    @Test("a contents file over 10 MB is refused by its size, before it is read")
+    func tooLarge() throws {
+        let folder = try Fixtures.temporaryDirectory("large-model").appendingPathComponent("Big.xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let contents = folder.appendingPathComponent("contents")
+        FileManager.default.createFile(atPath: contents.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: contents)
+        try handle.truncate(atOffset: UInt64(XcodeModelFile.maximumSize + 1))
+        try handle.close()
+        let error = try #require(throws: ModelError.self) { try XcodeModelFile.readVersion(folder) }
+        #expect("\(error)".contains("it is 10485761 bytes long, and a model file is at most 10 MB"), "\(error)")
+        #expect("\(error)".contains(contents.path))
     }
 }

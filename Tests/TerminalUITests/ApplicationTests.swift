@@ -234,6 +234,7 @@ struct ApplicationTests {
         var screen = app.runScript("")
         #expect(screen.contains { $0.contains("Terminal too small") })
         #expect(screen.contains { $0.contains("24×4, need 30×8") })
+        #expect(screen.contains { $0.contains("Ctrl-Q quits") }, "the one way out is named")
         driver.resize(to: Size(width: 1, height: 1))
         screen = app.runScript("jjk")
         #expect(screen == ["T"])

@@ -25,7 +25,15 @@ struct XMLTree {
             let shown = String(decoding: start.prefix { $0 != 0x0A && $0 != 0x0D }.prefix(12), as: UTF8.self)
             throw ModelError(.malformedXML("not an XML document (it starts with “\(shown)”)"), file: file, line: 1)
         }
+        // Xcode never writes a DTD; one can declare entities that expand without end, or
+        // read other files. Refused before any parsing, with its line.
+        if let declaration = ["<!DOCTYPE", "<!ENTITY"].compactMap({ data.firstRange(of: Data($0.utf8)) }).min(by: { $0.lowerBound < $1.lowerBound }) {
+            let line = data[data.startIndex..<declaration.lowerBound].filter { $0 == 0x0A }.count + 1
+            throw ModelError(.malformedXML("a document type declaration (<!DOCTYPE or <!ENTITY), which Xcode's model files never have"),
+                             file: file, line: line)
+        }
         let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
         let builder = Builder()
         parser.delegate = builder
         parser.shouldProcessNamespaces = false

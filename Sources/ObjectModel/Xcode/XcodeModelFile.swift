@@ -27,6 +27,9 @@ public enum XcodeModelFile {
     }
 
     /// Reads one version: a `.xcdatamodel` folder, or a `contents` file itself.
+    /// The largest `contents` file read: 10 MB.
+    public static let maximumSize = 10 * 1_048_576
+
     public static func readVersion(_ url: URL) throws -> ManagedObjectModel {
         var isDirectory: ObjCBool = false
         let fm = FileManager.default
@@ -37,9 +40,16 @@ public enum XcodeModelFile {
         guard fm.fileExists(atPath: contents.path) else {
             throw ModelError(.notAModel("no 'contents' file in the .xcdatamodel folder"), file: url.path)
         }
+        // Xcode's models are a few hundred kilobytes at most; a file far larger is not one,
+        // and is not read into memory to find that out.
+        if let size = (try? fm.attributesOfItem(atPath: contents.path))?[.size] as? Int, size > maximumSize {
+            throw ModelError(.unreadable("it is \(size) bytes long, and a model file is at most \(maximumSize / 1_048_576) MB"),
+                             file: contents.path)
+        }
         let data: Data
         do { data = try Data(contentsOf: contents) } catch {
-            throw ModelError(.unreadable(error.localizedDescription), file: contents.path)
+            let reason = access(contents.path, R_OK) != 0 ? "you may not read it (permission denied)" : error.localizedDescription
+            throw ModelError(.unreadable(reason), file: contents.path)
         }
         return try XcodeModelReader(file: contents.path).read(data)
     }

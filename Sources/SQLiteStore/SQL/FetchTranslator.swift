@@ -68,6 +68,9 @@ final class FetchTranslator {
         return "t\(aliasCount)"
     }
 
+    /// The most to-one steps a query joins: SQLite takes 64 tables, the root among them.
+    static let maximumJoins = 63
+
     /// The primary key column of a scope.
     static func primaryKey(of alias: String) -> SQLExpression { .column("Z_PK", of: alias) }
 
@@ -119,6 +122,10 @@ final class FetchTranslator {
         let joinKey = "\(scope.alias).\(key)"
         if let existing = joins.first(where: { $0.key == joinKey }) {
             return Scope(alias: existing.join.alias, mapping: destination)
+        }
+        guard joins.count < Self.maximumJoins else {
+            throw SQLiteStoreError.unsupportedInSQL(
+                "the key paths follow more than \(Self.maximumJoins) to-one relationships, and SQLite joins at most 64 tables in one query")
         }
         let alias = newAlias()
         joins.append((joinKey, SQLJoin(.left, destination.table.name, as: alias,

@@ -393,7 +393,8 @@ public final class Application {
     }
 
     private func drawTooSmall(in canvas: Canvas) {
-        let lines = ["Terminal too small", "\(canvas.size.width)×\(canvas.size.height), need \(minimumSize)"]
+        // Only the quit keys work at this size: say which.
+        let lines = ["Terminal too small", "\(canvas.size.width)×\(canvas.size.height), need \(minimumSize)", "Ctrl-Q quits"]
         for (i, line) in lines.enumerated() where i < canvas.size.height {
             let x = max(0, (canvas.size.width - line.displayWidth) / 2)
             canvas.write(line, x: x, y: max(0, canvas.size.height / 2 - 1) + i, style: theme.error)
