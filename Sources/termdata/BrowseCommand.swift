@@ -51,5 +51,6 @@ struct BrowseCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
+        if let signal = browser.app.quitSignal, signal != .interrupt { throw signal.exitCode }
     }
 }

@@ -58,5 +58,7 @@ struct ToDoCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
+        // After SIGTERM or a hangup (the changes saved, as documented), the shell's status for it.
+        if let signal = application.app.quitSignal, signal != .interrupt { throw signal.exitCode }
     }
 }

@@ -149,4 +149,27 @@ struct ToDoTerminalTests {
         #expect(exit == "EXIT=0\n")
         #expect(seconds < 5, "Ctrl-C stopped the query: the application quit \(seconds) s after it")
     }
+
+    @Test("SIGTERM saves the changes and termdata exits with 143, as a program ended by SIGTERM does")
+    func terminateSavesAndSaysSo() throws {
+        guard let termdata = TmuxSession.binary(named: "termdata") else {
+            Issue.record("termdata was not built next to the tests")
+            return
+        }
+        let session = try TmuxSession(width: 100, height: 30)
+        let dir = session.directory.path
+        let store = session.directory.appendingPathComponent("ToDo.sqlite")
+        try session.typeLine("sh -c 'echo $$ > \(dir)/pid; exec env XDG_STATE_HOME=\(dir)/state \(termdata.path) --store \(store.path)'; "
+                             + "echo \"EXIT=$?\" > \(dir)/exit")
+        _ = try session.waitFor { $0.last?.contains("1 item") == true }
+        try session.send("a")
+        try session.tmux(["send-keys", "-l", "Saved on SIGTERM"])
+        try session.send("Enter")
+        _ = try session.waitFor { $0.last?.contains("1 unsaved change") == true }
+        let pid = try #require(session.waitForFile("pid").flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        kill(pid, SIGTERM)
+        #expect(session.waitForFile("exit") == "EXIT=143\n")
+        let names = try TermDataProcess.run(["query", "--store", store.path, "ToDo", "--keys", "name", "--format", "csv"]).stdout
+        #expect(names.contains(",Saved on SIGTERM"), "\(names)")
+    }
 }

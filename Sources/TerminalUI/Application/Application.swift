@@ -198,6 +198,7 @@ public final class Application {
             return fireTimer(id)
         case let .signal(signal):
             let result = onSignal?(signal) ?? .quit
+            if result.contains(.quit) { quitSignal = signal }
             apply(result, to: nil)
             return result
         case let .paste(text):
@@ -206,6 +207,7 @@ public final class Application {
             // The terminal is gone, as after a hangup whose signal has not arrived (or never
             // will): the application gets its say, as for SIGHUP, then the loop ends.
             let result = onSignal?(.hangup) ?? .quit
+            quitSignal = .hangup
             apply(result, to: nil)
             isQuitting = true
             return result.union(.handled)
@@ -414,6 +416,10 @@ public final class Application {
     /// driver's watchdog); a signal's own handling (the ToDo app's save on hangup) runs
     /// outside it. The applications set it to their coordinator's `interruptibly`.
     public var interruptibleWork: (() -> Void) -> Void = { $0() }
+
+    /// The signal the application quit on (a hangup when the input ended), or nil: a
+    /// program exits with 128 and the signal's number after one, as the shell expects.
+    public private(set) var quitSignal: TerminalSignal?
 
     // MARK: Running
 
