@@ -280,7 +280,7 @@ public final class SQLiteStore: PersistentStore {
         let numbers = try StoreSchema.entityNumbers(in: db, for: [model])
         if ownFormat, !options.ignoresVersioning, !metadata.versionHashes.isEmpty {
             let differing = model.entitiesDiffering(fromVersionHashes: metadata.versionHashes)
-            if !differing.isEmpty { throw ObjectGraphError.incompatibleStore(file: path, differingEntities: differing) }
+            if !differing.isEmpty { throw ObjectGraphError.mismatch(file: path, storeHashes: metadata.versionHashes, model: model) }
         }
         let missing = model.entities.map(\.name).filter { numbers[$0] == nil }
         if !missing.isEmpty {
@@ -288,6 +288,11 @@ public final class SQLiteStore: PersistentStore {
             if ownFormat, !metadata.versionHashes.isEmpty, model.entitiesDiffering(fromVersionHashes: metadata.versionHashes).isEmpty {
                 throw ObjectGraphError.storeDamaged(
                     file: path, detail: "Z_PRIMARYKEY lacks \(missing.joined(separator: ", ")), which the store's metadata says it holds")
+            }
+            if missing.count == model.entities.count {
+                // Not one entity in common: another model altogether, not another version.
+                let stored = try String.fetchAll(db, sql: "SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_NAME")
+                throw ObjectGraphError.otherModel(file: path, storeEntities: stored, modelEntities: model.entityNames.sorted())
             }
             throw ObjectGraphError.incompatibleStore(file: path, differingEntities: missing)
         }

@@ -73,7 +73,10 @@ struct StoreArguments: ParsableArguments {
             throw CommandFailure("\(url.path) is a folder, not a store file")
         }
         if !FileManager.default.fileExists(atPath: url.path) {
-            guard creating else { throw CommandFailure("no store at \(url.path)") }
+            guard creating else {
+                let folder = url.deletingLastPathComponent().path
+                throw CommandFailure("no store at \(url.path)" + (FileManager.default.fileExists(atPath: folder) ? "" : " (there is no folder \(folder))"))
+            }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         let coordinator = PersistentStoreCoordinator(model: model)

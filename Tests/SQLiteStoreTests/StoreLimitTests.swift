@@ -42,3 +42,43 @@ struct StoreLimitTests {
         #expect(try stack.newContext().fetch(FetchRequest(entityName: "Node", predicate: try ObjectPredicate(format: deepest))).isEmpty)
     }
 }
+
+@Suite("Files that are not yet stores, and stores of other models")
+struct OtherFileTests {
+    @Test("an empty file is a new store for every store type, as touch makes it", arguments: [StoreType.sqlite, .xml, .binary])
+    func emptyFileIsNew(type: StoreType) throws {
+        SQLiteStore.register()
+        let url = try Fixtures.temporaryDirectory("empty").appendingPathComponent("ToDo.store")
+        FileManager.default.createFile(atPath: url.path, contents: Data())
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.toDoModel())
+        try coordinator.addStore(type: type, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.insertObject(forEntityName: "ToDo")["name"] = "first"
+        try context.save()
+        let reopened = PersistentStoreCoordinator(model: try ModelFixtures.toDoModel())
+        try reopened.addStore(type: type, at: url)
+        #expect(try ManagedObjectContext(coordinator: reopened).count(for: FetchRequest(entityName: "ToDo")) == 1)
+    }
+
+    @Test("a SQLite store of another model altogether says so, naming both sides' entities, not 'another version'", arguments: [StoreType.sqlite])
+    func otherModel(type: StoreType) throws {
+        SQLiteStore.register()
+        let url = try Fixtures.temporaryDirectory("other").appendingPathComponent("Company.store")
+        let company = PersistentStoreCoordinator(model: try ModelFixtures.companyModel())
+        try company.addStore(type: type, at: url)
+        let context = ManagedObjectContext(coordinator: company)
+        try context.insertObject(forEntityName: "Tag")["label"] = "x"
+        try context.save()
+        for store in company.stores { company.removeStore(store) }
+        let error = try #require(throws: ObjectGraphError.self) {
+            try PersistentStoreCoordinator(model: try ModelFixtures.toDoModel()).addStore(type: type, at: url)
+        }
+        guard case .otherModel(let file, let stored, let model) = error else {
+            Issue.record("not said to be another model: \(error)")
+            return
+        }
+        #expect(file == url.path)
+        #expect(stored.contains("Tag") && model == ["Category", "ToDo"])
+        #expect("\(error)".contains("give the store's own model with --model"))
+    }
+}

@@ -22,6 +22,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     case unknownStore(String)
     /// A store file that cannot be read.
     case storeFormat(file: String, reason: String)
+    /// A store written with another model altogether: no entity in common.
+    case otherModel(file: String, storeEntities: [String], modelEntities: [String])
     /// A store that is read-only was asked to save.
     case readOnlyStore(String)
     /// A store whose model version hashes do not match the model's.
@@ -68,6 +70,9 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
         case .unknownStore(let s): return "the coordinator has no store '\(s)'"
         case .storeFormat(let f, let r): return "\(f): \(r)"
         case .readOnlyStore(let s): return "store \(s) is read-only"
+        case .otherModel(let f, let stored, let model):
+            return "\(f) was written with another model: it holds \(stored.joined(separator: ", ")), and the model given has "
+                + "\(model.joined(separator: ", ")) (give the store's own model with --model)"
         case .incompatibleStore(let f, let entities):
             return "\(f): the store was written with another version of the model (entities differing: \(entities.joined(separator: ", ")))"
         case .noFetchRequestTemplate(let name): return "the model has no fetch request template '\(name)'"
@@ -95,5 +100,17 @@ extension ObjectGraphError: MissingObjectError {
     public var isMissingObject: Bool {
         if case .objectNotFound = self { return true }
         return false
+    }
+}
+
+extension ObjectGraphError {
+    /// The error for a store whose version hashes do not fit the model: another version of
+    /// it, or, with no entity name in common, another model altogether.
+    public static func mismatch(file: String, storeHashes: [String: Data], model: ManagedObjectModel) -> ObjectGraphError {
+        let stored = Set(storeHashes.keys), names = Set(model.entityNames)
+        if !stored.isEmpty, stored.isDisjoint(with: names) {
+            return .otherModel(file: file, storeEntities: stored.sorted(), modelEntities: names.sorted())
+        }
+        return .incompatibleStore(file: file, differingEntities: model.entitiesDiffering(fromVersionHashes: storeHashes))
     }
 }

@@ -42,7 +42,9 @@ open class AtomicStore: PersistentStore {
         self.metadata = StoreMetadata(storeType: type, versionHashes: model.entityVersionHashes,
                                       versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
         self.ignoresVersioning = options.ignoresVersioning
-        guard let url, FileManager.default.fileExists(atPath: url.path) else { return }
+        // A missing file, or an empty one (as SQLite takes it, and as `touch` makes it), is a
+        // new store, written at the first save.
+        guard let url, let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0 else { return }
         try load(from: url)
     }
 
@@ -61,7 +63,7 @@ open class AtomicStore: PersistentStore {
         } while StoreFileIdentity(of: url) != identity && attempts < 5
         if !ignoresVersioning, !contents.metadata.versionHashes.isEmpty {
             let differing = model.entitiesDiffering(fromVersionHashes: contents.metadata.versionHashes)
-            if !differing.isEmpty { throw ObjectGraphError.incompatibleStore(file: url.path, differingEntities: differing) }
+            if !differing.isEmpty { throw ObjectGraphError.mismatch(file: url.path, storeHashes: contents.metadata.versionHashes, model: model) }
         }
         var rows: [ManagedObjectID: StoredRow] = [:]
         var idsByEntity: [String: OrderedSet<ManagedObjectID>] = [:]
@@ -181,7 +183,7 @@ open class AtomicStore: PersistentStore {
         // A file removed under the store is not made anew behind the user's back; a file
         // put in its place is read again below, and conflicts go through the merge policy.
         if fileIdentity != nil, StoreFileIdentity(of: url) == nil { throw ObjectGraphError.storeFileMissing(file: url.path) }
-        if let current = StoreFileIdentity(of: url), current != fileIdentity { try load(from: url) }
+        if let current = StoreFileIdentity(of: url), current != fileIdentity, current.size > 0 { try load(from: url) }
         let result = try apply(changes)
         fileIdentity = StoreFileIdentity(of: url)
         _ = consume lock
