@@ -60,7 +60,7 @@ struct OtherFileTests {
         #expect(try ManagedObjectContext(coordinator: reopened).count(for: FetchRequest(entityName: "ToDo")) == 1)
     }
 
-    @Test("a SQLite store of another model altogether says so, naming both sides' entities, not 'another version'", arguments: [StoreType.sqlite])
+    @Test("a store of another model altogether says so, naming both sides' entities, not 'another version'", arguments: [StoreType.sqlite, .xml, .binary])
     func otherModel(type: StoreType) throws {
         SQLiteStore.register()
         let url = try Fixtures.temporaryDirectory("other").appendingPathComponent("Company.store")

@@ -58,7 +58,17 @@ open class AtomicStore: PersistentStore {
         var attempts = 0
         repeat {
             identity = StoreFileIdentity(of: url)
-            contents = try readContents(at: url)
+            do {
+                contents = try readContents(at: url)
+            } catch {
+                // Rows of entities the model lacks: said as another model when the store's
+                // metadata (read without a model) shares no entity with it.
+                if let stored = try? PersistentStoreCoordinator.metadataForStore(ofType: type, at: url).versionHashes,
+                   case .otherModel = ObjectGraphError.mismatch(file: url.path, storeHashes: stored, model: model) {
+                    throw ObjectGraphError.mismatch(file: url.path, storeHashes: stored, model: model)
+                }
+                throw error
+            }
             attempts += 1
         } while StoreFileIdentity(of: url) != identity && attempts < 5
         if !ignoresVersioning, !contents.metadata.versionHashes.isEmpty {
