@@ -147,19 +147,27 @@ public enum JSONSyntax {
             if current == UInt8(ascii: "]") { index += 1; return }
             while true {
                 try value(depth: depth + 1)
+                if try closes(UInt8(ascii: "]"), in: "an array") { return }
+            }
+        }
+
+        /// After a member: a comma and the next member (false), or the closing bracket
+        /// (true). A comma right before the bracket is a trailing comma.
+        mutating func closes(_ bracket: UInt8, in container: String) throws(JSONSyntaxError) -> Bool {
+            skipSpace()
+            let shown = Character(UnicodeScalar(bracket))
+            switch current {
+            case UInt8(ascii: ",")?:
+                let comma = index
+                index += 1
                 skipSpace()
-                switch current {
-                case UInt8(ascii: ",")?:
-                    let comma = index
-                    index += 1
-                    skipSpace()
-                    if current == UInt8(ascii: "]") { throw error("a comma before ']' (a trailing comma)", at: comma) }
-                case UInt8(ascii: "]")?:
-                    index += 1
-                    return
-                default:
-                    throw error("expected ',' or ']' in an array, found \(describeCurrent())")
-                }
+                if current == bracket { throw error("a comma before '\(shown)' (a trailing comma)", at: comma) }
+                return false
+            case bracket?:
+                index += 1
+                return true
+            default:
+                throw error("expected ',' or '\(shown)' in \(container), found \(describeCurrent())")
             }
         }
 
@@ -178,19 +186,7 @@ public enum JSONSyntax {
                 index += 1
                 skipSpace()
                 try value(depth: depth + 1)
-                skipSpace()
-                switch current {
-                case UInt8(ascii: ",")?:
-                    let comma = index
-                    index += 1
-                    skipSpace()
-                    if current == UInt8(ascii: "}") { throw error("a comma before '}' (a trailing comma)", at: comma) }
-                case UInt8(ascii: "}")?:
-                    index += 1
-                    return
-                default:
-                    throw error("expected ',' or '}' in an object, found \(describeCurrent())")
-                }
+                if try closes(UInt8(ascii: "}"), in: "an object") { return }
             }
         }
     }

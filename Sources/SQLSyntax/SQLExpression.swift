@@ -134,12 +134,6 @@ public struct SQLExpression: Hashable, Sendable {
     public static func subquery(_ select: SQLSelect) -> SQLExpression { SQLExpression(.subquery(select)) }
 
     public func collated(_ collation: String) -> SQLExpression { SQLExpression(.collate(node, collation)) }
-
-    /// Whether the expression is the constant `true` or `false`.
-    public var booleanConstant: Bool? {
-        if case .boolean(let b) = node { return b }
-        return nil
-    }
 }
 
 /// A binary operator of SQL.

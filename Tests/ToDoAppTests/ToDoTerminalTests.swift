@@ -8,12 +8,20 @@ import ToDoApp
 /// give it to the item, quit, then read the item back with `termdata query`.
 @Suite("ToDo on a real terminal", .serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
 struct ToDoTerminalTests {
+    /// The built `termdata` beside the tests.
+    static func termdata() throws -> URL {
+        try #require(TmuxSession.binary(named: "termdata"), "termdata was not built next to the tests")
+    }
+
+    /// The ToDo items of a store as `termdata query` prints them in CSV: `@id,name` lines.
+    static func storedLines(_ store: URL) throws -> [String] {
+        try TermDataProcess.run(["query", "--store", store.path, "ToDo", "--keys", "name", "--format", "csv"])
+            .stdout.split(separator: "\n").map(String.init)
+    }
+
     @Test("add an item with a due date, give it a new category, quit, and query it back")
     func endToEnd() throws {
-        guard let termdata = TmuxSession.binary(named: "termdata") else {
-            Issue.record("termdata was not built next to the tests")
-            return
-        }
+        let termdata = try Self.termdata()
         let session = try TmuxSession(width: 100, height: 30)
         let data = session.directory.appendingPathComponent("xdg").path
         let dir = session.directory.path
@@ -89,10 +97,7 @@ struct ToDoTerminalTests {
 
     @Test("the terminal going away (tmux killed: SIGHUP, then more, and input ends) saves the changes, every time")
     func hangupSaves() throws {
-        guard let termdata = TmuxSession.binary(named: "termdata") else {
-            Issue.record("termdata was not built next to the tests")
-            return
-        }
+        let termdata = try Self.termdata()
         let data = try Fixtures.temporaryDirectory("hangup")
         for attempt in 1...5 {
             let session = try TmuxSession(width: 100, height: 30)
@@ -109,8 +114,7 @@ struct ToDoTerminalTests {
             var names: [String] = []
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline {
-                let result = try TermDataProcess.run(["query", "--store", file.path, "ToDo", "--keys", "name", "--format", "csv"])
-                names = result.stdout.split(separator: "\n").map(String.init)
+                names = try Self.storedLines(file)
                 if names.contains(where: { $0.hasSuffix(",Saved on hangup \(attempt)") }) { break }
                 Thread.sleep(forTimeInterval: 0.1)
             }
@@ -120,10 +124,7 @@ struct ToDoTerminalTests {
 
     @Test("a filter that would run for minutes stops at Ctrl-C, and the application answers at once")
     func slowFilterStops() throws {
-        guard let termdata = TmuxSession.binary(named: "termdata") else {
-            Issue.record("termdata was not built next to the tests")
-            return
-        }
+        let termdata = try Self.termdata()
         let data = try Fixtures.temporaryDirectory("slow-filter")
         // 4,000 items in one category: the filter compares each with every other.
         let items = (0..<4_000).map { #"{"@id": "t\#($0)", "name": "item \#($0)", "category": "c"}"# }.joined(separator: ",")
@@ -152,10 +153,7 @@ struct ToDoTerminalTests {
 
     @Test("SIGTERM saves the changes and termdata exits with 143, as a program ended by SIGTERM does")
     func terminateSavesAndSaysSo() throws {
-        guard let termdata = TmuxSession.binary(named: "termdata") else {
-            Issue.record("termdata was not built next to the tests")
-            return
-        }
+        let termdata = try Self.termdata()
         let session = try TmuxSession(width: 100, height: 30)
         let dir = session.directory.path
         let store = session.directory.appendingPathComponent("ToDo.sqlite")
@@ -169,7 +167,7 @@ struct ToDoTerminalTests {
         let pid = try #require(session.waitForFile("pid").flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         kill(pid, SIGTERM)
         #expect(session.waitForFile("exit") == "EXIT=143\n")
-        let names = try TermDataProcess.run(["query", "--store", store.path, "ToDo", "--keys", "name", "--format", "csv"]).stdout
-        #expect(names.contains(",Saved on SIGTERM"), "\(names)")
+        let names = try Self.storedLines(store)
+        #expect(names.contains { $0.hasSuffix(",Saved on SIGTERM") }, "\(names)")
     }
 }

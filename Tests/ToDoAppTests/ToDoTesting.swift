@@ -16,6 +16,9 @@ protocol ToDoTesting {
 }
 
 /// A clock the tests move by hand.
+///
+/// `@unchecked Sendable`: the application's `now` closure must be Sendable, but a test sets
+/// the clock and runs the application on its own thread only, between key scripts.
 final class Clock: @unchecked Sendable { var now = Date(timeIntervalSinceReferenceDate: 800_000_000) }
 
 extension ToDoTesting {

@@ -15,7 +15,8 @@ extension SQLiteStore {
     public func execute(_ request: StoreRequest) throws -> StoreResult {
         do {
             return try run(request)
-        } catch let error as DatabaseError where !(Self.damage(error, path: url?.path ?? "") is ObjectGraphError) {
+        } catch let error as DatabaseError {
+            if case let damaged as ObjectGraphError = Self.damage(error, path: url?.path ?? ":memory:") { throw damaged }
             // The message alone: the SQL behind it means nothing to the person who typed the predicate.
             var message = error.message ?? "\(error.resultCode)"
             if message.hasPrefix("Expression tree is too large") || message == "parser stack overflow"
@@ -23,8 +24,6 @@ extension SQLiteStore {
                 message = "the predicate is too large or too deeply nested for SQLite (\(message))"
             }
             throw SQLiteStoreError.fetchFailed(message)
-        } catch let error as DatabaseError {
-            throw Self.damage(error, path: url?.path ?? ":memory:")
         }
     }
 
