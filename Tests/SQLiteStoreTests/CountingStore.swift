@@ -32,5 +32,6 @@ final class CountingStore: PersistentStore {
         try base.relatedObjectIDs(of: objectID, relationship: relationship)
     }
     func save(_ changes: StoreChanges) throws -> StoreSaveResult { try base.save(changes) }
+    func obtainPermanentIDs(for entityNames: [String]) throws -> [ManagedObjectID] { try base.obtainPermanentIDs(for: entityNames) }
     func close() { base.close() }
 }

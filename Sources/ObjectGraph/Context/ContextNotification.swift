@@ -29,6 +29,11 @@ public struct ContextDidSave: Sendable {
     public var inserted: [ManagedObjectID]
     public var updated: [ManagedObjectID]
     public var deleted: [ManagedObjectID]
+    /// The context that saved, so that it does not merge its own save.
+    var savedBy: Int?
+    /// The permanent IDs of inserted objects by the temporary IDs they had, for child
+    /// contexts that knew them unsaved.
+    var rekeyed: [ManagedObjectID: ManagedObjectID] = [:]
 
     public init(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
         self.inserted = inserted

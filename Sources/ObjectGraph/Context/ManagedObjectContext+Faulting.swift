@@ -11,8 +11,7 @@ extension ManagedObjectContext {
             try fulfillBatch(batch, for: object)
             return
         }
-        let row = try coordinator.locked { try coordinator.store(for: id).row(for: id) }
-        guard let row else {
+        guard let row = try sourceRow(for: id) else {
             throw ObjectGraphError.objectNotFound(entity: object.entity.name, objectID: id.description)
         }
         apply(row, to: object)
@@ -22,17 +21,16 @@ extension ManagedObjectContext {
     /// Loads every fault of a fetched batch in one store request, the object that fired first included.
     private func fulfillBatch(_ ids: [ManagedObjectID], for object: ManagedObject) throws {
         let id = object.objectID
-        let store = try coordinator.store(for: id)
-        let rows = try coordinator.locked { try store.rows(for: ids.filter { $0.storeIdentifier == store.identifier }) }
+        let rows = try sourceRows(for: ids)
         var found = false
         for row in rows {
-            guard let o = registry[row.objectID]?.takeUnretainedValue(), o.isFault else { continue }
+            guard let o = registeredObject(for: row.objectID), o.isFault else { continue }
             apply(row, to: o)
             o.awakeFromFetch()
             if o === object { found = true }
         }
         if !found && object.isFault {
-            guard let row = try coordinator.locked({ try store.row(for: id) }) else {
+            guard let row = try sourceRow(for: id) else {
                 throw ObjectGraphError.objectNotFound(entity: object.entity.name, objectID: id.description)
             }
             apply(row, to: object)
@@ -66,14 +64,6 @@ extension ManagedObjectContext {
             }
         }
         object.snapshot = Snapshot(attributes: attributes, toOne: toOne, version: row.version)
-    }
-
-    /// The destinations of a to-many relationship, from the store.
-    func relatedObjectIDs(of object: ManagedObject, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        let id = object.objectID
-        return try coordinator.locked {
-            try coordinator.store(for: id).relatedObjectIDs(of: id, relationship: relationship)
-        }
     }
 
     /// The objects a fetched property finds for one object.

@@ -65,7 +65,8 @@ extension ManagedObjectContext {
         let pending: [ManagedObject] = request.includesPendingChanges && request.resultType != .dictionaries
             ? (Array(inserted) + Array(updated) + Array(deleted) + Array(discarded)).filter { kindSet.contains($0.entity.name) }
             : []
-        let merging = !pending.isEmpty || stores.count > 1
+        let sources = parent == nil ? stores.count : 1
+        let merging = !pending.isEmpty || sources > 1
 
         var storeRequest = StoreRequest(fetch: request, entityNames: kinds, appliesLimits: !merging)
         if merging && request.resultType == .count { storeRequest.fetch.resultType = .objectIDs }
@@ -73,15 +74,20 @@ extension ManagedObjectContext {
         var rows: [ManagedObjectID: StoredRow] = [:]
         var dictionaries: [[String: ObjectValue]] = []
         var count = 0
-        try coordinator.locked {
-            for store in stores {
-                switch try store.execute(storeRequest) {
-                case .rows(let found, let foundRows):
-                    ids += found
-                    if !request.returnsObjectsAsFaults, let foundRows { for r in foundRows { rows[r.objectID] = r } }
-                case .dictionaries(let d): dictionaries += d
-                case .count(let n): count += n
-                }
+        func take(_ result: StoreResult) {
+            switch result {
+            case .rows(let found, let foundRows):
+                ids += found
+                if !request.returnsObjectsAsFaults, let foundRows { for r in foundRows { rows[r.objectID] = r } }
+            case .dictionaries(let d): dictionaries += d
+            case .count(let n): count += n
+            }
+        }
+        if let parent {
+            take(try executeInParent(parent, storeRequest))
+        } else {
+            try coordinator.locked {
+                for store in stores { take(try store.execute(storeRequest)) }
             }
         }
         if request.resultType == .dictionaries { return .dictionaries(dictionaries) }
@@ -109,7 +115,7 @@ extension ManagedObjectContext {
                 present.remove(o)
             }
         }
-        if !request.sortDescriptors.isEmpty, !pending.isEmpty || stores.count > 1 {
+        if !request.sortDescriptors.isEmpty, merging {
             let sorted = try request.sortDescriptors.sorted(objects.map { ObjectValue.object($0) })
             objects = sorted.compactMap { $0.objectReference as? ManagedObject }
         }
@@ -130,9 +136,11 @@ extension ManagedObjectContext {
             faultBatches.register(objects.filter(\.isFault).map(\.objectID), size: request.fetchBatchSize)
         }
         if !request.returnsObjectsAsFaults {
+            var unread: [ManagedObject] = []
             for o in objects where o.isFault {
-                if let row = rows[o.objectID] { apply(row, to: o); o.awakeFromFetch() } else { try o.fireFault() }
+                if let row = rows[o.objectID] { apply(row, to: o); o.awakeFromFetch() } else { unread.append(o) }
             }
+            try fulfillFaults(unread)
         }
         for path in request.relationshipKeyPathsForPrefetching {
             try prefetch(path, from: objects)
@@ -164,20 +172,14 @@ extension ManagedObjectContext {
         try fulfillFaults(level)
     }
 
-    /// Fires many faults with one store request per store.
+    /// Fires many faults with one request per store (or one to the parent).
     private func fulfillFaults(_ objects: [ManagedObject]) throws {
-        var byStore: [String: [ManagedObjectID]] = [:]
-        for o in objects where o.isFault {
-            if let store = o.objectID.storeIdentifier { byStore[store, default: []].append(o.objectID) }
-        }
-        for (identifier, ids) in byStore {
-            guard let store = coordinator.store(withIdentifier: identifier) else { continue }
-            let rows = try coordinator.locked { try store.rows(for: ids) }
-            for row in rows {
-                guard let o = registry[row.objectID]?.takeUnretainedValue(), o.isFault else { continue }
-                apply(row, to: o)
-                o.awakeFromFetch()
-            }
+        let ids = objects.lazy.filter(\.isFault).map(\.objectID)
+        guard !ids.isEmpty else { return }
+        for row in try sourceRows(for: Array(ids)) {
+            guard let o = registeredObject(for: row.objectID), o.isFault else { continue }
+            apply(row, to: o)
+            o.awakeFromFetch()
         }
         for o in objects where o.isFault { try o.fireFault() }
     }

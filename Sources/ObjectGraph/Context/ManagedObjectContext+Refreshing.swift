@@ -125,6 +125,12 @@ extension ManagedObjectContext {
     /// ```
     public func mergeChanges(fromContextDidSave save: ContextDidSave) {
         checkQueue()
+        for (temporary, permanent) in save.rekeyed {
+            guard let object = registeredObject(for: temporary), object.status != .inserted else { continue }
+            unregister(object)
+            object.objectID = permanent
+            register(object)
+        }
         for id in save.updated {
             if let object = registeredObject(for: id), object.status == .clean, !object.isFault || object.hasChanges {
                 refresh(object, mergeChanges: true)

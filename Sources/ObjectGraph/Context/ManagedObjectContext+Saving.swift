@@ -4,11 +4,12 @@ import ObjectModel
 import Predicates
 
 extension ManagedObjectContext {
-    /// Validates and writes every insert, change and deletion to the stores.
+    /// Validates and writes every insert, change and deletion to the stores, or, in a child
+    /// context, into its parent (which keeps them as its own unsaved changes).
     ///
     /// Every validation failure of the save is reported together. A save that fails —
     /// invalid objects, a conflict the merge policy does not resolve, a store error —
-    /// leaves the stores as they were and the context's changes in place.
+    /// leaves the stores (or the parent) as they were and the context's changes in place.
     ///
     /// - Throws: `ValidationError`, `MergeConflictError`, or the store's error.
     public func save() throws {
@@ -25,6 +26,7 @@ extension ManagedObjectContext {
         }
         processPendingChanges()
         try validateForSave()
+        if let parent { return try push(to: parent) }
 
         // Changes grouped by store (a context rarely has more than a few), mutated in place
         // so that no list is copied per object.
@@ -59,7 +61,7 @@ extension ManagedObjectContext {
         var versions: [ManagedObjectID: Int64] = [:]
         try coordinator.locked {
             for batch in batches.sorted(by: { $0.store.identifier < $1.store.identifier }) {
-                let result = try saveResolvingConflicts(batch.changes, in: batch.store)
+                let result = try saveResolvingConflicts(batch.changes) { try batch.store.save($0) }
                 permanentIDs.append((batch.insertedObjects, result.insertedIDs))
                 versions.merge(result.versions) { a, _ in a }
             }
@@ -67,10 +69,30 @@ extension ManagedObjectContext {
         // From here the saved objects are held by `permanentIDs` and the change sets alone
         // (and by whoever else holds them), which `finishSave` relies on.
         batches = []
-        finishSave(permanentIDs: consume permanentIDs, versions: versions)
+        // Children that merge what this context saves name its new objects by their
+        // temporary IDs until told the permanent ones.
+        let rekeyed = mergingChildren.withLock { $0.isEmpty } ? [:]
+            : Dictionary(zip(permanentIDs.flatMap { $0.objects.map(\.objectID) }, permanentIDs.flatMap(\.ids))) { a, _ in a }
+        finishSave(permanentIDs: consume permanentIDs, versions: versions, rekeyed: rekeyed, toStores: true)
     }
 
-    private func storeForInsertion(_ object: ManagedObject) throws -> any PersistentStore {
+    /// A child's save: its changes become the parent's unsaved ones. New objects get their
+    /// permanent IDs first, so that both contexts, and the parent's save, name them alike.
+    private func push(to parent: ManagedObjectContext) throws {
+        try obtainPermanentIDs(for: Array(inserted))
+        var changes = StoreChanges(overwritesConflicts: mergePolicy == .overwrite)
+        let insertedObjects = Array(inserted)
+        for object in insertedObjects { changes.inserted.append(try storedRow(of: object)) }
+        for object in updated where object.hasPersistentChanges { changes.updated.append(try storedRow(of: object)) }
+        // A deleted object never read here has no version to check (0).
+        for object in deleted { changes.deleted.append((object.objectID, object.snapshot?.version ?? 0)) }
+        let result = try saveResolvingConflicts(changes) { changes in
+            try parent.performAndWait { try parent.acceptPush(changes, from: self) }
+        }
+        finishSave(permanentIDs: [(insertedObjects, result.insertedIDs)], versions: result.versions, rekeyed: [:], toStores: false)
+    }
+
+    func storeForInsertion(_ object: ManagedObject) throws -> any PersistentStore {
         if let id = object.assignedStoreIdentifier, let store = coordinator.store(withIdentifier: id) { return store }
         guard let store = coordinator.stores(forEntityName: object.entity.name).first else {
             throw ObjectGraphError.noStoreForEntity(object.entity.name)
@@ -99,10 +121,12 @@ extension ManagedObjectContext {
         return row
     }
 
-    /// Saves to one store; on conflicts, applies the merge policy and tries once more.
-    private func saveResolvingConflicts(_ changes: StoreChanges, in store: any PersistentStore) throws -> StoreSaveResult {
+    /// Saves to one store (or the parent); on conflicts, applies the merge policy and tries
+    /// once more.
+    private func saveResolvingConflicts(_ changes: StoreChanges,
+                                        _ write: (StoreChanges) throws -> StoreSaveResult) throws -> StoreSaveResult {
         do {
-            return try store.save(changes)
+            return try write(changes)
         } catch let error as MergeConflictError {
             guard mergePolicy != .error, mergePolicy != .overwrite else { throw error }
             var retry = changes
@@ -130,7 +154,7 @@ extension ManagedObjectContext {
                     break
                 }
             }
-            return try store.save(retry)
+            return try write(retry)
         }
     }
 
@@ -172,7 +196,7 @@ extension ManagedObjectContext {
     /// object of the plain class (no `didSave` to call) is let go without first being
     /// entered in the registry and given its committed values, which no one could read.
     private func finishSave(permanentIDs: consuming [(objects: [ManagedObject], ids: [ManagedObjectID])],
-                            versions: [ManagedObjectID: Int64]) {
+                            versions: [ManagedObjectID: Int64], rekeyed: [ManagedObjectID: ManagedObjectID], toStores: Bool) {
         let insertedIDs = permanentIDs.flatMap(\.ids)
         inserted.removeAll()
         var kept: [ManagedObject] = []
@@ -184,7 +208,8 @@ extension ManagedObjectContext {
             precondition(objects.count == ids.count, "a store returned \(ids.count) IDs for \(objects.count) inserted objects")
             var reserved = false
             for i in objects.indices {
-                if temporaryIndex != nil { unregister(objects[i]) }
+                // An object given its permanent ID before the save is in the registry already.
+                if temporaryIndex != nil || !objects[i].objectID.isTemporaryID { unregister(objects[i]) }
                 if type(of: objects[i]) == ManagedObject.self, isKnownUniquelyReferenced(&objects[i]) {
                     objects[i].managedObjectContext = nil
                     continue
@@ -211,7 +236,7 @@ extension ManagedObjectContext {
             object.status = .clean
             object.changedKeys = []
             object.originals = [:]
-            commitSnapshot(of: object, version: 1)
+            commitSnapshot(of: object, version: versions[object.objectID] ?? 1)
         }
         let updatedObjects = Array(updated)
         let deletedObjects = Array(deleted)
@@ -230,13 +255,17 @@ extension ManagedObjectContext {
         updated.removeAll()
         deleted.removeAll()
         discarded.removeAll()
-        let save = ContextDidSave(inserted: insertedIDs,
+        var save = ContextDidSave(inserted: insertedIDs,
                                   updated: updatedObjects.map(\.objectID),
                                   deleted: deletedObjects.map(\.objectID))
+        save.savedBy = queueToken
+        save.rekeyed = rekeyed
         for object in kept { object.didSave() }
         for object in updatedObjects { object.didSave() }
         post(.didSave(save))
+        guard toStores else { return }
         coordinator.didSave(save)
+        tellMergingChildren(save, except: nil)
     }
 
     private func commitSnapshot(of object: ManagedObject, version: Int64) {

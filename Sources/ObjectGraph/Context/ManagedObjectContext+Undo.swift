@@ -57,7 +57,7 @@ extension ManagedObjectContext {
         case (true, .deleted):
             // A deletion not saved yet is taken back.
             pendingDeletes.removeAll { $0 === object }
-            let back: ManagedObject.Status = object.objectID.isTemporaryID ? .inserted : .clean
+            let back: ManagedObject.Status = discarded.contains(object) ? .inserted : .clean
             setStatus(object, back, wasInserted: false)
             if back == .inserted { noteInsertedInEvent(object) } else { noteUpdatedInEvent(object) }
         case (true, .invalid):

@@ -26,6 +26,23 @@ import Synchronization
 /// concurrency suites run under ThreadSanitizer.
 public final class ManagedObjectContext: @unchecked Sendable {
     public let coordinator: PersistentStoreCoordinator
+    /// The context a child context fetches from and saves into; `nil` for a context over
+    /// the coordinator's stores.
+    public let parent: ManagedObjectContext?
+    /// Whether the context brings in, as they happen, the changes its parent commits: a
+    /// sibling's save into the parent and the parent's save to the stores (for a child), or
+    /// other contexts' saves on the coordinator (for a context without a parent, which then
+    /// needs a queue: `mainQueue` or `privateQueue`).
+    public var automaticallyMergesChangesFromParent: Bool {
+        get { mergesFromParent.withLock { $0.merges } }
+        set { setMergesFromParent(newValue) }
+    }
+    /// Whether the context merges its parent's commits, and its save observer on the
+    /// coordinator when it has no parent; behind a lock, as the parent reads it on its queue.
+    let mergesFromParent = Mutex(MergeFromParent())
+    /// Children that merge what this context commits, behind a lock: a child is made, and
+    /// goes away, on its own queue.
+    let mergingChildren = Mutex<[WeakContext]>([])
     /// Where the context may be used.
     public let concurrencyType: ConcurrencyType
     /// The queue of a private-queue context, or the main queue.
@@ -74,8 +91,27 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How objects and observations reach the context; cleared as the context goes away.
     let link = ContextLink()
 
-    public init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .confined) {
+    public convenience init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .confined) {
+        self.init(coordinator: coordinator, parent: nil, concurrencyType: concurrencyType)
+    }
+
+    /// A child context: it fetches through `parent`, seeing the parent's unsaved changes,
+    /// and its save pushes its changes into the parent rather than to the stores. Dropping a
+    /// child drops its changes.
+    ///
+    /// ```swift
+    /// let sheet = ManagedObjectContext(parent: viewContext)
+    /// let item = sheet.object(with: selected.objectID)
+    /// item["name"] = "Water the plants"
+    /// try sheet.save()            // viewContext now has the change, unsaved
+    /// ```
+    public convenience init(parent: ManagedObjectContext, concurrencyType: ConcurrencyType = .confined) {
+        self.init(coordinator: parent.coordinator, parent: parent, concurrencyType: concurrencyType)
+    }
+
+    private init(coordinator: PersistentStoreCoordinator, parent: ManagedObjectContext?, concurrencyType: ConcurrencyType) {
         self.coordinator = coordinator
+        self.parent = parent
         self.concurrencyType = concurrencyType
         owner = pthread_self()
         queueToken = Self.nextQueueToken.add(1, ordering: .relaxed).newValue
@@ -94,6 +130,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     deinit {
         link.context = nil
+        stopMergingFromParent()
     }
 
     /// The model the context's objects are instances of.
@@ -182,7 +219,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// The entity of a name and the class its objects are made of.
-    private func kind(named name: String) -> (Entity, ManagedObject.Type)? {
+    func kind(named name: String) -> (Entity, ManagedObject.Type)? {
         let classes = coordinator.classRegistrations
         if let last = lastKind, last.name == name, last.classes == classes { return (last.entity, last.type) }
         guard let entity = model.entity(named: name) else { return nil }
@@ -227,7 +264,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     func register(_ object: ManagedObject) {
         if object.objectID.isTemporaryID {
-            // Without the index, the change sets hold the object.
+            // Without the index, the change sets hold the object; a child's object that its
+            // parent has not saved yet is in no change set, and needs the index.
+            if temporaryIndex == nil, object.status != .inserted { _ = registeredObject(for: object.objectID) }
             temporaryIndex?[object.objectID] = Unmanaged.passUnretained(object)
         } else {
             registry[object.objectID] = Unmanaged.passUnretained(object)

@@ -184,7 +184,8 @@ extension ManagedObject {
         case .toManyFault(let pending):
             guard let context = managedObjectContext else { return pending.added }
             var members = OrderedSet<ManagedObject>()
-            if !objectID.isTemporaryID {
+            // An unsaved object has members only here, unless a parent context holds it.
+            if !objectID.isTemporaryID || context.parent != nil {
                 for id in try context.relatedObjectIDs(of: self, relationship: entity.relationships[index]) {
                     let o = context.object(with: id)
                     if !pending.removed.contains(o) { members.append(o) }

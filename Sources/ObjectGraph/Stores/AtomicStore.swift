@@ -223,6 +223,14 @@ open class AtomicStore: PersistentStore {
         var next = nextPrimaryKey
         var result = StoreSaveResult()
         result.insertedIDs = try changes.inserted.map { row in
+            if row.objectID.primaryKey != nil, row.objectID.storeIdentifier == identifier {
+                // Handed out by `obtainPermanentIDs` before the save.
+                guard rows[row.objectID] == nil else {
+                    throw ObjectGraphError.storeFormat(file: url?.path ?? identifier,
+                                                       reason: "\(row.objectID) was handed out for a new object, but the store has it already")
+                }
+                return row.objectID
+            }
             guard let key = next else {
                 throw ObjectGraphError.primaryKeysExhausted(file: url?.path ?? identifier, entity: row.objectID.entityName)
             }
@@ -273,6 +281,21 @@ open class AtomicStore: PersistentStore {
         nextPrimaryKey = next
         metadata = newMetadata
         return result
+    }
+
+    /// Permanent IDs for objects not saved yet, one per entity name: keys from the store's
+    /// counter, which the next save writes to the file.
+    public func obtainPermanentIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
+        var next = nextPrimaryKey
+        let ids = try entityNames.map { name in
+            guard let key = next else {
+                throw ObjectGraphError.primaryKeysExhausted(file: url?.path ?? identifier, entity: name)
+            }
+            next = key == .max ? nil : key + 1
+            return ManagedObjectID(entityName: name, storeIdentifier: identifier, reference: .permanent(key))
+        }
+        nextPrimaryKey = next
+        return ids
     }
 
     public func close() {}

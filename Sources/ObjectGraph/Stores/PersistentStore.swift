@@ -38,6 +38,10 @@ public protocol PersistentStore: AnyObject {
     ///   read (unless `changes.overwritesConflicts`); any other error leaves the store as it was.
     func save(_ changes: StoreChanges) throws -> StoreSaveResult
 
+    /// Permanent IDs for new objects of these entities, in order, before they are saved:
+    /// their keys are taken now, and a save that inserts a row with such an ID keeps it.
+    func obtainPermanentIDs(for entityNames: [String]) throws -> [ManagedObjectID]
+
     /// Releases files and connections.
     func close()
 

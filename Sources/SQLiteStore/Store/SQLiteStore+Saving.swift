@@ -47,41 +47,30 @@ extension SQLiteStore {
         var result = StoreSaveResult()
         var conflicts: [MergeConflict] = []
 
-        // Primary keys, from the root entity's counter. Inserted rows come in runs of one
-        // entity, so names are looked up once per run rather than once per row.
+        // Primary keys, from the root entity's counter, for rows that have none yet (a row
+        // may come with a key handed out before, by `obtainPermanentIDs`). Inserted rows come
+        // in runs of one entity, so names are looked up once per run rather than once per row.
         let runs = Self.entityRuns(changes.inserted)
         var countsByRoot: [String: Int64] = [:]
         let roots = rootNames
         for run in runs {
             guard let root = roots[run.entity] else { throw ObjectGraphError.unknownEntity(run.entity) }
-            countsByRoot[root, default: 0] += Int64(run.rows.count)
+            let fresh = changes.inserted[run.rows].lazy.filter { !self.hasKey($0.objectID) }.count
+            if fresh > 0 { countsByRoot[root, default: 0] += Int64(fresh) }
         }
         var nextKey: [String: Int64] = [:]
-        for (root, count) in countsByRoot {
-            let number = schema.mapping(for: root)!.number
-            let max = try Int64.fetchOne(db.cachedStatement(sql: SQLSelect(columns: [.column("Z_MAX")], from: .table("Z_PRIMARYKEY"),
-                                                                           filter: .column("Z_ENT") == .parameter).sqlite),
-                                         arguments: [number]) ?? 0
-            let tableMax = try Int64.fetchOne(db, sql: SQLSelect(columns: [.function("MAX", [.column("Z_PK")])],
-                                                                from: .table(schema.mapping(for: root)!.table.name)).sqlite) ?? 0
-            // Z_MAX and Z_PK come from a file another program may have written: the keys
-            // handed out must stay within 64 bits.
-            let highest = Swift.max(max, tableMax)
-            guard highest <= Int64.max - count else {
-                throw ObjectGraphError.primaryKeysExhausted(file: url?.path ?? identifier, entity: root)
-            }
-            let start = highest + 1
-            nextKey[root] = start
-            try db.cachedStatement(sql: SQLStatement.update("Z_PRIMARYKEY", set: [("Z_MAX", .parameter)],
-                                                             where: .column("Z_ENT") == .parameter).sqlite)
-                .execute(arguments: [highest + count, number])
-        }
+        for (root, count) in countsByRoot { nextKey[root] = try reserveKeys(count, root: root, in: db) }
         result.versions.reserveCapacity(changes.updated.count)
         result.insertedIDs.reserveCapacity(changes.inserted.count)
         for run in runs {
             let root = roots[run.entity]!
-            var key = nextKey[root]!
-            for _ in run.rows {
+            var key = nextKey[root] ?? 0
+            for i in run.rows {
+                let id = changes.inserted[i].objectID
+                if hasKey(id) {
+                    result.insertedIDs.append(id)
+                    continue
+                }
                 result.insertedIDs.append(objectID(entityName: run.entity, primaryKey: key))
                 key &+= 1   // the key after the last one handed out may be past the largest; it is not used
             }
@@ -160,6 +149,66 @@ extension SQLiteStore {
     }
 
     /// The positions of consecutive rows of one entity.
+    /// Whether an inserted row's ID is a key of this store already, handed out by
+    /// `obtainPermanentIDs` before the save.
+    private func hasKey(_ id: ManagedObjectID) -> Bool {
+        id.primaryKey != nil && id.storeIdentifier == identifier
+    }
+
+    /// Takes `count` keys from a root entity's counter in `Z_PRIMARYKEY` and returns the
+    /// first; the counter records the last, so no other save or connection hands them out.
+    private func reserveKeys(_ count: Int64, root: String, in db: Database) throws -> Int64 {
+        let number = schema.mapping(for: root)!.number
+        let max = try Int64.fetchOne(db.cachedStatement(sql: SQLSelect(columns: [.column("Z_MAX")], from: .table("Z_PRIMARYKEY"),
+                                                                       filter: .column("Z_ENT") == .parameter).sqlite),
+                                     arguments: [number]) ?? 0
+        let tableMax = try Int64.fetchOne(db, sql: SQLSelect(columns: [.function("MAX", [.column("Z_PK")])],
+                                                            from: .table(schema.mapping(for: root)!.table.name)).sqlite) ?? 0
+        // Z_MAX and Z_PK come from a file another program may have written: the keys
+        // handed out must stay within 64 bits.
+        let highest = Swift.max(max, tableMax)
+        guard highest <= Int64.max - count else {
+            throw ObjectGraphError.primaryKeysExhausted(file: url?.path ?? identifier, entity: root)
+        }
+        try db.cachedStatement(sql: SQLStatement.update("Z_PRIMARYKEY", set: [("Z_MAX", .parameter)],
+                                                         where: .column("Z_ENT") == .parameter).sqlite)
+            .execute(arguments: [highest + count, number])
+        return highest + 1
+    }
+
+    /// Permanent IDs for objects not saved yet, one per entity name, in order: their keys
+    /// are taken from the counters in one transaction, so a later save writes the rows
+    /// under them.
+    public func obtainPermanentIDs(for entityNames: [String]) throws -> [ManagedObjectID] {
+        guard !entityNames.isEmpty else { return [] }
+        guard !isReadOnly else { throw ObjectGraphError.readOnlyStore(url?.path ?? identifier) }
+        let roots = rootNames
+        var counts: [String: Int64] = [:]
+        for name in entityNames {
+            guard let root = roots[name] else { throw ObjectGraphError.unknownEntity(name) }
+            counts[root, default: 0] += 1
+        }
+        var next: [String: Int64] = [:]
+        do {
+            switchToWALMode()
+            try database.inTransaction(.immediate) { db in
+                if let url { try StoreFiles.checkStillOpened(openedFile, at: url) }
+                for (root, count) in counts { next[root] = try reserveKeys(count, root: root, in: db) }
+                return .commit
+            }
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch {
+            if case let damaged as ObjectGraphError = Self.damage(error, path: url?.path ?? ":memory:") { throw damaged }
+            throw ObjectGraphError.storeFormat(file: url?.path ?? ":memory:", reason: "could not hand out keys: \(Self.describe(error))")
+        }
+        return entityNames.map { name in
+            let root = roots[name]!
+            defer { next[root]! &+= 1 }
+            return objectID(entityName: name, primaryKey: next[root]!)
+        }
+    }
+
     static func entityRuns(_ rows: [StoredRow]) -> [(entity: String, rows: Range<Int>)] {
         var runs: [(entity: String, rows: Range<Int>)] = []
         var start = 0
