@@ -91,6 +91,8 @@ extension ToDoApplication {
         var ok = true
         for view in [table, categoryTable] where view.state.isEditing { ok = view.commitEditing() && ok }
         if form.state.isEditing { ok = form.commitEditing() && ok }
+        // The form's held edits join the context, for a save, an undo or quitting to see.
+        ok = form.commitSession() && ok
         return ok
     }
 }

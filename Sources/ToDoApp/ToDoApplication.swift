@@ -80,7 +80,7 @@ public final class ToDoApplication {
             TableColumn(ToDoKeys.completed, title: "Done", width: 5, alignment: .center, format: .checkbox, editor: .toggle),
             TableColumn(ToDoKeys.doNotAlert, title: "No alert", width: 8, alignment: .center, format: .checkbox, editor: .toggle),
         ], dataSource: itemsSource)
-        let formBinding = ObjectControllerForm(controller: detail)
+        let formBinding = ObjectControllerForm(controller: detail, holdsEdits: true)
         categories = try ArrayController(context: store.context, entityName: ToDoKeys.categoryEntity,
                                          sortDescriptors: [ObjectSortDescriptor(key: ToDoKeys.name, comparison: .localizedCaseInsensitiveCompare)])
         categories.automaticallyRearrangesObjects = true
@@ -94,6 +94,8 @@ public final class ToDoApplication {
             formBinding.field(ToDoKeys.doNotAlert, label: "Do not alert", format: .checkbox),
             formBinding.field(ToDoKeys.category, label: "Category", choices: choices),
         ])
+        // The form's edits wait in a child context: leaving the form commits them, Esc drops them.
+        form.session = formBinding
         mainWindow = Window(title: "ToDo")
         categoryItems = try ArrayController(contentOf: categories, relationship: ToDoKeys.todos, usesLazyFetching: lazy,
                                             automaticallyPreparesContent: false)
@@ -173,7 +175,11 @@ public final class ToDoApplication {
             itemsSource.bind(table)
             observations.append(items.observe { [weak self] changes in
                 // Problems under the fields belong to the item they were found on.
-                if changes.selectionChanged, let form = self?.form, !form.state.isEditing { form.state.errors = [:] }
+                if changes.selectionChanged, let form = self?.form, !form.state.isEditing {
+                    // Edits held for the item that was shown go to it before the form shows another.
+                    form.commitSession()
+                    form.state.errors = [:]
+                }
                 self?.updateStatus()
             })
             observations.append(categories.observe { [weak self] _ in self?.refreshCategoryChoices() })

@@ -44,7 +44,11 @@ public final class ObjectController {
 
     /// The value the selection has at a key path.
     public func value(forKeyPath keyPath: String) -> SelectionValue {
-        let selected = selectedObjects
+        Self.value(of: selectedObjects, forKeyPath: keyPath)
+    }
+
+    /// The value some objects have at a key path, as a selection of them would show it.
+    public static func value(of selected: [ManagedObject], forKeyPath keyPath: String) -> SelectionValue {
         guard let first = selected.first else { return .noSelection }
         guard let value = try? first.value(forKeyPath: keyPath) else { return .notApplicable }
         for other in selected.dropFirst() {

@@ -4,7 +4,8 @@ import Foundation
 /// errors shown under the field they belong to.
 ///
 /// j/k or arrows move between fields, Enter or `e` edits, Space flips a checkbox; while editing,
-/// Enter commits, Esc cancels and Tab commits and edits the next field.
+/// Enter commits, Esc cancels and Tab commits and edits the next field. With a `session`, the
+/// stored values are held together: leaving the form commits them all, and Esc drops them all.
 ///
 ///     let form = FormView(fields: [
 ///         FormField("title", label: "Title", get: { .text(task.title) }, set: { task.title = "\($0)" }),
@@ -17,6 +18,8 @@ public final class FormView: View {
     public var today: () -> Date = { Date() }
     /// Called with the focused field's index on Enter when the field cannot be edited.
     public var onActivate: ((Int) -> Void)?
+    /// What holds the stored values until the form is left; `nil` stores each value at once.
+    public var session: FormEditSession?
 
     public init(fields: [FormField]) {
         self.fields = fields
@@ -101,7 +104,12 @@ public final class FormView: View {
                 },
             ] + (state.editor?.ownCommands { [weak self] key in self?.handle(.key(key)) ?? .ignored } ?? [])
         }
-        return [
+        let held = session?.hasEdits == true ? [
+            Command("form.discard", title: "Drop the form's edits", keys: [.escape], hint: "Drop edits") { [weak self] in
+                self?.discardSession() ?? .ignored
+            },
+        ] : []
+        return held + [
             Command("form.next", title: "Next field", keys: [.character("j"), .down]) { [weak self] in
                 self?.moveFocus(by: 1) ?? .ignored
             },
@@ -167,6 +175,34 @@ public final class FormView: View {
             state.errors[field.id] = "\(error)"
             return false
         }
+    }
+
+    /// Hands on the edits the session holds; false (with the error in the status bar) when
+    /// they could not be, and the session keeps them.
+    @discardableResult
+    public func commitSession() -> Bool {
+        guard let session, session.hasEdits else { return true }
+        do {
+            try session.commitEdits()
+            return true
+        } catch {
+            window?.application?.showMessage("Could not keep the form's edits: \(error)", isError: true)
+            return false
+        }
+    }
+
+    /// Drops every edit the session holds: the fields show the values as they were.
+    public func discardSession() -> EventResult {
+        guard let session, session.hasEdits else { return .ignored }
+        session.discardEdits()
+        state.errors = [:]
+        window?.application?.showMessage("Dropped the form's edits")
+        return .redraw
+    }
+
+    public override func focusDidLeave() {
+        if state.isEditing { commitEditing() }
+        commitSession()
     }
 
     /// Store the open editor's value; false keeps it open with the error under the field.

@@ -96,6 +96,9 @@ open class View {
     /// as one edit; nil when the view has no editor that can, and the text is typed instead.
     open func insertPastedText(_ text: String) -> EventResult? { nil }
 
+    /// Called when focus moves from this view to another view of its window.
+    open func focusDidLeave() {}
+
     /// The deepest visible view at a point in this view's coordinates.
     public func hitTest(_ point: Point) -> View? {
         guard bounds.contains(point) else { return nil }

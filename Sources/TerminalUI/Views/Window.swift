@@ -12,8 +12,10 @@ open class Window: View {
     public var isModal: Bool
     /// Where the window goes within the area between menu bar and status bar.
     public var placement: ((Rect) -> Rect)?
-    /// The view that gets keys.
-    public var focusedView: View?
+    /// The view that gets keys; the one that had them is told it lost them.
+    public var focusedView: View? {
+        didSet { if oldValue !== focusedView { oldValue?.focusDidLeave() } }
+    }
     /// Set by the application on the window that gets keys.
     public internal(set) var isKey = false
     /// The application showing this window.
