@@ -25,7 +25,10 @@ public final class SQLiteStore: PersistentStore {
     public var type: StoreType { .sqlite }
     public var identifier: String { metadata.uuid }
 
+    /// The connection that writes (and reads, for a store in memory).
     let database: DatabaseQueue
+    /// The connections that read a store file; `nil` in memory, where only `database` sees the data.
+    let readers: ReaderPool?
     let schema: StoreSchema
     /// Row-loading SQL per entity, built once.
     var rowQueries: [String: RowQuery] = [:]
@@ -98,10 +101,12 @@ public final class SQLiteStore: PersistentStore {
     /// had would have made the `-shm` file. A file with a `-wal` or `-shm` file is read
     /// through them, as SQLite reads it, so that commits still in the WAL are seen.
     static func openReadOnly(_ url: URL, configuration: Configuration) throws -> DatabaseQueue {
-        if isWALFileWithoutSideFiles(url) {
-            return try DatabaseQueue(path: immutableURI(for: url), configuration: configuration)
-        }
-        return try DatabaseQueue(path: url.path, configuration: configuration)
+        try DatabaseQueue(path: readOnlyPath(url), configuration: configuration)
+    }
+
+    /// Where a read-only connection opens a file (see `openReadOnly`).
+    static func readOnlyPath(_ url: URL) -> String {
+        isWALFileWithoutSideFiles(url) ? immutableURI(for: url) : url.path
     }
 
     /// Why an existing file is not a SQLite database, or nil when it is one or is empty.
@@ -189,6 +194,10 @@ public final class SQLiteStore: PersistentStore {
         configuration.readonly = options.readOnly
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in SQLFunctions.register(in: db) }
+        var readerConfiguration = configuration
+        readerConfiguration.readonly = true
+        // Readers open the file as the writer did: as it is, or as an immutable file.
+        var readerPath = url.map { options.readOnly ? Self.readOnlyPath($0) : $0.path }
         do {
             if let url {
                 database = options.readOnly ? try Self.openReadOnly(url, configuration: configuration)
@@ -207,6 +216,10 @@ public final class SQLiteStore: PersistentStore {
                 throw ObjectGraphError.storeFormat(file: path, reason: "cannot open the SQLite file (\(Self.describe(error)))")
             }
             database = immutable
+            readerPath = Self.immutableURI(for: url)
+        }
+        readers = readerPath.map { readerPath in
+            ReaderPool { [readerConfiguration] in try DatabaseQueue(path: readerPath, configuration: readerConfiguration) }
         }
 
         var opened: (StoreSchema, StoreMetadata)?
@@ -333,8 +346,27 @@ public final class SQLiteStore: PersistentStore {
 
     /// Runs a read of the store's file, reporting a damaged file as such.
     func reading<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try database.inDatabase(body) } catch { throw Self.damage(error, path: url?.path ?? ":memory:") }
+        do { return try onReader(body) } catch { throw Self.damage(error, path: url?.path ?? ":memory:") }
     }
+
+    /// Runs a read on a reading connection of the pool (the writing one in memory).
+    func onReader<T>(_ body: (Database) throws -> T) throws -> T {
+        if let readers { return try readers.read(body) }
+        return try database.inDatabase(body)
+    }
+
+    /// Reports every statement the store runs, on any of its connections, to `handler`;
+    /// `nil` stops. For inspecting query plans.
+    public func traceStatements(_ handler: (@Sendable (String) -> Void)?) {
+        database.inDatabase { db in
+            if let handler { db.trace { handler("\($0)") } } else { db.trace(options: []) }
+        }
+        readers?.trace(handler)
+    }
+
+    /// Reads go to connections of their own, on any thread: the coordinator need not take
+    /// turns for them.
+    public var readsConcurrently: Bool { true }
 
     static func describe(_ error: Error) -> String {
         if let e = error as? DatabaseError { return e.message ?? "\(e.resultCode)" }
@@ -342,13 +374,20 @@ public final class SQLiteStore: PersistentStore {
     }
 
     public func close() {
+        readers?.close()
         try? database.close()
     }
 
-    /// Stops the statement running on the store's connection (`sqlite3_interrupt`): safe from
-    /// any thread; the statement fails with SQLITE_INTERRUPT and a write rolls back.
+    /// Stops the statements running on the store's connections (`sqlite3_interrupt`): safe
+    /// from any thread; a statement fails with SQLITE_INTERRUPT and a write rolls back.
     public func interrupt() {
+        readers?.interrupt()
         database.interrupt()
+    }
+
+    /// Stops the read that `thread` runs now; other threads' reads, and a save, go on.
+    public func interrupt(thread: WorkThread) {
+        readers?.interrupt(thread: thread)
     }
 
     /// The object ID for a primary key of an entity.

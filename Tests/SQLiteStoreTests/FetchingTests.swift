@@ -276,8 +276,8 @@ struct IndexRangeCountTests {
         }
         try stack.context.save()
         let log = StatementLog()
-        stack.store.database.inDatabase { db in db.trace { log.append("\($0)") } }
-        defer { stack.store.database.inDatabase { db in db.trace(options: []) } }
+        stack.store.traceStatements { log.append($0) }
+        defer { stack.store.traceStatements(nil) }
         func count(_ format: String, _ seconds: Double) throws -> Int {
             let predicate = try ObjectPredicate(format: format, argumentArray: [.date(Date(timeIntervalSinceReferenceDate: seconds))])
             return try stack.newContext().count(for: FetchRequest(entityName: "ToDo", predicate: predicate))
@@ -305,8 +305,8 @@ struct IndexRangeCountTests {
         }
         try stack.context.save()
         let log = StatementLog()
-        stack.store.database.inDatabase { db in db.trace { log.append("\($0)") } }
-        defer { stack.store.database.inDatabase { db in db.trace(options: []) } }
+        stack.store.traceStatements { log.append($0) }
+        defer { stack.store.traceStatements(nil) }
         func request(after seconds: Double, sort key: String, limit: Int = 0) throws -> FetchRequest {
             let predicate = try ObjectPredicate(format: "completed == NO AND dueDate > %@",
                                                 argumentArray: [.date(Date(timeIntervalSinceReferenceDate: seconds))])

@@ -86,9 +86,7 @@ extension ManagedObjectContext {
         if let parent {
             take(try executeInParent(parent, storeRequest))
         } else {
-            try coordinator.locked {
-                for store in stores { take(try store.execute(storeRequest)) }
-            }
+            for store in stores { take(try coordinator.reading(store) { try store.execute(storeRequest) }) }
         }
         if request.resultType == .dictionaries { return .dictionaries(dictionaries) }
         if !merging {

@@ -17,7 +17,8 @@ extension ManagedObjectContext {
     /// The row of one object from the parent or its store; `nil` when neither has it.
     func sourceRow(for id: ManagedObjectID) throws -> StoredRow? {
         if let parent { return try parent.performAndWait { try parent.rowForChild(id) } }
-        return try coordinator.locked { try coordinator.store(for: id).row(for: id) }
+        let store = try coordinator.store(for: id)
+        return try coordinator.reading(store) { try store.row(for: id) }
     }
 
     /// The rows of many objects in one request to the parent or a store.
@@ -28,7 +29,7 @@ extension ManagedObjectContext {
         var rows: [StoredRow] = []
         for (identifier, ids) in byStore {
             guard let store = coordinator.store(withIdentifier: identifier) else { continue }
-            rows += try coordinator.locked { try store.rows(for: ids) }
+            rows += try coordinator.reading(store) { try store.rows(for: ids) }
         }
         return rows
     }
@@ -43,9 +44,8 @@ extension ManagedObjectContext {
                 return try held.toManyMembers(i).map(\.objectID)
             }
         }
-        return try coordinator.locked {
-            try coordinator.store(for: id).relatedObjectIDs(of: id, relationship: relationship)
-        }
+        let store = try coordinator.store(for: id)
+        return try coordinator.reading(store) { try store.relatedObjectIDs(of: id, relationship: relationship) }
     }
 
     /// Runs a store request against the parent: its objects as they are now, unsaved ones

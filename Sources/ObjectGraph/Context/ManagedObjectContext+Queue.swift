@@ -79,9 +79,34 @@ extension ManagedObjectContext {
         case .confined:
             preconditionFailure("performAndWait on a confined context from a thread other than the one that made it; "
                                 + "make the context with concurrencyType .privateQueue to use it from anywhere")
-        case .mainQueue, .privateQueue: result = queue!.sync { Result(catching: body) }
+        case .mainQueue, .privateQueue: result = queue!.sync { runningHere { Result(catching: body) } }
         }
         return try result.get()
+    }
+
+    /// Runs a block of the queue, noting its thread for `interruptWork()`.
+    private func runningHere<T>(_ body: () throws -> T) rethrows -> T {
+        runningThread.withLock { $0 = .current }
+        defer { runningThread.withLock { $0 = nil } }
+        return try body()
+    }
+
+    /// Stops the store statement that the context's queue runs now, if any, from any
+    /// thread: the fetch or count fails as interrupted (the store's error) and the queue
+    /// goes on to its next block. Work on other contexts' queues goes on. Returns whether a
+    /// block was running to be stopped.
+    ///
+    /// ```swift
+    /// background.perform { count = try? background.count(for: slowRequest) }
+    /// // when the user gives up:
+    /// background.interruptWork()
+    /// ```
+    @discardableResult
+    public func interruptWork() -> Bool {
+        let thread: WorkThread? = concurrencyType == .confined ? confinedThread : runningThread.withLock { $0 }
+        guard let thread else { return false }
+        coordinator.interruptWork(onThread: thread)
+        return true
     }
 
     /// Runs `body` on the context's queue and returns its value, or throws its error, when
@@ -109,7 +134,7 @@ extension ManagedObjectContext {
             precondition(isOnQueue, "perform on a confined context from a thread other than the one that made it; "
                          + "make the context with concurrencyType .privateQueue to use it from anywhere")
             body()
-        case .mainQueue, .privateQueue: queue!.async(execute: body)
+        case .mainQueue, .privateQueue: queue!.async { self.runningHere(body) }
         }
     }
 }

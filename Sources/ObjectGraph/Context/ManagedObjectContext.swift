@@ -51,6 +51,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let queueToken: Int
     /// A confined context's thread.
     let owner: pthread_t
+    /// The thread that made the context, as stores know it.
+    let confinedThread = WorkThread.current
+    /// The thread running a block of the context's queue now, for `interruptWork()`.
+    let runningThread = Mutex<WorkThread?>(nil)
     /// A name for messages and debugging.
     public var name: String?
     /// Records changes for undo and redo; `nil` (the default) records nothing.

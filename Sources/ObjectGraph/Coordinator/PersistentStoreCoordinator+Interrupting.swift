@@ -29,6 +29,16 @@ extension PersistentStoreCoordinator {
     }
 }
 
+extension PersistentStoreCoordinator {
+    /// Stops the store statement one thread runs now, if any: a context's queue, for
+    /// `ManagedObjectContext.interruptWork()`. Other threads' work goes on.
+    public func interruptWork(onThread thread: WorkThread) {
+        withInterruptionState { state in
+            for store in state.stores { store.interrupt(thread: thread) }
+        }
+    }
+}
+
 /// Which stores the coordinator has and whether interruptible work runs, behind a lock of
 /// its own: `interruptWork()` must not wait for the coordinator's lock, which the running
 /// work holds.

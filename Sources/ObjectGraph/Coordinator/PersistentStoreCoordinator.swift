@@ -252,6 +252,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     // MARK: Locking
 
+    /// Runs a read of one store: under the coordinator's lock, unless the store answers
+    /// reads on several threads at once (`readsConcurrently`), when readers on other threads
+    /// and a save in progress do not hold it up.
+    public func reading<T>(_ store: any PersistentStore, _ body: () throws -> T) rethrows -> T {
+        if store.readsConcurrently { return try body() }
+        return try locked(body)
+    }
+
     /// Runs `body` with the stores to itself.
     public func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()

@@ -12,7 +12,10 @@ import Predicates
 /// request.fetchLimit = 50
 /// let items = try context.fetch(request)
 /// ```
-public struct FetchRequest {
+///
+/// A request is `Sendable`: it can be built on one queue and run by a context on another.
+/// A predicate holding an object (rather than its ID) must be run by that object's context.
+public struct FetchRequest: Sendable {
     /// What a fetch returns.
     public enum ResultType: Sendable, Hashable {
         /// Managed objects (faults unless `returnsObjectsAsFaults` is false).

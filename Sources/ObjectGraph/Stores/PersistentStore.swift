@@ -48,10 +48,19 @@ public protocol PersistentStore: AnyObject {
     /// Stops the statement running now, from any thread: it fails as interrupted and changes
     /// nothing. Stores whose work cannot be stopped do nothing.
     func interrupt()
+
+    /// Stops the statement that one thread runs now, leaving other threads' work alone.
+    func interrupt(thread: WorkThread)
+
+    /// Whether the store answers reads from several threads at once, each on a connection of
+    /// its own, so that the coordinator need not serialise them (writes it always does).
+    var readsConcurrently: Bool { get }
 }
 
 extension PersistentStore {
     public func interrupt() {}
+    public func interrupt(thread: WorkThread) {}
+    public var readsConcurrently: Bool { false }
 
     public func rows(for objectIDs: [ManagedObjectID]) throws -> [StoredRow] {
         try objectIDs.compactMap { try row(for: $0) }
@@ -82,4 +91,13 @@ public enum StoreResult {
     case dictionaries([[String: ObjectValue]])
     /// The number of matching objects.
     case count(Int)
+}
+
+/// A thread, as a store knows which thread runs which of its statements: a context's
+/// `interruptWork()` stops the statement of its own queue alone.
+public struct WorkThread: Hashable, Sendable {
+    private let raw: UInt
+
+    /// The calling thread.
+    public static var current: WorkThread { WorkThread(raw: UInt(pthread_self())) }
 }

@@ -31,10 +31,10 @@ extension SQLiteStore {
         let query = try FetchQuery(schema: schema, request: request)
         switch request.fetch.resultType {
         case .count:
-            return .count(try database.inDatabase { db in try count(query, in: db) })
+            return .count(try onReader { db in try count(query, in: db) })
         case .dictionaries:
             let (_, names, decoders) = try query.selectDictionaries()
-            return .dictionaries(try database.inDatabase { db in
+            return .dictionaries(try onReader { db in
                 let fragment = try plannedStatement(query, everyMatchRead: true, in: db) { try query.selectDictionaries(scanning: $0).select }
                 let cursor = try Row.fetchCursor(db.cachedStatement(sql: fragment.sql), arguments: fragment.statementArguments)
                 var dictionaries: [[String: ObjectValue]] = []
@@ -65,7 +65,7 @@ extension SQLiteStore {
                 return dictionaries
             })
         case .managedObjects, .objectIDs:
-            let fragment = try database.inDatabase { db in
+            let fragment = try onReader { db in
                 try plannedStatement(query, everyMatchRead: query.isUnlimited, in: db) { try query.selectIDs(scanning: $0) }
             }
             let ids = try fetchIDs(fragment)
@@ -140,7 +140,7 @@ extension SQLiteStore {
     private func fetchIDs(_ fragment: RenderedSQL) throws -> [ManagedObjectID] {
         let names = schema.concreteEntityNamesByNumber
         let storeIdentifier = identifier
-        return try database.inDatabase { db in
+        return try onReader { db in
             let statement = try db.cachedStatement(sql: fragment.sql)
             try statement.setArguments(fragment.statementArguments)
             let s = statement.sqliteStatement
