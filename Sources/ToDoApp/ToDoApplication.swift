@@ -45,6 +45,14 @@ public final class ToDoApplication {
     var alertTimer: TimerID?
     /// The filter the user typed, as typed.
     public internal(set) var filterText = ""
+    /// Where filters over a SQLite store are read, off the key loop.
+    lazy var background: ManagedObjectContext = {
+        let context = ManagedObjectContext(coordinator: store.coordinator, concurrencyType: .privateQueue)
+        context.name = "filter"
+        return context
+    }()
+    /// The filter being read in the background, if one is.
+    var filterWork: BackgroundWork?
     /// The item `a` just added, with the undo count after it: Esc on its first edit takes it back.
     var newItem: (object: ManagedObject, undoCount: Int)?
     /// A category just added from the panel, taken back when its first edit is cancelled.

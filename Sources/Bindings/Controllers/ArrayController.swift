@@ -29,12 +29,12 @@ public final class ArrayController {
     /// Which of the content's objects are arranged (shown); applied in memory, or by the
     /// store when fetching lazily.
     public var filterPredicate: ObjectPredicate? {
-        didSet { if isPrepared { rearrange(reload: true) } }
+        didSet { if isPrepared && !isApplying { rearrange(reload: true) } }
     }
 
     /// The order of the arranged objects.
     public var sortDescriptors: [ObjectSortDescriptor] = [] {
-        didSet { if isPrepared { rearrange(reload: true) } }
+        didSet { if isPrepared && !isApplying { rearrange(reload: true) } }
     }
 
     /// Keep something selected whenever there are objects (Apple's default: true).
@@ -72,6 +72,10 @@ public final class ArrayController {
     private var lazyInverseKey: String?
     private var lazyObservation: BindingObservation?
     private var isPrepared = false
+    /// While `apply` sets the filter and sort that results read elsewhere already follow.
+    private var isApplying = false
+    /// While `apply` installs results: where the selected objects sort in them.
+    private var located: [ManagedObjectID: Int]?
     private var observers: [UUID: (ArrangedChanges) -> Void] = [:]
     private var contextObservation: ContextObservation?
     private var masterObservation: BindingObservation?
@@ -185,8 +189,10 @@ public final class ArrayController {
         }
     }
 
-    private var combinedPredicate: ObjectPredicate? {
-        var parts = [fetchPredicate, filterPredicate].compactMap { $0 }
+    private var combinedPredicate: ObjectPredicate? { combinedPredicate(filter: filterPredicate) }
+
+    private func combinedPredicate(filter: ObjectPredicate?) -> ObjectPredicate? {
+        var parts = [fetchPredicate, filter].compactMap { $0 }
         if let inverse = lazyInverseKey {
             guard let owner else { return .false }
             parts.insert(.comparison(inverse, .equalTo, owner), at: 0)
@@ -227,12 +233,77 @@ public final class ArrayController {
 
     /// The arranged index of an object, if it is arranged.
     public func arrangedIndex(of object: ManagedObject) -> Int? {
+        if let located { return located[object.objectID] }
         if let lazy { return try? lazy.index(of: object) }
         return arranged.firstIndex { $0 === object }
     }
 
     /// Filters and sorts the content again.
     public func rearrangeObjects() { rearrange(reload: false) }
+
+    // MARK: Arranging elsewhere
+
+    /// A new filter or sort for a lazily fetching controller, to be read on another
+    /// context's queue (`run(in:)`) while this one goes on answering, then `apply`d here.
+    public struct Arrangement: Sendable {
+        public let filterPredicate: ObjectPredicate?
+        public let sortDescriptors: [ObjectSortDescriptor]
+        let request: FetchRequest
+        let windowSize: Int
+        let selected: [ManagedObjectID]
+
+        /// Reads the results in `context`, a context of the same stores on any queue.
+        public func run(in context: ManagedObjectContext) throws -> ArrangedResults {
+            ArrangedResults(filterPredicate: filterPredicate, sortDescriptors: sortDescriptors,
+                            results: try FetchedResultsController.results(of: request, windowSize: windowSize,
+                                                                          locating: selected, in: context))
+        }
+    }
+
+    /// What an arrangement read, for `apply`.
+    public struct ArrangedResults: Sendable {
+        public let filterPredicate: ObjectPredicate?
+        public let sortDescriptors: [ObjectSortDescriptor]
+        public let results: FetchedResultsController.Results
+        public var count: Int { results.count }
+    }
+
+    /// The filter and sort to read elsewhere, or `nil` when only this controller's context
+    /// can read them: the controller keeps its objects in memory, follows a relationship, or
+    /// its context has unsaved changes to the entity, which no other context sees. Then set
+    /// `filterPredicate` and `sortDescriptors` as usual.
+    ///
+    /// ```swift
+    /// if let arrangement = items.arrangement(filterPredicate: predicate) {
+    ///     let found = try await background.perform { try arrangement.run(in: background) }
+    ///     items.apply(found)
+    /// }
+    /// ```
+    public func arrangement(filterPredicate: ObjectPredicate?, sortDescriptors: [ObjectSortDescriptor]? = nil) -> Arrangement? {
+        guard let lazy, lazyInverseKey == nil, isPrepared else { return nil }
+        let unsaved = context.insertedObjects.union(context.updatedObjects).union(context.deletedObjects)
+        guard !unsaved.contains(where: { kinds.contains($0.entity.name) }) else { return nil }
+        let sorts = sortDescriptors ?? self.sortDescriptors
+        var request = lazy.fetchRequest
+        request.predicate = combinedPredicate(filter: filterPredicate)
+        request.sortDescriptors = sorts
+        return Arrangement(filterPredicate: filterPredicate, sortDescriptors: sorts, request: request,
+                           windowSize: lazy.windowSize, selected: selectedObjects.map(\.objectID))
+    }
+
+    /// Shows what an arrangement read: its filter and sort become the controller's, and the
+    /// selected objects stay selected where they still show.
+    public func apply(_ arranged: ArrangedResults) {
+        guard let lazy else { return }
+        isApplying = true
+        filterPredicate = arranged.filterPredicate
+        sortDescriptors = arranged.sortDescriptors
+        isApplying = false
+        located = arranged.results.located
+        defer { located = nil }
+        lazy.install(arranged.results)
+        lastError = nil
+    }
 
     private func rearrange(reload: Bool) {
         if let lazy {

@@ -15,7 +15,7 @@ import Predicates
 /// ```
 public final class FetchedResultsController {
     /// A run of consecutive results that share a value of the section key path.
-    public struct Section: Equatable {
+    public struct Section: Equatable, Sendable {
         public var name: String
         /// Index of the section's first object in the whole result.
         public var offset: Int
@@ -70,7 +70,12 @@ public final class FetchedResultsController {
         count = try context.count(for: fetchRequest)
         windows = [:]
         windowUse = []
-        sections = try readSections()
+        sections = try Self.sections(of: fetchRequest, by: sectionNameKeyPath, in: context)
+        follow()
+    }
+
+    /// Hears of the context's changes, once.
+    private func follow() {
         if observation == nil {
             observation = context.observe { [weak self] note in
                 switch note {
@@ -80,6 +85,81 @@ public final class FetchedResultsController {
                 }
             }
         }
+    }
+
+    /// What a fetch found, as a context on any queue reads it for a controller on another:
+    /// the count, the sections, the first window of results, and where some objects sort.
+    public struct Results: Sendable {
+        public let request: FetchRequest
+        public let count: Int
+        public let sections: [Section]
+        /// Windows of results by number (`windowSize` results each): the first, and those
+        /// around the located objects, so that showing them reads nothing more.
+        public let windows: [Int: [ManagedObjectID]]
+        /// The index of each object asked to be located that the results hold.
+        public let located: [ManagedObjectID: Int]
+    }
+
+    /// Reads what a fetch finds in `context`, for `install` on the controller's own thread:
+    /// the slow part of changing a filter or sort, done on a background context's queue.
+    ///
+    /// ```swift
+    /// let found = try await background.perform {
+    ///     try FetchedResultsController.results(of: request, windowSize: 100, locating: [selected], in: background)
+    /// }
+    /// controller.install(found)
+    /// ```
+    public static func results(of request: FetchRequest, sectionNameKeyPath: String? = nil, windowSize: Int = 100,
+                               scanLimit: Int = 10_000, locating ids: [ManagedObjectID] = [],
+                               in context: ManagedObjectContext) throws -> Results {
+        if let key = sectionNameKeyPath, request.sortDescriptors.first?.key != key {
+            throw ControllerError.firstSortMustBeSectionKey(key)
+        }
+        let count = try context.count(for: request)
+        let sections = try Self.sections(of: request, by: sectionNameKeyPath, in: context)
+        var windows: [Int: [ManagedObjectID]] = [:]
+        let read = { (w: Int) throws -> [ManagedObjectID] in
+            if let ids = windows[w] { return ids }
+            var window = request
+            window.fetchOffset = w * windowSize
+            window.fetchLimit = windowSize
+            let ids = try context.fetchObjectIDs(window)
+            windows[w] = ids
+            return ids
+        }
+        let first = count > 0 ? try read(0) : []
+        var located: [ManagedObjectID: Int] = [:]
+        for id in ids {
+            if let i = first.firstIndex(of: id) { located[id] = i; continue }
+            guard count > first.count, let object = try? context.existingObject(with: id),
+                  let i = try locate(object, in: request, count: count, windowSize: windowSize, scanLimit: scanLimit,
+                                     context: context, window: read) else { continue }
+            located[id] = i
+            // The rows around it, as a table scrolled to it shows them.
+            for w in max(0, i / windowSize - 1)...min((count - 1) / windowSize, i / windowSize + 1) { _ = try read(w) }
+        }
+        return Results(request: request, count: count, sections: sections, windows: windows, located: located)
+    }
+
+    /// Takes results read elsewhere (`results(of:...)`) as the controller's, and tells the
+    /// observers, as `update` would have.
+    public func install(_ results: Results) {
+        fetchRequest = results.request
+        if let entity = context.model.entity(named: fetchRequest.entityName) {
+            kinds = Set(fetchRequest.includesSubentities ? entity.kindNames : [entity.name])
+        }
+        count = results.count
+        sections = results.sections
+        // Windows of another size would put objects at other indexes.
+        windows = [:]
+        windowUse = []
+        for (w, ids) in results.windows.sorted(by: { $0.key < $1.key })
+        where ids.count == min(windowSize, max(0, count - w * windowSize)) {
+            windows[w] = ids
+            windowUse.append(w)
+        }
+        follow()
+        notify(ArrangedChanges(reloaded: true))
     }
 
     /// Changes the predicate or sort and fetches again.
@@ -118,17 +198,24 @@ public final class FetchedResultsController {
             if let i = ids.firstIndex(of: object.objectID) { return w * windowSize + i }
         }
         guard kinds.contains(object.entity.name) else { return nil }
-        if let p = fetchRequest.predicate, !(try p.evaluate(with: .object(object))) { return nil }
-        guard let before = try beforePredicate(object) else {
+        return try Self.locate(object, in: fetchRequest, count: count, windowSize: windowSize, scanLimit: scanLimit,
+                               context: context, window: window)
+    }
+
+    /// Where an object sorts in a request's results, asking `context`'s stores.
+    private static func locate(_ object: ManagedObject, in request: FetchRequest, count: Int, windowSize: Int, scanLimit: Int,
+                               context: ManagedObjectContext, window: (Int) throws -> [ManagedObjectID]) throws -> Int? {
+        if let p = request.predicate, !(try p.evaluate(with: .object(object))) { return nil }
+        guard let before = try beforePredicate(object, sortDescriptors: request.sortDescriptors) else {
             for w in 0..<min((count + windowSize - 1) / windowSize, max(1, scanLimit / windowSize)) {
                 if let i = try window(w).firstIndex(of: object.objectID) { return w * windowSize + i }
             }
             return nil
         }
-        var counting = fetchRequest
-        counting.predicate = .and([fetchRequest.predicate ?? .true, before])
+        var counting = request
+        counting.predicate = .and([request.predicate ?? .true, before])
         let start = try context.count(for: counting)
-        var ties = fetchRequest
+        var ties = request
         ties.fetchOffset = start
         ties.fetchLimit = 256
         let ids = try context.fetchObjectIDs(ties)
@@ -162,7 +249,8 @@ public final class FetchedResultsController {
         return ids
     }
 
-    private func readSections() throws -> [Section] {
+    private static func sections(of fetchRequest: FetchRequest, by sectionNameKeyPath: String?,
+                                 in context: ManagedObjectContext) throws -> [Section] {
         guard let key = sectionNameKeyPath else { return [] }
         var request = fetchRequest
         request.resultType = .dictionaries
@@ -189,10 +277,10 @@ public final class FetchedResultsController {
     }
 
     /// A predicate for "sorts strictly before `object`" under the request's sort descriptors.
-    private func beforePredicate(_ object: ManagedObject) throws -> ObjectPredicate? {
+    private static func beforePredicate(_ object: ManagedObject, sortDescriptors: [ObjectSortDescriptor]) throws -> ObjectPredicate? {
         var alternatives: [ObjectPredicate] = []
         var equalSoFar: [ObjectPredicate] = []
-        for descriptor in fetchRequest.sortDescriptors {
+        for descriptor in sortDescriptors {
             guard descriptor.comparison == .compare || descriptor.comparison == .caseInsensitiveCompare else { return nil }
             let options: ComparisonOptions = descriptor.comparison == .caseInsensitiveCompare ? .caseInsensitive : []
             let value = try object.value(forKeyPath: descriptor.key)

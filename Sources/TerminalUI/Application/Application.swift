@@ -34,10 +34,14 @@ public final class Application {
     public private(set) var prompt: PromptLine?
 
     var timers: [TimerRecord] = []
+    /// Work running on other threads, oldest first.
+    var runningWork: [BackgroundWork] = []
+    var nextWorkID = 0
+    let mailbox = WorkMailbox()
     /// Work queued by a handler to run once the current event is done.
     var deferred: [() -> Void] = []
     private var nextTimerID = 1
-    private var needsDisplay = true
+    var needsDisplay = true
     private let screen: ScreenBuffer
 
     /// Whether the theme follows the terminal's colours (set when none was given).
@@ -257,6 +261,12 @@ public final class Application {
             needsDisplay = true
             return result
         }
+        // Esc stops work in progress, unless an editor or a dialog takes it.
+        if key == .escape, isWorking, keyWindow?.focusedView?.capturesTyping != true, keyWindow?.isModal != true,
+           keyWindow?.isFloating != true {
+            cancelWork()
+            return .redraw
+        }
         if let window = keyWindow {
             for view in window.responderChain {
                 let result = view.handle(.key(key))
@@ -381,6 +391,7 @@ public final class Application {
             prompt.draw(in: canvas.subcanvas(bottom))
         } else if showsStatusBar {
             statusBar.hints = offeredCommands.filter(\.isHint)
+            statusBar.activity = workActivity
             statusBar.draw(in: canvas.subcanvas(bottom))
         }
         if let menuBar, menuBar.isOpen {
@@ -446,9 +457,14 @@ public final class Application {
     public func runLoop(until condition: () -> Bool) {
         while !isQuitting, pending != nil || !condition() {
             fireDueTimers()
+            deliverFinishedWork()
             if isQuitting { break }
+            // While work runs, its time in the status bar moves on.
+            if isWorking { needsDisplay = true }
             if needsDisplay { redraw() }
-            let timeout = nextTimerDeadline.map { max(0, $0 - driver.clock.now) }
+            var timeout = nextTimerDeadline.map { max(0, $0 - driver.clock.now) }
+            // Results of work are looked for between keys, at least every 50 ms.
+            if isWorking { timeout = min(timeout ?? 0.05, 0.05) }
             let next = pending ?? driver.nextEvent(timeout: timeout)
             pending = nil
             guard let event = next else { continue }
@@ -473,15 +489,21 @@ public final class Application {
         if needsDisplay, !isQuitting { redraw() }
     }
 
-    /// Play keys in script notation (`"jj<Enter>"`) through a `MemoryDriver` and return the screen.
+    /// Play keys in script notation (`"jj<Enter>"`) through a `MemoryDriver` and return the
+    /// screen: by default once the work the keys began has ended and its results are shown;
+    /// with `waitingForWork: false` as soon as the keys are handled, the work still running.
     @discardableResult
-    public func runScript(_ script: String) -> [String] {
+    public func runScript(_ script: String, waitingForWork: Bool = true) -> [String] {
         guard let memory = driver as? MemoryDriver else {
             preconditionFailure("runScript needs a MemoryDriver, not \(type(of: driver))")
         }
         memory.type(script)
         if windows.contains(where: { $0.frame.size == .zero }) { relayout() }
         runLoop { memory.isIdle }
+        if waitingForWork, isWorking {
+            waitForWork()
+            runLoop { memory.isIdle }
+        }
         return memory.screenLines
     }
 

@@ -9,6 +9,8 @@ public final class StatusBar: View {
     /// A one-off message that replaces the hints until the next key.
     public var message: String?
     public var messageIsError = false
+    /// Work in progress, shown in place of the hints until it ends (set by the application).
+    public var activity: String?
 
     public override func draw(in canvas: Canvas) {
         let theme = canvas.theme
@@ -16,7 +18,7 @@ public final class StatusBar: View {
         let width = canvas.size.width
         // The status keeps its end (the unsaved-change count) when it is cut; beside a
         // message it gives up to half the line.
-        let message = self.message.map { " " + Self.oneLine($0) }
+        let message = (self.message ?? activity).map { " " + Self.oneLine($0) }
         var statusRoom = width - 2
         if let message { statusRoom = min(statusRoom, max(width / 2, width - message.displayWidth - 3)) }
         let shown = Self.fitted(status, width: statusRoom)
@@ -27,7 +29,7 @@ public final class StatusBar: View {
         let room = shown.isEmpty ? width : max(0, width - statusWidth - 2)
         if let message {
             canvas.write(message.truncated(toWidth: room), x: 0, y: 0,
-                         style: messageIsError ? theme.error : theme.statusBar.bolded)
+                         style: self.message != nil && messageIsError ? theme.error : theme.statusBar.bolded)
             return
         }
         var x = 0
