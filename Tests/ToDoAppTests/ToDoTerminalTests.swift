@@ -151,6 +151,41 @@ struct ToDoTerminalTests {
         #expect(seconds < 5, "Ctrl-C stopped the query: the application quit \(seconds) s after it")
     }
 
+    @Test("while a slow filter runs, help opens at once and the status bar counts; Esc stops the filter, q quits")
+    func keysAnswerDuringSlowFilter() throws {
+        let termdata = try Self.termdata()
+        let data = try Fixtures.temporaryDirectory("busy-filter")
+        let items = (0..<4_000).map { #"{"@id": "t\#($0)", "name": "item \#($0)", "category": "c"}"# }.joined(separator: ",")
+        let graph = data.appendingPathComponent("items.json")
+        try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"Category": [{"@id": "c", "name": "Home"}], "ToDo": [\#(items)]}}"#.utf8)
+            .write(to: graph)
+        let store = data.appendingPathComponent("termdata/ToDo.sqlite")
+        let imported = try TermDataProcess.run(["import", "--store", store.path, "--model", "ToDo", graph.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+
+        let session = try TmuxSession(width: 100, height: 30)
+        let dir = session.directory.path
+        try session.typeLine("XDG_STATE_HOME=\(data.path)/state \(termdata.path) --store \(store.path); echo \"EXIT=$?\" > \(dir)/exit")
+        _ = try session.waitFor { $0.last?.contains("4000 items") == true }
+        try session.send("/")
+        try session.tmux(["send-keys", "-l", "SUBQUERY(category.todos, $x, $x.name CONTAINS[cd] 'zz').@count > 0"])
+        try session.send("Enter")
+        _ = try session.waitFor { $0.last?.contains("Filtering…") == true }
+        // Help is answered while the filter runs: the frame shows both.
+        try session.send("?")
+        var screen = try session.waitFor(timeout: 5) { $0.contains { $0.contains("─ Keys ─") } }
+        #expect(screen.last?.contains("Filtering…") == true, "the filter still runs: \(screen.last ?? "")")
+        // Its time moves on in the status bar.
+        _ = try session.waitFor { $0.last.map { $0.contains("Filtering… 2.") || $0.contains("Filtering… 3.") } == true }
+        try session.send("Escape")
+        _ = try session.waitFor { !$0.contains { $0.contains("─ Keys ─") } }
+        try session.send("Escape")
+        screen = try session.waitFor { $0.last?.contains("Stopped: Filtering") == true }
+        #expect(screen.last?.contains("4000 items") == true, "the items as they were")
+        try session.send("q")
+        #expect(session.waitForFile("exit", timeout: 10) == "EXIT=0\n")
+    }
+
     @Test("SIGTERM saves the changes and termdata exits with 143, as a program ended by SIGTERM does")
     func terminateSavesAndSaysSo() throws {
         let termdata = try Self.termdata()

@@ -441,6 +441,8 @@ public final class Application {
         if picksTheme { theme = driver.colorSupport == .monochrome ? .monochrome : .standard }
         relayout()
         runLoop { false }
+        // Work still running is of no use once the application has gone.
+        if isWorking { cancelWork() }
     }
 
     /// The most waiting characters typed between two frames.
