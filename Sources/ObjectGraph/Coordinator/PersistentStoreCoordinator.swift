@@ -18,8 +18,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     public let model: ManagedObjectModel
     private let lock = NSRecursiveLock()
+    /// The stores, behind a lock of their own: looking one up never waits for a save, which
+    /// holds `lock` while it writes.
     private var _stores: [any PersistentStore] = []
+    private let storeListLock = NSLock()
+    /// Registered classes, behind a lock of their own: making an object never waits for a save.
     private var classes: [String: ManagedObject.Type] = [:]
+    private let classLock = NSLock()
     private var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
     /// For `interruptWork()`: a copy of the stores and the depth of interruptible work,
     /// behind `interruptionLock` (not the coordinator's lock, which the running work holds).
@@ -50,7 +55,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     // MARK: Stores
 
     /// The stores, in the order they were added.
-    public var stores: [any PersistentStore] { locked { _stores } }
+    public var stores: [any PersistentStore] { storeList { $0 } }
+
+    /// Runs `body` with the list of stores to itself (changes also hold `lock`).
+    private func storeList<T>(_ body: (inout [any PersistentStore]) throws -> T) rethrows -> T {
+        storeListLock.lock()
+        defer { storeListLock.unlock() }
+        return try body(&_stores)
+    }
 
     /// Opens (or creates) a store and adds it.
     ///
@@ -91,10 +103,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Adds a store that is already open.
     public func addStore(_ store: any PersistentStore) throws {
         try locked {
-            if _stores.contains(where: { $0.identifier == store.identifier }) {
-                throw ObjectGraphError.storeAlreadyAdded(store.identifier)
+            try storeList { stores in
+                if stores.contains(where: { $0.identifier == store.identifier }) {
+                    throw ObjectGraphError.storeAlreadyAdded(store.identifier)
+                }
+                stores.append(store)
             }
-            _stores.append(store)
             shareStoresForInterruption()
         }
     }
@@ -102,7 +116,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Removes a store; its objects can no longer be fetched or saved.
     public func removeStore(_ store: any PersistentStore) {
         locked {
-            _stores.removeAll { $0 === store }
+            storeList { $0.removeAll { $0 === store } }
             shareStoresForInterruption()
             store.close()
         }
@@ -110,19 +124,19 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Called under the coordinator's lock whenever the stores change.
     private func shareStoresForInterruption() {
-        let stores = _stores
+        let stores = storeList { $0 }
         withInterruptionState { $0.stores = stores }
     }
 
     /// The store with this UUID.
     public func store(withIdentifier identifier: String) -> (any PersistentStore)? {
-        locked { _stores.first { $0.identifier == identifier } }
+        storeList { $0.first { $0.identifier == identifier } }
     }
 
     /// The stores that hold an entity: those whose configuration includes it.
     public func stores(forEntityName name: String) -> [any PersistentStore] {
-        locked {
-            _stores.filter { store in
+        storeList { stores in
+            stores.filter { store in
                 guard let c = store.configurationName, c != ModelConfiguration.defaultName else { return true }
                 return model.configuration(named: c)?.entityNames.contains(name) ?? false
             }
@@ -175,9 +189,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
         _ = try target.save(StoreChanges(inserted: inserted))
         locked {
-            _stores.removeAll { $0 === store }
+            storeList { stores in
+                stores.removeAll { $0 === store }
+                stores.append(target)
+            }
             store.close()
-            _stores.append(target)
             shareStoresForInterruption()
         }
         return target
@@ -208,10 +224,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Makes contexts create instances of `type` for an entity (and, unless they have their
     /// own, its sub-entities).
     public func register(_ type: ManagedObject.Type, forEntityName name: String) {
-        locked {
-            classes[name] = type
-            registrationCount.add(1, ordering: .releasing)
-        }
+        classLock.lock()
+        defer { classLock.unlock() }
+        classes[name] = type
+        registrationCount.add(1, ordering: .releasing)
     }
 
     /// How many classes were registered: contexts that cache an entity's class check it,
@@ -220,13 +236,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private let registrationCount = Atomic<Int>(0)
 
     func objectClass(forEntityName name: String) -> ManagedObject.Type {
-        locked {
-            if let type = classes[name] { return type }
-            for ancestor in model.entity(named: name)?.ancestorNames ?? [] {
-                if let type = classes[ancestor] { return type }
-            }
-            return ManagedObject.self
+        classLock.lock()
+        defer { classLock.unlock() }
+        if let type = classes[name] { return type }
+        for ancestor in model.entity(named: name)?.ancestorNames ?? [] {
+            if let type = classes[ancestor] { return type }
         }
+        return ManagedObject.self
     }
 
     // MARK: Saves

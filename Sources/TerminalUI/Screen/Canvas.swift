@@ -121,6 +121,17 @@ public struct Canvas {
     public func fill(_ rect: Rect, with character: Character = " ", style: Style = .plain) {
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
+        // A character of one cell (a space, most often): one cell made, and the clipping
+        // worked out once rather than per cell.
+        if character.unicodeScalars.count == 1, DisplayWidth.of(character) == 1 {
+            let shown = absolute(area).intersection(clip)
+            guard !shown.isEmpty else { return }
+            let cell = Cell(character, width: 1, style: style)
+            for y in shown.y..<shown.maxY {
+                for x in shown.x..<shown.maxX { buffer.set(cell, x: x, y: y) }
+            }
+            return
+        }
         for y in area.y..<area.maxY {
             for x in area.x..<area.maxX { put(character, x: x, y: y, style: style) }
         }

@@ -6,7 +6,9 @@
 ///     screen.lines   // ["日本", ""]
 public final class ScreenBuffer {
     public private(set) var size: Size
-    public private(set) var cells: [Cell]
+    /// Written for every cell of every frame, on the loop's thread only, and never across a
+    /// call that could reach it again: the run-time exclusivity checks are left out.
+    @exclusivity(unchecked) public private(set) var cells: [Cell]
     /// Where the terminal cursor should show, or nil to hide it.
     public var cursor: Point?
     /// Drawing to repeat once every view is drawn (`Canvas.drawOnTop`).
