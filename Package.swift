@@ -57,7 +57,9 @@ let package = Package(
         .target(name: "Interchange", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
 
         // Applications
-        .target(name: "AppShell", dependencies: ["Interchange", "TerminalBindings", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates"]),
+        .target(name: "AppShell", dependencies: [
+            "Bindings", "Interchange", "TerminalBindings", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates",
+        ]),
         .target(
             name: "ToDoApp",
             dependencies: [

@@ -151,8 +151,21 @@ extension BrowserApplication: ContextEditing {
     func applyFilter(_ text: String) -> EventResult {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let entity = context.model.entity(named: place.entityName) else { return .handled }
+        arranger.cancel()
         do {
-            _ = try Self.filterPredicate(for: trimmed, entity: entity)
+            let predicate = try Self.filterPredicate(for: trimmed, entity: entity)
+            // Over a SQLite store, the objects shown are filtered in the background.
+            if let objects, commitEdits(), arranger.arrange(objects, filter: predicate, title: "Filtering", done: { [weak self] error in
+                guard let self else { return }
+                if let error {
+                    self.app.alert(title: "Filter not applied", message: FilterText.message(for: error))
+                    return
+                }
+                self.place.filterText = trimmed
+                self.updateStatus()
+            }) {
+                return .redraw
+            }
             var here = currentPlace()
             here.filterText = trimmed
             if !show(here) { app.alert(title: "Filter not applied", message: app.statusBar.message ?? "") }

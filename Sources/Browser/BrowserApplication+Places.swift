@@ -32,7 +32,14 @@ extension BrowserApplication {
             return false
         }
         self.place = place
+        arranger.cancel()
         let source = ArrayControllerTableSource(controller: controller)
+        source.sortElsewhere = { [weak self] controller, sort in
+            self?.arranger.arrange(controller, filter: controller.filterPredicate, sort: sort, title: "Sorting") { [weak self] error in
+                if let error { self?.app.showMessage("Could not sort: \(error)", isError: true) }
+                self?.updateStatus()
+            } ?? false
+        }
         let counting = CountingTableSource(base: source, context: context)
         let table = TableView(columns: Self.columns(for: entity, editable: !isReadOnly), dataSource: counting)
         table.extraCommands = objectCommands()

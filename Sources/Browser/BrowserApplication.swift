@@ -64,6 +64,8 @@ public final class BrowserApplication {
     }
 
     var place: Place
+    /// Reads filters and sorts over a SQLite store off the key loop.
+    lazy var arranger = BackgroundArranger(app: app, coordinator: context.coordinator)
     /// The places left by following relationships, most recent last.
     var backStack: [Place] = []
 

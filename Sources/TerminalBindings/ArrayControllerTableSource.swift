@@ -21,6 +21,9 @@ public final class ArrayControllerTableSource: TableDataSource {
     public var choices: [String: () -> [ManagedObject]] = [:]
     /// The sort comparison used for string columns (default: case-insensitive).
     public var stringComparison: SortComparison = .localizedCaseInsensitiveCompare
+    /// Takes a sort chosen in the table to be read elsewhere (a background context); returns
+    /// false to have it set on the controller here and now.
+    public var sortElsewhere: ((ArrayController, [ObjectSortDescriptor]) -> Bool)?
 
     private var observation: BindingObservation?
     private weak var table: TableView?
@@ -58,7 +61,9 @@ public final class ArrayControllerTableSource: TableDataSource {
         guard let entity = controller.context.model.entity(named: controller.entityName) else { return false }
         let comparison: SortComparison = entity.attribute(named: column)?.type == .string ? stringComparison : .compare
         guard entity.attribute(named: column) != nil || column.contains(".") else { return false }
-        controller.sortDescriptors = [ObjectSortDescriptor(key: column, ascending: ascending, comparison: comparison)]
+        let descriptors = [ObjectSortDescriptor(key: column, ascending: ascending, comparison: comparison)]
+        if let sortElsewhere, sortElsewhere(controller, descriptors) { return true }
+        controller.sortDescriptors = descriptors
         return true
     }
 

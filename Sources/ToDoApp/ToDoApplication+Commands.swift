@@ -144,16 +144,19 @@ extension ToDoApplication: ContextEditing {
     @discardableResult
     func applyFilter(_ text: String) -> EventResult {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let older = filterWork {
-            app.cancelWork(older)
-            filterWork = nil
-        }
+        arranger.cancel()
         do {
             let predicate = try Self.filterPredicate(for: trimmed, entity: context.model.entity(named: ToDoKeys.toDo)!)
-            if let arrangement = items.arrangement(filterPredicate: predicate) {
-                filter(arrangement, text: trimmed)
-                return .redraw
+            let inBackground = arranger.arrange(items, filter: predicate, title: "Filtering") { [weak self] error in
+                guard let self else { return }
+                if let error {
+                    self.app.alert(title: "Filter not applied", message: FilterText.message(for: error))
+                    return
+                }
+                self.filterText = trimmed
+                self.updateStatus()
             }
+            if inBackground { return .redraw }
             let previous = items.filterPredicate
             items.filterPredicate = predicate
             if let error = items.lastError {
@@ -168,29 +171,6 @@ extension ToDoApplication: ContextEditing {
             app.alert(title: "Filter not applied", message: FilterText.message(for: error))
         }
         return .redraw
-    }
-
-    /// Reads a filter's results on the background context and shows them when they come.
-    private func filter(_ arrangement: ArrayController.Arrangement, text: String) {
-        let background = self.background
-        filterWork = app.beginWork("Filtering", cancel: { background.interruptWork() }, start: { finish in
-            background.perform {
-                finish(Result { try arrangement.run(in: background) })
-                // The objects read stay with the background context no longer than the filter.
-                background.reset()
-            }
-        }, done: { [weak self] (result: Result<ArrayController.ArrangedResults, any Error>) in
-            guard let self else { return }
-            self.filterWork = nil
-            switch result {
-            case .success(let found):
-                self.items.apply(found)
-                self.filterText = text
-                self.updateStatus()
-            case .failure(let error):
-                self.app.alert(title: "Filter not applied", message: FilterText.message(for: error))
-            }
-        })
     }
 
     /// The predicate a filter text stands for, checked against the entity's keys: words

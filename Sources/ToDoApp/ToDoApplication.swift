@@ -45,14 +45,8 @@ public final class ToDoApplication {
     var alertTimer: TimerID?
     /// The filter the user typed, as typed.
     public internal(set) var filterText = ""
-    /// Where filters over a SQLite store are read, off the key loop.
-    lazy var background: ManagedObjectContext = {
-        let context = ManagedObjectContext(coordinator: store.coordinator, concurrencyType: .privateQueue)
-        context.name = "filter"
-        return context
-    }()
-    /// The filter being read in the background, if one is.
-    var filterWork: BackgroundWork?
+    /// Reads filters and sorts over a SQLite store off the key loop.
+    lazy var arranger = BackgroundArranger(app: app, coordinator: store.coordinator)
     /// The item `a` just added, with the undo count after it: Esc on its first edit takes it back.
     var newItem: (object: ManagedObject, undoCount: Int)?
     /// A category just added from the panel, taken back when its first edit is cancelled.
@@ -120,6 +114,14 @@ public final class ToDoApplication {
         installCommands()
         installMenus()
         installQuitting()
+        // A sort chosen in the table is read in the background, as a filter is.
+        itemsSource.sortElsewhere = { [weak self] controller, sort in
+            guard let self else { return false }
+            return self.arranger.arrange(controller, filter: controller.filterPredicate, sort: sort, title: "Sorting") { [weak self] error in
+                if let error { self?.app.showMessage("Could not sort: \(error)", isError: true) }
+                self?.updateStatus()
+            }
+        }
         table.onCancelEditing = { [weak self] in
             guard let self, let added = self.newItem else { return }
             self.newItem = nil

@@ -110,6 +110,25 @@ struct BrowserTests {
         #expect(text(driver).contains("firstName: Ross"))
     }
 
+    @Test("a filter within a followed relationship is read in the background, the owner named by its ID, and keeps the scope")
+    func filterWithinFollowedList() throws {
+        let (browser, driver) = try launch(entity: "Person")
+        let row = try #require(browser.objects?.arrangedObjects.firstIndex { $0.string("firstName") == "Theodora" })
+        browser.app.runScript("g" + String(repeating: "j", count: row) + "llll<Enter>")   // Theodora's 100 cars
+        #expect(browser.objects?.arrangedCount == 100)
+        let scope = try #require(browser.objects?.fetchPredicate)
+        let all = try #require(browser.objects?.arrangedObjects)
+        let expected = all.filter { ($0.string("numberPlate") ?? "").contains("5") }.count
+        #expect(expected > 0 && expected < 100)
+        browser.app.runScript("/numberPlate CONTAINS '5'<Enter>", waitingForWork: false)
+        // Read on the background context, the owner object given as its ID.
+        browser.app.waitForWork()
+        #expect(browser.objects?.arrangedCount == expected, "\(driver.screenLines.last ?? "")")
+        #expect(browser.objects?.arrangedObjects.allSatisfy { $0.object("owner")?.string("firstName") == "Theodora" } == true)
+        #expect(browser.objects?.fetchPredicate == scope, "the scope as it was")
+        #expect(driver.screenLines.last?.contains("filter: numberPlate CONTAINS '5'") == true, "\(driver.screenLines.last ?? "")")
+    }
+
     @Test("Enter on a to-one cell goes to its destination, selected; f does the same from the form")
     func followToOne() throws {
         let (browser, driver) = try launch(entity: "SportCar")

@@ -91,4 +91,19 @@ struct ToDoBackgroundFilterTests: ToDoTesting {
         #expect(todo.items.selectionIndexes.count == 1)
         #expect(todo.items.selectedObjects.first?.string("name")?.contains("3") == true)
     }
+
+    @Test("a sort chosen in the table is read in the background too, and the selected item stays selected")
+    func sortInBackground() throws {
+        let (todo, _) = try launchWithItems(400)
+        todo.app.runScript("G")
+        for _ in 0..<149 { todo.app.runScript("k") }
+        #expect(todo.items.selectedObjects.first?.string("name") == "item 250")
+        todo.app.runScript("s")      // by the first column, the name
+        let names = (0..<5).compactMap { todo.items.arrangedObject(at: $0)?.string("name") }
+        #expect(names == ["item 0", "item 1", "item 10", "item 100", "item 101"], "\(names)")
+        #expect(todo.items.sortDescriptors.first?.key == "name")
+        #expect(todo.items.selectedObjects.first?.string("name") == "item 250")
+        let index = try #require(todo.items.selectionIndexes.first)
+        #expect(index == (0..<400).map { "item \($0)" }.sorted().firstIndex(of: "item 250"))
+    }
 }

@@ -285,10 +285,21 @@ public final class ArrayController {
         guard !unsaved.contains(where: { kinds.contains($0.entity.name) }) else { return nil }
         let sorts = sortDescriptors ?? self.sortDescriptors
         var request = lazy.fetchRequest
-        request.predicate = combinedPredicate(filter: filterPredicate)
+        // Objects in a predicate (a scope: "owner == this one") belong to this context's
+        // queue; the other context is given their IDs.
+        request.predicate = combinedPredicate(filter: filterPredicate)?.mappingConstants(Self.objectsAsIDs)
         request.sortDescriptors = sorts
         return Arrangement(filterPredicate: filterPredicate, sortDescriptors: sorts, request: request,
                            windowSize: lazy.windowSize, selected: selectedObjects.map(\.objectID))
+    }
+
+    private static func objectsAsIDs(_ value: ObjectValue) -> ObjectValue {
+        switch value {
+        case .object(let object as ManagedObject): return .object(object.objectID)
+        case .array(let values): return .array(values.map(objectsAsIDs))
+        case .set(let values): return .set(values.map(objectsAsIDs))
+        default: return value
+        }
     }
 
     /// Shows what an arrangement read: its filter and sort become the controller's, and the

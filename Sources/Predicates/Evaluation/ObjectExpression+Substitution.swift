@@ -10,13 +10,18 @@ extension ObjectExpression {
         try substituting(variables, bound: [])
     }
 
-    func substituting(_ variables: [String: ObjectValue], bound: Set<String>) throws -> ObjectExpression {
-        func sub(_ e: ObjectExpression) throws -> ObjectExpression { try e.substituting(variables, bound: bound) }
+    /// The expression with variables replaced (none when `variables` is nil) and every
+    /// constant passed through `constants`.
+    func substituting(_ variables: [String: ObjectValue]?, bound: Set<String>,
+                      constants: ((ObjectValue) -> ObjectValue)? = nil) throws -> ObjectExpression {
+        func sub(_ e: ObjectExpression) throws -> ObjectExpression { try e.substituting(variables, bound: bound, constants: constants) }
         switch self {
-        case .constant, .evaluatedObject, .keyPath:
+        case .constant(let value):
+            return constants.map { .constant($0(value)) } ?? self
+        case .evaluatedObject, .keyPath:
             return self
         case .variable(let name):
-            if bound.contains(name) { return self }
+            guard let variables, !bound.contains(name) else { return self }
             guard let v = variables[name] else {
                 throw PredicateEvaluationError(.missingVariable, "no value for variable $\(name)", key: name)
             }
@@ -34,11 +39,11 @@ extension ObjectExpression {
             return .index(try sub(base), selector)
         case .subquery(let collection, let variable, let predicate):
             return .subquery(collection: try sub(collection), variable: variable,
-                             predicate: try predicate.substituting(variables, bound: bound.union([variable])))
+                             predicate: try predicate.substituting(variables, bound: bound.union([variable]), constants: constants))
         case .cast(let value, let type):
             return ObjectExpression.castFolding(try sub(value), type: type)
         case .ternary(let condition, let a, let b):
-            return .ternary(try condition.substituting(variables, bound: bound), try sub(a), try sub(b))
+            return .ternary(try condition.substituting(variables, bound: bound, constants: constants), try sub(a), try sub(b))
         case .setOperation(let op, let a, let b):
             return .setOperation(op, try sub(a), try sub(b))
         }

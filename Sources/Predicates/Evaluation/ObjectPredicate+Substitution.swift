@@ -15,15 +15,33 @@ extension ObjectPredicate {
         try substituting(variables, bound: [])
     }
 
-    func substituting(_ variables: [String: ObjectValue], bound: Set<String>) throws -> ObjectPredicate {
+    /// The predicate with every constant value passed through `transform` (collections
+    /// whole: map their elements inside it), variables left as they are.
+    ///
+    /// ```swift
+    /// // Objects named by their IDs, for a context on another queue.
+    /// let portable = predicate.mappingConstants { value in
+    ///     if case .object(let o as ManagedObject) = value { return .object(o.objectID) }
+    ///     return value
+    /// }
+    /// ```
+    public func mappingConstants(_ transform: (ObjectValue) -> ObjectValue) -> ObjectPredicate {
+        withoutActuallyEscaping(transform) { transform in
+            // Without variables to replace, nothing throws.
+            (try? substituting(nil, bound: [], constants: transform)) ?? self
+        }
+    }
+
+    func substituting(_ variables: [String: ObjectValue]?, bound: Set<String>,
+                      constants: ((ObjectValue) -> ObjectValue)? = nil) throws -> ObjectPredicate {
         switch self {
         case .true, .false: return self
-        case .and(let ps): return .and(try ps.map { try $0.substituting(variables, bound: bound) })
-        case .or(let ps): return .or(try ps.map { try $0.substituting(variables, bound: bound) })
-        case .not(let p): return .not(try p.substituting(variables, bound: bound))
+        case .and(let ps): return .and(try ps.map { try $0.substituting(variables, bound: bound, constants: constants) })
+        case .or(let ps): return .or(try ps.map { try $0.substituting(variables, bound: bound, constants: constants) })
+        case .not(let p): return .not(try p.substituting(variables, bound: bound, constants: constants))
         case .comparison(var c):
-            c.lhs = try c.lhs.substituting(variables, bound: bound)
-            c.rhs = try c.rhs.substituting(variables, bound: bound)
+            c.lhs = try c.lhs.substituting(variables, bound: bound, constants: constants)
+            c.rhs = try c.rhs.substituting(variables, bound: bound, constants: constants)
             return .comparison(c)
         }
     }
