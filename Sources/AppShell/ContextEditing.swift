@@ -27,6 +27,8 @@ package protocol ContextEditing: AnyObject {
     /// Shows the objects of a refused save where the user can fix them: the first one
     /// selected, its problems under its fields.
     func reveal(_ failures: [ValidationFailure])
+    /// The store now lives at another file (saved as a new store): titles follow it.
+    func storeDidMove(to url: URL)
 }
 
 extension ContextEditing {
@@ -178,9 +180,10 @@ extension ContextEditing {
             }
             return false
         } catch let error as ObjectGraphError where Self.isAboutTheFile(error) {
-            // Too much to say in the status line: where the file went, and that nothing is lost.
+            // Too much to say in the status line: where the file went, that nothing is lost,
+            // and where the changes can go now.
             updateStatus()
-            app.alert(title: "Could not save", message: "\(error).")
+            offerToSaveElsewhere(error, afterSave: afterConflict)
             return false
         } catch {
             app.showMessage("Could not save: \(error)", isError: true)

@@ -25,7 +25,8 @@ public final class BrowserApplication {
     public let context: ManagedObjectContext
     /// Whether changes are refused (the store was opened read-only).
     public let isReadOnly: Bool
-    let title: String
+    /// What the window's title calls the store: its file's name.
+    var title: String
     let lazyFetching: Bool
 
     let entityList: TableView
@@ -188,6 +189,11 @@ public final class BrowserApplication {
 
     /// Commits edits in the table and the form; false when an editor refuses.
     @discardableResult
+    package func storeDidMove(to url: URL) {
+        title = url.lastPathComponent
+        updateStatus()
+    }
+
     package func commitEdits() -> Bool {
         var ok = true
         if objectTable.state.isEditing { ok = objectTable.commitEditing() && ok }

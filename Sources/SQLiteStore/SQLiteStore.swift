@@ -373,6 +373,25 @@ public final class SQLiteStore: PersistentStore {
         return "\(error)"
     }
 
+    /// Copies the database as this store's connection sees it (`VACUUM INTO`: the file it
+    /// opened, even when another now stands at its path or none does) to `url`, with the
+    /// folder of large binary values beside it.
+    public func copyStore(to url: URL) throws {
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw ObjectGraphError.storeFormat(file: url.path, reason: "a file is there already; choose a new name")
+        }
+        do {
+            try database.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [url.path]) }
+        } catch {
+            throw ObjectGraphError.storeFormat(file: url.path, reason: "could not write the copy (\(Self.describe(error)))")
+        }
+        if let from = externalData.directory, FileManager.default.fileExists(atPath: from.path) {
+            let to = StoreFiles.externalDataDirectory(forStoreAt: url)
+            try FileManager.default.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: from, to: to)
+        }
+    }
+
     public func close() {
         readers?.close()
         try? database.close()

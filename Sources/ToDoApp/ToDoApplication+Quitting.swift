@@ -87,6 +87,11 @@ extension ToDoApplication {
 
     /// Commits edits in every table and form; false when an editor refuses.
     @discardableResult
+    package func storeDidMove(to url: URL) {
+        store.url = url
+        updateStatus()
+    }
+
     package func commitEdits() -> Bool {
         var ok = true
         for view in [table, categoryTable] where view.state.isEditing { ok = view.commitEditing() && ok }

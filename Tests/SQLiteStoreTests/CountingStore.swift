@@ -34,4 +34,5 @@ final class CountingStore: PersistentStore {
     func save(_ changes: StoreChanges) throws -> StoreSaveResult { try base.save(changes) }
     func obtainPermanentIDs(for entityNames: [String]) throws -> [ManagedObjectID] { try base.obtainPermanentIDs(for: entityNames) }
     func close() { base.close() }
+    func copyStore(to url: URL) throws { try base.copyStore(to: url) }
 }

@@ -75,4 +75,87 @@ struct StoreFileReplacedTests {
         try context.save()
         #expect(try names(type, at: url) == ["Mine", "Mine, later", "Theirs"])
     }
+
+    @Test("a removed store file: its changes save as a new store, here or elsewhere, with every object keeping its ID", arguments: types)
+    func removedSavesAsNewStore(type: StoreType) throws {
+        let folder = try Fixtures.temporaryDirectory("relocated")
+        let url = folder.appendingPathComponent("ToDo.store")
+        let context = try open(type, at: url)
+        let first = try context.insertObject(forEntityName: "ToDo")
+        first["name"] = "First"
+        try context.save()
+        let id = first.objectID
+        for file in StoreFiles.databaseFiles(forStoreAt: url) { try? FileManager.default.removeItem(at: file) }
+        try context.insertObject(forEntityName: "ToDo")["name"] = "Second"
+        first["name"] = "First, renamed"
+        #expect(throws: ObjectGraphError.storeFileMissing(file: url.path)) { try context.save() }
+
+        let store = try #require(context.coordinator.stores.first)
+        let elsewhere = folder.appendingPathComponent("Saved as.store")
+        let moved = try context.coordinator.relocateStore(store, to: elsewhere)
+        #expect(moved.url == elsewhere && moved.identifier == store.identifier)
+        try context.save()
+        #expect(first.objectID == id, "the same ID in the new store")
+        #expect(try names(type, at: elsewhere) == ["First, renamed", "Second"])
+        // A file in the way is never overwritten.
+        #expect(throws: ObjectGraphError.self) { try context.coordinator.relocateStore(moved, to: elsewhere) }
+        // Back at the original path, which is free again.
+        try context.coordinator.relocateStore(moved, to: url)
+        try context.insertObject(forEntityName: "ToDo")["name"] = "Third"
+        try context.save()
+        #expect(try names(type, at: url) == ["First, renamed", "Second", "Third"])
+    }
+
+    @Test("a SQLite store replaced by a backup of itself: reopening it saves into it, through the merge policy")
+    func replacedByBackupReopens() throws {
+        let folder = try Fixtures.temporaryDirectory("reopened")
+        let url = folder.appendingPathComponent("ToDo.sqlite")
+        let context = try open(.sqlite, at: url)
+        let mine = try context.insertObject(forEntityName: "ToDo")
+        mine["name"] = "Mine"
+        try context.save()
+        // A backup now; later saves; then the backup is restored over the file.
+        let backup = folder.appendingPathComponent("backup.sqlite")
+        try #require(context.coordinator.stores.first).copyStore(to: backup)
+        mine["name"] = "Mine 2"
+        try context.save()
+        try FileManager.default.removeItem(at: url)
+        for file in StoreFiles.databaseFiles(forStoreAt: url).dropFirst() { try? FileManager.default.removeItem(at: file) }
+        try FileManager.default.copyItem(at: backup, to: url)
+        mine["name"] = "Mine 3"
+        try context.insertObject(forEntityName: "ToDo")["name"] = "Later"
+        #expect(throws: ObjectGraphError.storeFileReplaced(file: url.path)) { try context.save() }
+
+        try context.coordinator.reopenStore(try #require(context.coordinator.stores.first))
+        // The restored row is older than the one this context read: a conflict, as with another writer.
+        #expect(throws: MergeConflictError.self) { try context.save() }
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        try context.save()
+        #expect(try names(.sqlite, at: url) == ["Later", "Mine 3"])
+    }
+
+    @Test("a store replaced by another store is not reopened: the changes save as a new store instead")
+    func replacedByAnotherStore() throws {
+        let folder = try Fixtures.temporaryDirectory("other-store")
+        let url = folder.appendingPathComponent("ToDo.sqlite")
+        let context = try open(.sqlite, at: url)
+        try context.insertObject(forEntityName: "ToDo")["name"] = "Mine"
+        try context.save()
+        let other = folder.appendingPathComponent("other.sqlite")
+        let otherContext = try open(.sqlite, at: other)
+        try otherContext.insertObject(forEntityName: "ToDo")["name"] = "Theirs"
+        try otherContext.save()
+        for store in otherContext.coordinator.stores { otherContext.coordinator.removeStore(store) }
+        for file in StoreFiles.databaseFiles(forStoreAt: url) { try? FileManager.default.removeItem(at: file) }
+        try FileManager.default.moveItem(at: other, to: url)
+        try context.insertObject(forEntityName: "ToDo")["name"] = "Mine, later"
+        let store = try #require(context.coordinator.stores.first)
+        #expect(throws: ObjectGraphError.otherStoreAtPath(file: url.path)) { try context.coordinator.reopenStore(store) }
+        #expect(context.coordinator.stores.first === store, "the store stays as it was")
+        let saved = folder.appendingPathComponent("Mine.sqlite")
+        try context.coordinator.relocateStore(store, to: saved)
+        try context.save()
+        #expect(try names(.sqlite, at: saved) == ["Mine", "Mine, later"])
+        #expect(try names(.sqlite, at: url) == ["Theirs"], "the other store is left alone")
+    }
 }

@@ -77,14 +77,82 @@ struct ToDoStoreFileTests: ToDoTesting {
         let file = folder.appendingPathComponent("ToDo.sqlite")
         for path in StoreFiles.databaseFiles(forStoreAt: file) { try? FileManager.default.removeItem(at: path) }
         var text = screen(todo.app.runScript("aKeep me<Enter><C-s>"))
-        #expect(text.contains("Could not save"))
+        #expect(text.contains("The store's file is gone"))
         #expect(text.contains("is no longer there (removed or moved"))
         #expect(text.contains("and the changes are still here."))
+        #expect(text.contains("Save here again") && text.contains("Save as…") && text.contains("Cancel"))
         #expect(!text.contains("· saved"))
-        todo.app.runScript("<Enter>")
+        todo.app.runScript("<Esc>")
         #expect(todo.context.hasChanges)
+        #expect(!FileManager.default.fileExists(atPath: file.path), "nothing written without the user's say")
         text = screen(todo.app.runScript("q"))
         #expect(text.contains("Could not save changes while quitting. Quit anyway?"))
         #expect(!todo.app.isQuitting)
+    }
+
+    /// The names of the items in a SQLite store file.
+    func storedNames(at file: URL) throws -> [String] {
+        let store = try ToDoStore.open(at: file, type: .sqlite, seeded: false)
+        return try store.context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
+            .compactMap { $0.string("name") }
+    }
+
+    @Test("a removed store file: Save here again writes the store as it was read, with the changes, at its path")
+    func removedSavedHereAgain() throws {
+        let (todo, driver) = try launch(sqlite: true)
+        let file = folder.appendingPathComponent("ToDo.sqlite")
+        for path in StoreFiles.databaseFiles(forStoreAt: file) { try? FileManager.default.removeItem(at: path) }
+        todo.app.runScript("aKeep me<Enter><C-s>")
+        todo.app.runScript("<Enter>")        // Save here again
+        #expect(!todo.context.hasChanges)
+        #expect(screen(driver.screenLines).contains("Saved"))
+        #expect(try storedNames(at: file).contains("Keep me"))
+        #expect(try storedNames(at: file).contains { $0.hasPrefix("Welcome!") }, "with what the store held when it was read")
+    }
+
+    @Test("a removed store file: Save as… asks where, saves a new store there, and the title follows it")
+    func removedSavedAs() throws {
+        let (todo, driver) = try launch(sqlite: true)
+        let file = folder.appendingPathComponent("ToDo.sqlite")
+        for path in StoreFiles.databaseFiles(forStoreAt: file) { try? FileManager.default.removeItem(at: path) }
+        todo.app.runScript("aKeep me<Enter><C-s>")
+        let prompt = screen(todo.app.runScript("l<Enter>"))       // Save as…
+        // Beside the old one; the line scrolls to the end of a long path.
+        #expect(prompt.contains("Save as a new store at: ") && prompt.contains("\(folder.lastPathComponent)/ToDo (recovered).sqlite"),
+                "\(driver.screenLines.last ?? "")")
+        let elsewhere = folder.appendingPathComponent("Elsewhere.sqlite")
+        todo.app.runScript("<C-u>\(elsewhere.path)<Enter>")
+        #expect(!todo.context.hasChanges)
+        #expect(try storedNames(at: elsewhere).contains("Keep me"))
+        #expect(driver.screenLines[1].contains("ToDo — Elsewhere.sqlite"), "\(driver.screenLines[1])")
+        // Later saves go there too.
+        todo.app.runScript("aAnd me<Enter><C-s>")
+        #expect(try storedNames(at: elsewhere).contains("And me"))
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test("a store file replaced by another store: Save into it is refused, saying why, and Save as… keeps the changes")
+    func replacedByAnotherStore() throws {
+        let (todo, driver) = try launch(sqlite: true)
+        let file = folder.appendingPathComponent("ToDo.sqlite")
+        let otherFolder = try Fixtures.temporaryDirectory("other")
+        let other = try ToDoStore.open(at: otherFolder.appendingPathComponent("Other.sqlite"), type: .sqlite, seeded: false)
+        try other.context.insertObject(forEntityName: "ToDo")["name"] = "Theirs"
+        try other.context.save()
+        for store in other.coordinator.stores { other.coordinator.removeStore(store) }
+        for path in StoreFiles.databaseFiles(forStoreAt: file) { try? FileManager.default.removeItem(at: path) }
+        try FileManager.default.copyItem(at: otherFolder.appendingPathComponent("Other.sqlite"), to: file)
+
+        var text = screen(todo.app.runScript("aKeep me<Enter><C-s>"))
+        #expect(text.contains("The store's file was replaced") && text.contains("Save into it"), "\(text)")
+        text = screen(todo.app.runScript("<Enter>"))
+        #expect(todo.app.windows.map(\.title).last == "Could not save", "asked once, not again")
+        #expect(text.contains("is now another store, not a copy of the one opened"), "\(text)")
+        #expect(try storedNames(at: file) == ["Theirs"], "the other store is left alone")
+        todo.app.runScript("<Enter><C-s>l<Enter>")
+        let saved = folder.appendingPathComponent("ToDo (recovered).sqlite")
+        todo.app.runScript("<Enter>")       // the suggested path
+        #expect(try storedNames(at: saved).contains("Keep me"), "\(driver.screenLines.last ?? "")")
+        #expect(!todo.context.hasChanges)
     }
 }

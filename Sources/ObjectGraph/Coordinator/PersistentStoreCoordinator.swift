@@ -199,6 +199,64 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return target
     }
 
+    /// Saves a store as it is now to a new file and puts the copy in its place: the same UUID
+    /// and keys, so that every object and ID of the contexts stays valid, and their unsaved
+    /// changes then save to the copy. For a store whose file was removed or replaced under it
+    /// (`ObjectGraphError.storeFileMissing`, `.storeFileReplaced`): "save as a new store".
+    /// `url` may be the store's own path when nothing is there any more.
+    ///
+    /// - Throws: when `url` holds a file already, or the copy cannot be written or opened;
+    ///   the store stays as it was.
+    @discardableResult
+    public func relocateStore(_ store: any PersistentStore, to url: URL, options: StoreOptions = StoreOptions()) throws -> any PersistentStore {
+        try locked {
+            if FileManager.default.fileExists(atPath: url.path) {
+                throw ObjectGraphError.storeFormat(file: url.path, reason: "a file is there already; choose a new name")
+            }
+            try store.copyStore(to: url)
+            return try swap(store, forStoreAt: url, type: store.type, options: options)
+        }
+    }
+
+    /// Opens the file now at a store's path in the store's place, when it is the same store
+    /// (the same UUID: a restored backup, a synced copy); a save then meets its rows through the
+    /// merge policy. For `ObjectGraphError.storeFileReplaced`: "save into what is there now".
+    ///
+    /// - Throws: `ObjectGraphError.otherStoreAtPath` when the file is another store; the store
+    ///   stays as it was.
+    @discardableResult
+    public func reopenStore(_ store: any PersistentStore, options: StoreOptions = StoreOptions()) throws -> any PersistentStore {
+        guard let url = store.url else { return store }
+        return try locked { try swap(store, forStoreAt: url, type: store.type, options: options) }
+    }
+
+    /// Opens the store at `url` and puts it in `store`'s place, if it has `store`'s UUID.
+    private func swap(_ store: any PersistentStore, forStoreAt url: URL, type: StoreType,
+                      options: StoreOptions) throws -> any PersistentStore {
+        let opened: any PersistentStore
+        switch type {
+        case .xml: opened = try XMLStore(model: model, url: url, configurationName: store.configurationName, options: options)
+        case .binary: opened = try BinaryStore(model: model, url: url, configurationName: store.configurationName, options: options)
+        case .inMemory: return store
+        default:
+            Self.factoryLock.lock()
+            let factory = Self.factories[type]
+            Self.factoryLock.unlock()
+            guard let factory else { throw ObjectGraphError.storeTypeNotRegistered(type) }
+            opened = try factory(model, url, store.configurationName, options)
+        }
+        guard opened.identifier == store.identifier else {
+            opened.close()
+            throw ObjectGraphError.otherStoreAtPath(file: url.path)
+        }
+        storeList { stores in
+            if let i = stores.firstIndex(where: { $0 === store }) { stores[i] = opened } else { stores.append(opened) }
+        }
+        shareStoresForInterruption()
+        store.close()
+        return opened
+    }
+
     /// Every row of a store, with to-many relationships filled in.
     public func allRows(of store: any PersistentStore) throws -> [StoredRow] {
         try locked {

@@ -283,6 +283,15 @@ open class AtomicStore: PersistentStore {
         return result
     }
 
+    /// Writes the rows held, as the last save left them, to a file at `url`.
+    public func copyStore(to url: URL) throws {
+        let contents = AtomicStoreContents(
+            metadata: metadata,
+            rows: idsByEntity.keys.sorted().flatMap { idsByEntity[$0]!.compactMap { rows[$0] } },
+            nextPrimaryKey: nextPrimaryKey ?? .max)
+        try writeContents(contents, to: url)
+    }
+
     /// Permanent IDs for objects not saved yet, one per entity name: keys from the store's
     /// counter, which the next save writes to the file.
     public func obtainPermanentIDs(for entityNames: [String]) throws -> [ManagedObjectID] {

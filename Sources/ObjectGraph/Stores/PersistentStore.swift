@@ -42,6 +42,11 @@ public protocol PersistentStore: AnyObject {
     /// their keys are taken now, and a save that inserts a row with such an ID keeps it.
     func obtainPermanentIDs(for entityNames: [String]) throws -> [ManagedObjectID]
 
+    /// Writes the store as it is now (its last save) to a new file at `url`, under the same
+    /// UUID and keys, so that objects read from this store are the copy's too. A store whose
+    /// file was removed or replaced under it still has what it read: this saves it elsewhere.
+    func copyStore(to url: URL) throws
+
     /// Releases files and connections.
     func close()
 

@@ -17,7 +17,8 @@ public final class ToDoStore {
     public let versions: ModelVersions
     public let coordinator: PersistentStoreCoordinator
     public let context: ManagedObjectContext
-    public let url: URL
+    /// The store's file; another one once the store is saved as a new store.
+    public internal(set) var url: URL
     public let type: StoreType
     /// What the open migrated, if the store was written with version 1.
     public let migrations: [MigrationReport]
