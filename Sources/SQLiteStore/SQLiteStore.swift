@@ -340,6 +340,8 @@ public final class SQLiteStore: PersistentStore {
     /// to check it; any other error is left as it is.
     static func damage(_ error: Error, path: String) -> Error {
         if case SQLiteStoreError.unreadableMetadata(let why) = error { return ObjectGraphError.storeDamaged(file: path, detail: why) }
+        // Stopped by `interrupt`: said as such, not as SQLite's "interrupted".
+        if let e = error as? DatabaseError, e.resultCode.primaryResultCode == .SQLITE_INTERRUPT { return ObjectGraphError.stopped }
         guard let e = error as? DatabaseError, [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(e.resultCode.primaryResultCode) else { return error }
         return ObjectGraphError.storeDamaged(file: path, detail: e.message ?? "\(e.resultCode)")
     }

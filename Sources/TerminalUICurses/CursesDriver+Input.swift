@@ -4,6 +4,17 @@ import TerminalUI
 extension CursesDriver {
     public func nextEvent(timeout: Double?) -> Event? {
         guard isActive, let window = shim_stdscr() else { return .inputClosed }
+        // Keys typed while the loop was busy, read by the Esc watch, come first; `ungetch`
+        // puts each at the head of the input, so they go back last first.
+        if let escapeWatch {
+            for byte in escapeWatch.loopIsReading().reversed() { ungetch(Int32(byte)) }
+        }
+        let event = readEvent(window: window, timeout: timeout)
+        if event != nil { escapeWatch?.loopIsBusy() }
+        return event
+    }
+
+    private func readEvent(window: UnsafeMutablePointer<WINDOW>, timeout: Double?) -> Event? {
         let deadline = timeout.map { clock.now + $0 }
         while true {
             if let caught = SignalTrap.take() { return .signal(Self.signal(caught.number)) }

@@ -29,6 +29,11 @@ public final class CursesDriver: TerminalDriver {
     /// (the applications pass their coordinator's `interruptWork`). Set before `start`.
     public var onPendingSignal: (@Sendable () -> Void)?
     private var watchdog: SignalWatchdog?
+    /// Called on a thread of its own when Esc is pressed while the event loop has been busy
+    /// with one event for a while: the applications stop their store query (their
+    /// coordinator's `interruptWork`), returning whether one ran. Set before `start`.
+    public var onEscapeWhileBusy: (@Sendable () -> Bool)?
+    var escapeWatch: EscapeWatch?
 
     public init(mouse: Bool = true) {
         self.mouseEnabled = mouse
@@ -89,6 +94,7 @@ public final class CursesDriver: TerminalDriver {
         SignalTrap.install()
         Self.setBracketedPaste(true)
         if let onPendingSignal { watchdog = SignalWatchdog(onPendingSignal) }
+        if let onEscapeWhileBusy { escapeWatch = EscapeWatch(onEscape: onEscapeWhileBusy) }
     }
 
     /// Asks the terminal to mark pasted text (`ESC [200~` … `ESC [201~`), so that a paste is
@@ -117,6 +123,8 @@ public final class CursesDriver: TerminalDriver {
         Self.setBracketedPaste(false)
         watchdog?.stop()
         watchdog = nil
+        escapeWatch?.stop()
+        escapeWatch = nil
         endwin()
         SignalTrap.remove()
         isActive = false

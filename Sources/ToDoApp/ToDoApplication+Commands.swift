@@ -167,6 +167,8 @@ extension ToDoApplication: ContextEditing {
             }
             filterText = trimmed
             updateStatus()
+        } catch ObjectGraphError.stopped {
+            app.showMessage("Stopped: the filter is as it was")
         } catch {
             app.alert(title: "Filter not applied", message: FilterText.message(for: error))
         }

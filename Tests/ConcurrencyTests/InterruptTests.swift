@@ -53,7 +53,7 @@ struct InterruptTests {
         let deadline = Date().addingTimeInterval(20)
         while outcome.value == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         let result = try #require(outcome.value)
-        #expect(result.error?.contains("interrupted") == true, "\(String(describing: result.error))")
+        #expect(result.error == "\(ObjectGraphError.stopped)", "said as stopped: \(String(describing: result.error))")
         #expect(result.seconds < 2, "stopped at once, not after the whole query: \(result.seconds) s")
         // The next query runs as usual.
         let context = ManagedObjectContext(coordinator: coordinator)

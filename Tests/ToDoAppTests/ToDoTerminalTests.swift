@@ -186,6 +186,42 @@ struct ToDoTerminalTests {
         #expect(session.waitForFile("exit", timeout: 10) == "EXIT=0\n")
     }
 
+    @Test("Esc stops a slow filter that runs on the key loop (the context has unsaved changes); keys typed meanwhile still count")
+    func escapeStopsBusyLoop() throws {
+        let termdata = try Self.termdata()
+        let data = try Fixtures.temporaryDirectory("busy-loop")
+        let items = (0..<4_000).map { #"{"@id": "t\#($0)", "name": "item \#($0)", "category": "c"}"# }.joined(separator: ",")
+        let graph = data.appendingPathComponent("items.json")
+        try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"Category": [{"@id": "c", "name": "Home"}], "ToDo": [\#(items)]}}"#.utf8)
+            .write(to: graph)
+        let store = data.appendingPathComponent("termdata/ToDo.sqlite")
+        let imported = try TermDataProcess.run(["import", "--store", store.path, "--model", "ToDo", graph.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+
+        let session = try TmuxSession(width: 100, height: 30)
+        let dir = session.directory.path
+        try session.typeLine("XDG_STATE_HOME=\(data.path)/state \(termdata.path) --store \(store.path); echo \"EXIT=$?\" > \(dir)/exit")
+        _ = try session.waitFor { $0.last?.contains("4000 items") == true }
+        // An unsaved change: only the application's own context can filter now, on its loop.
+        try session.send("Space")
+        _ = try session.waitFor(timeout: 20) { $0.last?.contains("1 unsaved change") == true }
+        try session.send("/")
+        try session.tmux(["send-keys", "-l", "SUBQUERY(category.todos, $x, $x.name CONTAINS[cd] 'zz').@count > 0"])
+        try session.send("Enter")
+        Thread.sleep(forTimeInterval: 1)
+        try session.send("j", "j")
+        Thread.sleep(forTimeInterval: 0.3)
+        let pressed = Date()
+        try session.send("Escape")
+        // The filter would run for minutes: the two j typed meanwhile come through only once it
+        // has stopped, and then move the selection two rows down.
+        let screen = try session.waitFor(timeout: 20) { $0.contains { $0.contains("Item: item 2") } }
+        let seconds = Date().timeIntervalSince(pressed)
+        #expect(seconds < 10, "Esc stopped the filter \(seconds) s after it was pressed")
+        #expect(screen.last?.contains("4000 items") == true && screen.last?.contains("filter:") == false,
+                "the items as they were, unfiltered: \(screen.last ?? "")")
+    }
+
     @Test("SIGTERM saves the changes and termdata exits with 143, as a program ended by SIGTERM does")
     func terminateSavesAndSaysSo() throws {
         let termdata = try Self.termdata()

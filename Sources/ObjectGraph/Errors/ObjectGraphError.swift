@@ -51,6 +51,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     /// The store's path names another file than the one opened: a restore, a sync or a
     /// checkout put one there.
     case storeFileReplaced(file: String)
+    /// Work was stopped before it finished (Esc, Ctrl-C, `interruptWork`); nothing changed.
+    case stopped
     /// The file at a store's path is another store (another UUID), not a copy of the one opened.
     case otherStoreAtPath(file: String)
     /// A store whose primary keys for an entity (or its inheritance tree) reached the
@@ -92,6 +94,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
         case .storeFileReplaced(let f):
             return "\(f) is another file than the one opened (replaced by a restore, a sync or a checkout): "
                 + "nothing was saved, and the changes are still here"
+        case .stopped:
+            return "stopped before it finished"
         case .otherStoreAtPath(let f):
             return "\(f) is now another store, not a copy of the one opened: save the changes as a new store instead"
         case .primaryKeysExhausted(let f, let e):

@@ -16,6 +16,7 @@ extension SQLiteStore {
         do {
             return try run(request)
         } catch let error as DatabaseError {
+            // Damaged, or stopped by `interrupt`.
             if case let damaged as ObjectGraphError = Self.damage(error, path: url?.path ?? ":memory:") { throw damaged }
             // The message alone: the SQL behind it means nothing to the person who typed the predicate.
             var message = error.message ?? "\(error.resultCode)"
