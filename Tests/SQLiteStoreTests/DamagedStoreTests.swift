@@ -20,6 +20,7 @@ struct DamagedStoreTests {
     }
 
     func open(_ url: URL) throws -> ManagedObjectContext {
+        SQLiteStore.register()
         let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.toDoModel())
         try coordinator.addStore(type: .sqlite, at: url)
         return ManagedObjectContext(coordinator: coordinator)
