@@ -69,15 +69,37 @@ extension ContextEditing {
 
     /// Writes every object the context shows (saved and not) to a graph file, replacing the
     /// file whole or not at all, naming each entity in the status line as it is read.
+    ///
+    /// With nothing unsaved, the store alone has every object: the export is read and written
+    /// on a background context, the application answering meanwhile (Esc stops it, and the
+    /// file is left as it was). With unsaved changes only this context can, on the loop.
     package func exportGraph(to path: String) {
+        if !context.hasChanges {
+            let background = ManagedObjectContext(coordinator: context.coordinator, concurrencyType: .privateQueue)
+            background.name = "export"
+            app.beginWork("Exporting", cancel: { background.interruptWork() }, start: { progress, finish in
+                background.perform {
+                    finish(Result { () throws -> (objects: Int, problems: Int) in
+                        let graph = try GraphFile.export(from: background) { entity, read in progress.report("\(entity), \(read) objects read") }
+                        try ExportFile.write(graph, to: path)
+                        return (graph.objectCount, graph.problems.count)
+                    })
+                }
+            }, done: { [weak self] (result: Result<(objects: Int, problems: Int), any Error>) in
+                switch result {
+                case .success(let written): self?.app.showMessage(ExportFile.exported(written.objects, problems: written.problems, to: path))
+                case .failure(let error): self?.app.alert(title: "Nothing exported", message: "\(path): \(error)")
+                }
+            })
+            return
+        }
         do {
             let graph = try GraphFile.export(from: context) { [weak self] entity, read in
                 self?.app.showMessage("Exporting \(entity)… \(read) objects read")
                 self?.app.redraw()
             }
-            try Data((try JSONValue.text(graph.json) + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            let warnings = graph.problems.isEmpty ? "" : " (\(graph.problems.count) reference\(graph.problems.count == 1 ? "" : "s") to missing rows written as null)"
-            app.showMessage("Exported \(graph.objectCount) object\(graph.objectCount == 1 ? "" : "s") to \(path)\(warnings)")
+            try ExportFile.write(graph, to: path)
+            app.showMessage(ExportFile.exported(graph.objectCount, problems: graph.problems.count, to: path))
         } catch {
             app.alert(title: "Nothing exported", message: "\(path): \(error)")
         }
@@ -86,5 +108,19 @@ extension ContextEditing {
     /// A path as typed: `~` is the home folder.
     static func expanded(_ path: String) -> String {
         (path.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+    }
+}
+
+/// Writing an export and saying so, from the loop or a background queue.
+private enum ExportFile {
+    /// Writes a graph file whole or not at all.
+    static func write(_ graph: GraphFile, to path: String) throws {
+        try Data((try JSONValue.text(graph.json) + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// What the status line says after an export.
+    static func exported(_ count: Int, problems: Int, to path: String) -> String {
+        let warnings = problems == 0 ? "" : " (\(problems) reference\(problems == 1 ? "" : "s") to missing rows written as null)"
+        return "Exported \(count) object\(count == 1 ? "" : "s") to \(path)\(warnings)"
     }
 }

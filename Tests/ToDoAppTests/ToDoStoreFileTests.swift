@@ -155,4 +155,22 @@ struct ToDoStoreFileTests: ToDoTesting {
         #expect(try storedNames(at: saved).contains("Keep me"), "\(driver.screenLines.last ?? "")")
         #expect(!todo.context.hasChanges)
     }
+
+    @Test("with nothing unsaved, an export is read and written in the background, the status bar showing it")
+    func exportInBackground() throws {
+        let (todo, driver) = try launch(sqlite: true)
+        todo.app.runScript("aSow the peas<Enter><C-s>")
+        #expect(!todo.context.hasChanges)
+        let out = folder.appendingPathComponent("background.json")
+        todo.app.perform("todo.export")
+        todo.app.runScript("<C-u>" + out.path + "<Enter>", waitingForWork: false)
+        #expect(todo.app.isWorking)
+        #expect(driver.screenLines.last?.contains("Exporting…") == true, "\(driver.screenLines.last ?? "")")
+        todo.app.waitForWork()
+        todo.app.runScript("")
+        #expect(screen(driver.screenLines).contains("Exported 5 objects to /"), "\(driver.screenLines.last ?? "")")
+        let exported = try GraphFile(data: Data(contentsOf: out))
+        #expect(exported.entities["ToDo"]?.count == 2)
+        #expect(exported.entities["Category"]?.count == 3)
+    }
 }

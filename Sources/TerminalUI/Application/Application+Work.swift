@@ -16,7 +16,7 @@ public final class BackgroundWork {
     /// When it began, on the driver's clock.
     public let started: Double
     /// What it has done so far, when it can tell ("12,000 of 50,000"); set from any thread.
-    public let progress = Mutex<String?>(nil)
+    public let progress = WorkProgress()
     let id: Int
     let cancelHandler: @Sendable () -> Void
     let deliver: (any Sendable) -> Void
@@ -30,6 +30,16 @@ public final class BackgroundWork {
         self.cancelHandler = cancel
         self.deliver = deliver
     }
+}
+
+/// What a piece of work says it has done so far, for the status bar; reported from any thread.
+public final class WorkProgress: Sendable {
+    private let text = Mutex<String?>(nil)
+
+    /// Says how far the work has come ("Task: 12,000 objects read").
+    public func report(_ progress: String) { text.withLock { $0 = progress } }
+
+    var current: String? { text.withLock { $0 } }
 }
 
 /// Results on their way from worker threads to the loop.
@@ -58,6 +68,15 @@ extension Application {
     public func beginWork<T: Sendable>(_ title: String, cancel: @escaping @Sendable () -> Void = {},
                                        start: (_ finish: @escaping @Sendable (T) -> Void) -> Void,
                                        done: @escaping (T) -> Void) -> BackgroundWork {
+        beginWork(title, cancel: cancel, start: { _, finish in start(finish) }, done: done)
+    }
+
+    /// `beginWork`, with a `WorkProgress` the work reports to as it goes; the status bar shows
+    /// the last report.
+    @discardableResult
+    public func beginWork<T: Sendable>(_ title: String, cancel: @escaping @Sendable () -> Void = {},
+                                       start: (_ progress: WorkProgress, _ finish: @escaping @Sendable (T) -> Void) -> Void,
+                                       done: @escaping (T) -> Void) -> BackgroundWork {
         nextWorkID += 1
         let id = nextWorkID
         let work = BackgroundWork(id: id, title: title, started: driver.clock.now, cancel: cancel) { value in
@@ -70,7 +89,7 @@ extension Application {
         })
         setNeedsDisplay()
         let mailbox = self.mailbox
-        start { value in mailbox.post(id, value) }
+        start(work.progress) { value in mailbox.post(id, value) }
         return work
     }
 
@@ -109,7 +128,7 @@ extension Application {
         guard let work = runningWork.last else { return nil }
         let seconds = max(0, driver.clock.now - work.started)
         let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][Int(seconds * 10) % 10]
-        let progress = work.progress.withLock { $0 }.map { " \($0)" } ?? ""
+        let progress = work.progress.current.map { " \($0)" } ?? ""
         let more = runningWork.count > 1 ? " (+\(runningWork.count - 1))" : ""
         return "\(spinner) \(work.title)…\(progress) \(String(format: "%.1f", seconds)) s\(more) · Esc stops"
     }
