@@ -366,6 +366,9 @@ public final class SQLiteStore: PersistentStore {
         readers?.trace(handler)
     }
 
+    /// A sorted fetch ends its ORDER BY with Z_PK.
+    public var ordersTiesByKey: Bool { true }
+
     /// Reads go to connections of their own, on any thread: the coordinator need not take
     /// turns for them.
     public var readsConcurrently: Bool { true }

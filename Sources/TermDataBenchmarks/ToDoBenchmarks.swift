@@ -94,8 +94,12 @@ enum ToDoBenchmarks {
         let jump = measure { todo.app.runScript("G") }
         let after = residentMemory()
         guard lines.contains(where: { $0.contains("Item ") }) else { throw BenchmarkFailure("the first frame shows no items") }
-        print(String(format: "ToDo, %d items: open to first frame %.1f ms; G (last row) %.1f ms; memory %.1f MB resident (%.1f MB at start, peak %.1f MB)",
-                     items, elapsed, jump * 1000, after / 1e6, before / 1e6, peakMemory() / 1e6))
+        // An unsaved change: the controller folds it into the store's windows.
+        let edit = measure { todo.app.runScript("g ") }
+        let move = measure { todo.app.runScript("jjjjjjjjjj") } / 10
+        guard store.context.hasChanges else { throw BenchmarkFailure("Space changed nothing") }
+        print(String(format: "ToDo, %d items: open to first frame %.1f ms; G (last row) %.1f ms; memory %.1f MB resident (%.1f MB at start, peak %.1f MB); with one unsaved change: g and Space %.1f ms, then j %.1f ms",
+                     items, elapsed, jump * 1000, after / 1e6, before / 1e6, peakMemory() / 1e6, edit * 1000, move * 1000))
     }
 
     static func controller() throws {

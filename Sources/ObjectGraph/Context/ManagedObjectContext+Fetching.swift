@@ -67,6 +67,10 @@ extension ManagedObjectContext {
             : []
         let sources = parent == nil ? stores.count : 1
         let merging = !pending.isEmpty || sources > 1
+        if merging, sources == 1, parent == nil, stores[0].ordersTiesByKey,
+           let folded = try foldingChanges(pending, into: request, entityNames: kinds, stores: stores) {
+            return folded
+        }
 
         var storeRequest = StoreRequest(fetch: request, entityNames: kinds, appliesLimits: !merging)
         if merging && request.resultType == .count { storeRequest.fetch.resultType = .objectIDs }
@@ -114,6 +118,15 @@ extension ManagedObjectContext {
             }
         }
         if !request.sortDescriptors.isEmpty, merging {
+            if stores.count == 1, stores[0].ordersTiesByKey {
+                // Ties in the store's order, by key, unsaved objects after: the stable sort
+                // below keeps it, as a window with the changes folded in has it.
+                objects.sort { a, b in
+                    guard let x = a.objectID.primaryKey else { return false }
+                    guard let y = b.objectID.primaryKey else { return true }
+                    return x < y
+                }
+            }
             let sorted = try request.sortDescriptors.sorted(objects.map { ObjectValue.object($0) })
             objects = sorted.compactMap { $0.objectReference as? ManagedObject }
         }
@@ -123,6 +136,92 @@ extension ManagedObjectContext {
         case .objectIDs: return .objectIDs(objects.map(\.objectID))
         default: return .objects(FetchedObjects(try materialise(objects.map(\.objectID), rows: rows, request: request)))
         }
+    }
+
+    /// A count, or a sorted window (a limit), with unsaved changes folded in without reading
+    /// every match: the store counts or reads the rows the changes do not touch, and the few
+    /// changed objects that match are placed among them in memory. A window at offset `k`
+    /// reads at most `limit` + (changed objects) rows. `nil` when the request is of another
+    /// kind (no limit, no sort), which the general path answers.
+    private func foldingChanges(_ pending: [ManagedObject], into request: FetchRequest, entityNames: [String],
+                                stores: [any PersistentStore]) throws -> FetchResult? {
+        let counting = request.resultType == .count
+        guard counting || (request.fetchLimit > 0 && !request.sortDescriptors.isEmpty
+                           && (request.resultType == .objectIDs || request.resultType == .managedObjects)) else { return nil }
+        // The store leaves out every object the changes touch; those still there and matching
+        // are placed here.
+        let touched = pending.map(\.objectID).filter { !$0.isTemporaryID }
+        var fetch = request
+        fetch.includesPendingChanges = false
+        if !touched.isEmpty {
+            let untouched = ObjectPredicate.not(.comparison(ComparisonPredicate(.evaluatedObject, .in, .constant(.array(touched.map { .object($0) })))))
+            fetch.predicate = request.predicate.map { .and([$0, untouched]) } ?? untouched
+        }
+        let live = try pending.filter { o in
+            guard o.status == .inserted || o.status == .clean else { return false }
+            return try request.predicate?.evaluate(with: .object(o)) ?? true
+        }
+        func fromStore(_ fetch: FetchRequest) throws -> StoreResult {
+            let store = stores[0]
+            return try coordinator.reading(store) { try store.execute(StoreRequest(fetch: fetch, entityNames: entityNames)) }
+        }
+        if counting {
+            fetch.resultType = .count
+            guard case .count(let n) = try fromStore(fetch) else { return nil }
+            return .count(n + live.count)
+        }
+        // The store's order: the sort, then the primary key; an object not saved yet after
+        // every saved one it ties with.
+        func before(_ a: ManagedObject, _ b: ManagedObject) throws -> Bool {
+            switch try request.sortDescriptors.compare(.object(a), .object(b)) {
+            case .orderedAscending: return true
+            case .orderedDescending: return false
+            case .orderedSame:
+                guard let x = a.objectID.primaryKey else { return false }
+                guard let y = b.objectID.primaryKey else { return true }
+                return x < y
+            }
+        }
+        var changed = try request.sortDescriptors.sorted(live)
+        // Saved ones among equals by key, as the store has them; the sort above is stable.
+        changed = try changed.enumerated().sorted { l, r in
+            if try before(l.element, r.element) { return true }
+            if try before(r.element, l.element) { return false }
+            return l.offset < r.offset
+        }.map(\.element)
+        let offset = request.fetchOffset, limit = request.fetchLimit
+        // The store's rows from `base` on hold the window's first row at the latest once as
+        // many changed objects as there are sort before it.
+        let base = max(0, offset - changed.count)
+        fetch.resultType = .objectIDs
+        fetch.fetchOffset = base
+        fetch.fetchLimit = limit + changed.count
+        guard case .rows(let storeIDs, _) = try fromStore(fetch) else { return nil }
+        let stored = storeIDs.map { object(with: $0) }
+        // Changed objects before the first stored row sit among the rows before `base`: at
+        // the start when `base` is 0, else before the window (at most `changed.count` of
+        // them, and the window starts `changed.count` rows past `base`).
+        var ahead = 0
+        if let first = stored.first {
+            while ahead < changed.count, try before(changed[ahead], first) { ahead += 1 }
+        } else {
+            ahead = changed.count
+        }
+        var merged: [ManagedObject] = base == 0 ? Array(changed[..<ahead]) : []
+        let start = base == 0 ? 0 : base + ahead
+        var i = 0, j = ahead
+        while i < stored.count || j < changed.count {
+            let takesChanged = try j < changed.count && (i == stored.count || before(changed[j], stored[i]))
+            if takesChanged {
+                merged.append(changed[j]); j += 1
+            } else {
+                merged.append(stored[i]); i += 1
+            }
+        }
+        let from = min(merged.count, max(0, offset - start))
+        let window = Array(merged[from..<min(merged.count, from + limit)])
+        if request.resultType == .objectIDs { return .objectIDs(window.map(\.objectID)) }
+        return .objects(FetchedObjects(try materialise(window.map(\.objectID), rows: [:], request: request)))
     }
 
     /// Objects for fetched IDs: faults, or loaded ones when the request asks.

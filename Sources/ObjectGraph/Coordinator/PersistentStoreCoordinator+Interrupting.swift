@@ -11,21 +11,40 @@ extension PersistentStoreCoordinator {
     /// coordinator.interruptWork()
     /// ```
     public func interruptibly<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        withInterruptionState { $0.depth += 1 }
-        defer { withInterruptionState { $0.depth -= 1 } }
+        let thread = WorkThread.current
+        withInterruptionState { $0.sections[thread, default: 0] += 1 }
+        defer {
+            withInterruptionState { state in
+                state.sections[thread, default: 1] -= 1
+                if state.sections[thread] == 0 {
+                    state.sections[thread] = nil
+                    state.stopped.remove(thread)
+                }
+            }
+        }
         return try body()
     }
 
-    /// Stops the store statement running inside `interruptibly`, if one is; from any thread.
-    /// Returns whether work was running to be stopped.
+    /// Stops the store work running inside `interruptibly`, if any; from any thread. The
+    /// statement running now fails, and so does every read the section starts after it
+    /// (`ObjectGraphError.stopped`): work that goes on in memory between two queries ends at
+    /// its next one. Returns whether work was running to be stopped.
     @discardableResult
     public func interruptWork() -> Bool {
         // Under the lock the section cannot end (and a save begin) while the stores are told.
         withInterruptionState { state in
-            guard state.depth > 0 else { return false }
+            guard !state.sections.isEmpty else { return false }
+            state.stopped.formUnion(state.sections.keys)
             for store in state.stores { store.interrupt() }
             return true
         }
+    }
+
+    /// Throws `ObjectGraphError.stopped` when the calling thread's interruptible work was
+    /// stopped: its further reads are refused until the section ends.
+    func checkNotStopped() throws {
+        let thread = WorkThread.current
+        if withInterruptionState({ !$0.stopped.isEmpty && $0.stopped.contains(thread) }) { throw ObjectGraphError.stopped }
     }
 }
 
@@ -43,6 +62,9 @@ extension PersistentStoreCoordinator {
 /// its own: `interruptWork()` must not wait for the coordinator's lock, which the running
 /// work holds.
 struct InterruptionState {
-    var depth = 0
+    /// The threads inside `interruptibly`, with how deep.
+    var sections: [WorkThread: Int] = [:]
+    /// The threads whose section was stopped; their reads are refused until it ends.
+    var stopped: Set<WorkThread> = []
     var stores: [any PersistentStore] = []
 }

@@ -329,7 +329,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Runs a read of one store: under the coordinator's lock, unless the store answers
     /// reads on several threads at once (`readsConcurrently`), when readers on other threads
     /// and a save in progress do not hold it up.
-    public func reading<T>(_ store: any PersistentStore, _ body: () throws -> T) rethrows -> T {
+    ///
+    /// - Throws: `ObjectGraphError.stopped` when the calling thread's interruptible work was
+    ///   stopped (`interruptWork`), or the store's error.
+    public func reading<T>(_ store: any PersistentStore, _ body: () throws -> T) throws -> T {
+        try checkNotStopped()
         if store.readsConcurrently { return try body() }
         return try locked(body)
     }

@@ -57,6 +57,11 @@ public protocol PersistentStore: AnyObject {
     /// Stops the statement that one thread runs now, leaving other threads' work alone.
     func interrupt(thread: WorkThread)
 
+    /// Whether a sorted fetch orders objects that tie by their primary keys, ascending, as
+    /// the SQLite store does: then a context can place its unsaved changes among a window
+    /// of the store's results without reading every match.
+    var ordersTiesByKey: Bool { get }
+
     /// Whether the store answers reads from several threads at once, each on a connection of
     /// its own, so that the coordinator need not serialise them (writes it always does).
     var readsConcurrently: Bool { get }
@@ -66,6 +71,7 @@ extension PersistentStore {
     public func interrupt() {}
     public func interrupt(thread: WorkThread) {}
     public var readsConcurrently: Bool { false }
+    public var ordersTiesByKey: Bool { false }
 
     public func rows(for objectIDs: [ManagedObjectID]) throws -> [StoredRow] {
         try objectIDs.compactMap { try row(for: $0) }
