@@ -152,15 +152,8 @@ extension ManagedObjectContext {
         var received: [ManagedObject] = []
         for row in changes.inserted {
             guard let (entity, type) = kind(named: row.objectID.entityName) else { throw ObjectGraphError.unknownEntity(row.objectID.entityName) }
-            let object = type.init(entity: entity, objectID: row.objectID, context: self)
-            object.attributeValues = row.values(inOrderOf: entity) ?? entity.attributes.map { row.attributes[$0.name] ?? .null }
-            object.relationshipValues = entity.relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
-            object.status = .inserted
-            register(object)
-            inserted.append(object)
-            noteInsertedInEvent(object)
-            record(.status(object, from: .invalid, to: .inserted))
-            received.append(object)
+            let values = row.values(inOrderOf: entity) ?? entity.attributes.map { row.attributes[$0.name] ?? .null }
+            received.append(insertNew(entity, type, id: row.objectID, values: values))
             result.insertedIDs.append(row.objectID)
         }
         for (object, row) in zip(received, changes.inserted) { try takeRelationships(of: row, into: object) }

@@ -175,8 +175,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
         checkQueue()
         guard let (entity, type) = kind(named: name) else { throw ObjectGraphError.unknownEntity(name) }
         guard !entity.isAbstract else { throw ObjectGraphError.abstractEntity(name) }
-        let object = type.init(entity: entity, objectID: .temporary(entityName: entity.name), context: self)
-        object.attributeValues = entity.defaultAttributeValues
+        let object = insertNew(entity, type, id: .temporary(entityName: entity.name), values: entity.defaultAttributeValues)
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// A new object in the inserted state, with empty relationships: registered, in the change
+    /// sets, and recorded for undo and the observers.
+    func insertNew(_ entity: Entity, _ type: ManagedObject.Type, id: ManagedObjectID, values: [ObjectValue]) -> ManagedObject {
+        let object = type.init(entity: entity, objectID: id, context: self)
+        object.attributeValues = values
         if !entity.relationships.isEmpty {
             object.relationshipValues = entity.relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
         }
@@ -185,7 +193,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
         inserted.append(object)
         noteInsertedInEvent(object)
         record(.status(object, from: .invalid, to: .inserted))
-        object.awakeFromInsert()
         return object
     }
 
