@@ -19,6 +19,19 @@ struct ToDoTerminalTests {
             .stdout.split(separator: "\n").map(String.init)
     }
 
+    /// A ToDo store in `folder` of 4,000 items in one category, imported by `termdata import`:
+    /// a filter that compares each item with every other takes minutes on it.
+    static func itemsInOneCategory(in folder: URL) throws -> URL {
+        let items = (0..<4_000).map { #"{"@id": "t\#($0)", "name": "item \#($0)", "category": "c"}"# }.joined(separator: ",")
+        let graph = folder.appendingPathComponent("items.json")
+        try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"Category": [{"@id": "c", "name": "Home"}], "ToDo": [\#(items)]}}"#.utf8)
+            .write(to: graph)
+        let store = folder.appendingPathComponent("termdata/ToDo.sqlite")
+        let imported = try TermDataProcess.run(["import", "--store", store.path, "--model", "ToDo", graph.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        return store
+    }
+
     @Test("add an item with a due date, give it a new category, quit, and query it back")
     func endToEnd() throws {
         let termdata = try Self.termdata()
@@ -126,14 +139,7 @@ struct ToDoTerminalTests {
     func slowFilterStops() throws {
         let termdata = try Self.termdata()
         let data = try Fixtures.temporaryDirectory("slow-filter")
-        // 4,000 items in one category: the filter compares each with every other.
-        let items = (0..<4_000).map { #"{"@id": "t\#($0)", "name": "item \#($0)", "category": "c"}"# }.joined(separator: ",")
-        let graph = data.appendingPathComponent("items.json")
-        try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"Category": [{"@id": "c", "name": "Home"}], "ToDo": [\#(items)]}}"#.utf8)
-            .write(to: graph)
-        let store = data.appendingPathComponent("termdata/ToDo.sqlite")
-        let imported = try TermDataProcess.run(["import", "--store", store.path, "--model", "ToDo", graph.path])
-        #expect(imported.status == 0, "\(imported.stderr)")
+        let store = try Self.itemsInOneCategory(in: data)
 
         let session = try TmuxSession(width: 100, height: 30)
         let dir = session.directory.path
@@ -155,13 +161,7 @@ struct ToDoTerminalTests {
     func keysAnswerDuringSlowFilter() throws {
         let termdata = try Self.termdata()
         let data = try Fixtures.temporaryDirectory("busy-filter")
-        let items = (0..<4_000).map { #"{"@id": "t\#($0)", "name": "item \#($0)", "category": "c"}"# }.joined(separator: ",")
-        let graph = data.appendingPathComponent("items.json")
-        try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"Category": [{"@id": "c", "name": "Home"}], "ToDo": [\#(items)]}}"#.utf8)
-            .write(to: graph)
-        let store = data.appendingPathComponent("termdata/ToDo.sqlite")
-        let imported = try TermDataProcess.run(["import", "--store", store.path, "--model", "ToDo", graph.path])
-        #expect(imported.status == 0, "\(imported.stderr)")
+        let store = try Self.itemsInOneCategory(in: data)
 
         let session = try TmuxSession(width: 100, height: 30)
         let dir = session.directory.path
@@ -190,13 +190,7 @@ struct ToDoTerminalTests {
     func escapeStopsBusyLoop() throws {
         let termdata = try Self.termdata()
         let data = try Fixtures.temporaryDirectory("busy-loop")
-        let items = (0..<4_000).map { #"{"@id": "t\#($0)", "name": "item \#($0)", "category": "c"}"# }.joined(separator: ",")
-        let graph = data.appendingPathComponent("items.json")
-        try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"Category": [{"@id": "c", "name": "Home"}], "ToDo": [\#(items)]}}"#.utf8)
-            .write(to: graph)
-        let store = data.appendingPathComponent("termdata/ToDo.sqlite")
-        let imported = try TermDataProcess.run(["import", "--store", store.path, "--model", "ToDo", graph.path])
-        #expect(imported.status == 0, "\(imported.stderr)")
+        let store = try Self.itemsInOneCategory(in: data)
 
         let session = try TmuxSession(width: 100, height: 30)
         let dir = session.directory.path

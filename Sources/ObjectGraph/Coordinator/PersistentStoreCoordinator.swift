@@ -79,25 +79,30 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             try StoreFiles.checkIsRegularFile(url)
             try StoreFiles.checkPermissions(url, readOnly: options.readOnly)
         }
-        let store: any PersistentStore
+        let store = try openStore(type: type, configuration: configuration, at: url, options: options)
+        try addStore(store)
+        return store
+    }
+
+    /// Opens (or creates) a store of a type: the built-in ones here, others through their
+    /// registered factory.
+    private func openStore(type: StoreType, configuration: String?, at url: URL?, options: StoreOptions) throws -> any PersistentStore {
         switch type {
         case .inMemory:
-            store = try InMemoryStore(model: model, configurationName: configuration)
+            return try InMemoryStore(model: model, configurationName: configuration)
         case .xml:
             guard let url else { throw ObjectGraphError.storeNeedsFile(.xml) }
-            store = try XMLStore(model: model, url: url, configurationName: configuration, options: options)
+            return try XMLStore(model: model, url: url, configurationName: configuration, options: options)
         case .binary:
             guard let url else { throw ObjectGraphError.storeNeedsFile(.binary) }
-            store = try BinaryStore(model: model, url: url, configurationName: configuration, options: options)
+            return try BinaryStore(model: model, url: url, configurationName: configuration, options: options)
         default:
             Self.factoryLock.lock()
             let factory = Self.factories[type]
             Self.factoryLock.unlock()
             guard let factory else { throw ObjectGraphError.storeTypeNotRegistered(type) }
-            store = try factory(model, url, configuration, options)
+            return try factory(model, url, configuration, options)
         }
-        try addStore(store)
-        return store
     }
 
     /// Adds a store that is already open.
@@ -163,22 +168,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func migrateStore(_ store: any PersistentStore, to url: URL?, type: StoreType,
                              options: StoreOptions = StoreOptions()) throws -> any PersistentStore {
         let rows = try allRows(of: store)
-        let target: any PersistentStore
-        switch type {
-        case .inMemory: target = try InMemoryStore(model: model, configurationName: store.configurationName)
-        case .xml:
-            guard let url else { throw ObjectGraphError.storeNeedsFile(.xml) }
-            target = try XMLStore(model: model, url: url, configurationName: store.configurationName, options: options)
-        case .binary:
-            guard let url else { throw ObjectGraphError.storeNeedsFile(.binary) }
-            target = try BinaryStore(model: model, url: url, configurationName: store.configurationName, options: options)
-        default:
-            Self.factoryLock.lock()
-            let factory = Self.factories[type]
-            Self.factoryLock.unlock()
-            guard let factory else { throw ObjectGraphError.storeTypeNotRegistered(type) }
-            target = try factory(model, url, store.configurationName, options)
-        }
+        let target = try openStore(type: type, configuration: store.configurationName, at: url, options: options)
         // Rows go in as inserts with temporary IDs, then references are mapped to the new keys.
         var temporary: [ManagedObjectID: ManagedObjectID] = [:]
         for row in rows { temporary[row.objectID] = .temporary(entityName: row.objectID.entityName) }
@@ -233,18 +223,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Opens the store at `url` and puts it in `store`'s place, if it has `store`'s UUID.
     private func swap(_ store: any PersistentStore, forStoreAt url: URL, type: StoreType,
                       options: StoreOptions) throws -> any PersistentStore {
-        let opened: any PersistentStore
-        switch type {
-        case .xml: opened = try XMLStore(model: model, url: url, configurationName: store.configurationName, options: options)
-        case .binary: opened = try BinaryStore(model: model, url: url, configurationName: store.configurationName, options: options)
-        case .inMemory: return store
-        default:
-            Self.factoryLock.lock()
-            let factory = Self.factories[type]
-            Self.factoryLock.unlock()
-            guard let factory else { throw ObjectGraphError.storeTypeNotRegistered(type) }
-            opened = try factory(model, url, store.configurationName, options)
-        }
+        guard type != .inMemory else { return store }
+        let opened = try openStore(type: type, configuration: store.configurationName, at: url, options: options)
         guard opened.identifier == store.identifier else {
             opened.close()
             throw ObjectGraphError.otherStoreAtPath(file: url.path)
