@@ -149,5 +149,8 @@ public enum SQLOperator: String, Hashable, Sendable {
     /// `IS NOT`: not equal, where NULL equals NULL.
     case isNot = "IS NOT"
     case plus = "+"
+    case times = "*"
+    /// Bitwise or of two integers.
+    case bitOr = "|"
     case remainder = "%"
 }

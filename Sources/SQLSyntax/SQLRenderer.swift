@@ -3,7 +3,7 @@ import Foundation
 /// How tightly an expression binds, lowest first: an operand is put in parentheses when it
 /// binds no tighter than its place needs.
 enum SQLPrecedence: Int, Comparable {
-    case lowest, or, and, not, comparison, plus, remainder, collate, atom
+    case lowest, or, and, not, comparison, bits, plus, remainder, collate, atom
 
     static func < (a: SQLPrecedence, b: SQLPrecedence) -> Bool { a.rawValue < b.rawValue }
 }
@@ -46,6 +46,13 @@ struct SQLRenderer {
             sql += ") VALUES ("
             list(values.map(\.node))
             sql += ")"
+        case .insertSelect(let table, let columns, let select):
+            sql += "INSERT INTO "
+            name(table)
+            sql += " ("
+            names(columns)
+            sql += ") "
+            write(select)
         case .update(let table, let assignments, let filter):
             sql += "UPDATE "
             name(table)
@@ -75,8 +82,9 @@ struct SQLRenderer {
                 sql += ")"
             }
             sql += padded ? " )" : ")"
-        case .createIndex(let index, let table, let columns, let ifNotExists):
-            sql += ifNotExists ? "CREATE INDEX IF NOT EXISTS " : "CREATE INDEX "
+        case .createIndex(let index, let table, let columns, let ifNotExists, let unique):
+            sql += unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX "
+            if ifNotExists { sql += "IF NOT EXISTS " }
             name(index)
             sql += " ON "
             name(table)
@@ -103,6 +111,32 @@ struct SQLRenderer {
             name(from)
             sql += " TO "
             name(to)
+        case .createTrigger(let trigger, let event, let table, let condition, let body):
+            sql += "CREATE TRIGGER "
+            name(trigger)
+            switch event {
+            case .insert: sql += " AFTER INSERT ON "
+            case .delete: sql += " AFTER DELETE ON "
+            case .update(let columns):
+                sql += " AFTER UPDATE"
+                if !columns.isEmpty { sql += " OF "; names(columns) }
+                sql += " ON "
+            }
+            name(table)
+            sql += " FOR EACH ROW"
+            if let condition {
+                sql += " WHEN "
+                write(condition.node, needing: .lowest)
+            }
+            sql += " BEGIN "
+            for statement in body {
+                write(statement)
+                sql += "; "
+            }
+            sql += "END"
+        case .dropTrigger(let trigger, let ifExists):
+            sql += ifExists ? "DROP TRIGGER IF EXISTS " : "DROP TRIGGER "
+            name(trigger)
         }
     }
 
@@ -186,7 +220,8 @@ struct SQLRenderer {
         case .binary(_, let op, _):
             switch op {
             case .plus: return .plus
-            case .remainder: return .remainder
+            case .remainder, .times: return .remainder
+            case .bitOr: return .bits
             default: return .comparison
             }
         case .isNull, .between, .in: return .comparison

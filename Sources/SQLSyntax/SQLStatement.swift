@@ -12,14 +12,17 @@ public struct SQLStatement: Hashable, Sendable {
     enum Kind: Hashable, Sendable {
         case select(SQLSelect)
         case insert(table: String, columns: [String], values: [SQLExpression], orIgnore: Bool)
+        case insertSelect(table: String, columns: [String], select: SQLSelect)
         case update(table: String, assignments: [Assignment], filter: SQLExpression?)
         case delete(table: String, filter: SQLExpression?)
         case createTable(String, columns: [SQLColumnDefinition], primaryKey: [String], padded: Bool)
-        case createIndex(String, table: String, columns: [String], ifNotExists: Bool)
+        case createIndex(String, table: String, columns: [String], ifNotExists: Bool, unique: Bool)
         case dropIndex(String, ifExists: Bool)
         case addColumn(table: String, SQLColumnDefinition)
         case dropColumn(table: String, column: String)
         case renameColumn(table: String, from: String, to: String)
+        case createTrigger(String, event: SQLTriggerEvent, table: String, when: SQLExpression?, body: [SQLStatement])
+        case dropTrigger(String, ifExists: Bool)
     }
 
     struct Assignment: Hashable, Sendable {
@@ -35,6 +38,12 @@ public struct SQLStatement: Hashable, Sendable {
     public static func insert(into table: String, columns: [String], values: [SQLExpression], orIgnore: Bool = false) -> SQLStatement {
         precondition(columns.count == values.count, "INSERT INTO \(table): \(columns.count) columns and \(values.count) values")
         return SQLStatement(kind: .insert(table: table, columns: columns, values: values, orIgnore: orIgnore))
+    }
+
+    /// `INSERT INTO table (columns) SELECT ...`: the rows the query gives.
+    public static func insert(into table: String, columns: [String], select: SQLSelect) -> SQLStatement {
+        precondition(columns.count == select.columns.count, "INSERT INTO \(table): \(columns.count) columns and \(select.columns.count) selected")
+        return SQLStatement(kind: .insertSelect(table: table, columns: columns, select: select))
     }
 
     /// `UPDATE table SET column = value, ... [WHERE filter]`
@@ -55,7 +64,12 @@ public struct SQLStatement: Hashable, Sendable {
     }
 
     public static func createIndex(_ name: String, on table: String, columns: [String], ifNotExists: Bool = false) -> SQLStatement {
-        SQLStatement(kind: .createIndex(name, table: table, columns: columns, ifNotExists: ifNotExists))
+        SQLStatement(kind: .createIndex(name, table: table, columns: columns, ifNotExists: ifNotExists, unique: false))
+    }
+
+    /// `CREATE UNIQUE INDEX`: no two rows share the columns' values.
+    public static func createUniqueIndex(_ name: String, on table: String, columns: [String]) -> SQLStatement {
+        SQLStatement(kind: .createIndex(name, table: table, columns: columns, ifNotExists: false, unique: true))
     }
 
     public static func dropIndex(_ name: String, ifExists: Bool = false) -> SQLStatement {
@@ -70,9 +84,30 @@ public struct SQLStatement: Hashable, Sendable {
         SQLStatement(kind: .dropColumn(table: table, column: column))
     }
 
+    /// `CREATE TRIGGER name AFTER event ON table [WHEN condition] BEGIN body; END`. In the
+    /// condition and the body, `.column(name, of: "NEW")` and `of: "OLD"` name the row's
+    /// values after and before the change.
+    public static func createTrigger(_ name: String, after event: SQLTriggerEvent, on table: String,
+                                     when condition: SQLExpression? = nil, body: [SQLStatement]) -> SQLStatement {
+        precondition(!body.isEmpty, "a trigger runs at least one statement")
+        return SQLStatement(kind: .createTrigger(name, event: event, table: table, when: condition, body: body))
+    }
+
+    public static func dropTrigger(_ name: String, ifExists: Bool = false) -> SQLStatement {
+        SQLStatement(kind: .dropTrigger(name, ifExists: ifExists))
+    }
+
     public static func renameColumn(_ from: String, to: String, in table: String) -> SQLStatement {
         SQLStatement(kind: .renameColumn(table: table, from: from, to: to))
     }
+}
+
+/// What a trigger follows: rows inserted, deleted, or updated (in any column, or in the
+/// columns listed).
+public enum SQLTriggerEvent: Hashable, Sendable {
+    case insert
+    case delete
+    case update(of: [String])
 }
 
 /// A column of CREATE TABLE or ADD COLUMN: its name and declared type.

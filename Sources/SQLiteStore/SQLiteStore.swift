@@ -45,6 +45,9 @@ public final class SQLiteStore: PersistentStore {
     /// Whether the file is in WAL mode. A store is switched to it at its first write, not
     /// when it is opened, so that a store only looked at stays as it was, byte for byte.
     var isInWALMode = false
+    /// Whether saves record history, and whether its tables and triggers are known to be
+    /// in place (checked at the first save).
+    var historyState = (enabled: false, installed: false)
 
     /// Makes `PersistentStoreCoordinator.addStore(type: .sqlite, ...)` and
     /// `migrateStore(_:to:type: .sqlite)` create SQLite stores.
@@ -272,6 +275,10 @@ public final class SQLiteStore: PersistentStore {
             (schema, metadata) = made ?? (fresh, freshMetadata)
         }
         openedFile = url.flatMap { StoreFiles.FileNumber(of: $0) }
+        // History is on when asked for, or when the file has its triggers: then every writer
+        // records anyway, and this store's saves name themselves.
+        let historyFound = (try? database.inDatabase { try Self.hasHistoryTriggers($0) }) ?? false
+        historyState.enabled = !options.readOnly && (options.tracksHistory || historyFound)
         for entity in model.entities {
             let mapping = schema.mapping(for: entity.name)!
             rowQueries[entity.name] = RowQuery(mapping: mapping)

@@ -74,6 +74,20 @@ struct RenderingTests {
             (.addColumn(to: "ZITEM", SQLColumnDefinition("ZWHEN", .timestamp)), "ALTER TABLE ZITEM ADD COLUMN ZWHEN TIMESTAMP"),
             (.dropColumn("ZOLD", from: "ZITEM"), "ALTER TABLE ZITEM DROP COLUMN ZOLD"),
             (.renameColumn("ZOLD", to: "ZNEW", in: "ZITEM"), "ALTER TABLE ZITEM RENAME COLUMN ZOLD TO ZNEW"),
+            (.createUniqueIndex("U", on: "S", columns: ["ZNAME"]), "CREATE UNIQUE INDEX U ON S (ZNAME)"),
+            (.insert(into: "L", columns: ["A", "B"], select: SQLSelect(columns: [.literal(1), .column("Z_PK", of: "NEW")],
+                                                                    filter: .column("Z_PK", of: "NEW").isNull(negated: true))),
+             "INSERT INTO L (A, B) SELECT 1, NEW.Z_PK WHERE NEW.Z_PK IS NOT NULL"),
+            (.createTrigger("T", after: .update(of: ["ZNAME", odd]), on: "ORDER",
+                            when: .binary(.column("ZNAME", of: "OLD"), .isNot, .column("ZNAME", of: "NEW")),
+                            body: [.insert(into: "L", columns: ["A"], values: [
+                                .binary(.binary(.column("A", of: "OLD"), .bitOr, .literal(2)), .times, .binary(.literal(1), .plus, .literal(3)))]),
+                                   .delete(from: "M")]),
+             "CREATE TRIGGER T AFTER UPDATE OF ZNAME, \"first \"\"name\"\"\" ON \"ORDER\" FOR EACH ROW WHEN OLD.ZNAME IS NOT NEW.ZNAME "
+                + "BEGIN INSERT INTO L (A) VALUES ((OLD.A | 2) * (1 + 3)); DELETE FROM M; END"),
+            (.createTrigger("T", after: .delete, on: "ZITEM", body: [.delete(from: "M")]),
+             "CREATE TRIGGER T AFTER DELETE ON ZITEM FOR EACH ROW BEGIN DELETE FROM M; END"),
+            (.dropTrigger("T", ifExists: true), "DROP TRIGGER IF EXISTS T"),
         ]
         for (statement, expected) in cases {
             #expect(dialect.render(statement).sql == expected)

@@ -33,7 +33,9 @@ extension ManagedObjectContext {
         var batches: [SaveBatch] = []
         func batch(for store: any PersistentStore) -> Int {
             if let i = batches.firstIndex(where: { $0.store.identifier == store.identifier }) { return i }
-            batches.append(SaveBatch(store: store, changes: StoreChanges(overwritesConflicts: mergePolicy == .overwrite)))
+            var changes = StoreChanges(overwritesConflicts: mergePolicy == .overwrite)
+            changes.transaction = TransactionInfo(author: transactionAuthor, contextName: name)
+            batches.append(SaveBatch(store: store, changes: changes))
             return batches.count - 1
         }
         var last: (entity: Entity, batch: Int)?
@@ -62,6 +64,7 @@ extension ManagedObjectContext {
         try coordinator.locked {
             for batch in batches.sorted(by: { $0.store.identifier < $1.store.identifier }) {
                 let result = try saveResolvingConflicts(batch.changes) { try batch.store.save($0) }
+                if let number = result.transactionNumber { ownTransactions[batch.store.identifier, default: []].insert(number) }
                 permanentIDs.append((batch.insertedObjects, result.insertedIDs))
                 versions.merge(result.versions) { a, _ in a }
             }

@@ -55,8 +55,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let confinedThread = WorkThread.current
     /// The thread running a block of the context's queue now, for `interruptWork()`.
     let runningThread = Mutex<WorkThread?>(nil)
-    /// A name for messages and debugging.
+    /// A name for messages and debugging; a store that keeps history records it with each save.
     public var name: String?
+    /// Who saves, as a store that keeps history records it with each of this context's
+    /// saves ("ToDo", "import"): others tell their own saves from this context's by it.
+    public var transactionAuthor: String?
+    /// How far this context has merged the stores' history (`mergeRemoteChanges`); set it
+    /// to `coordinator.currentHistoryToken()` to start there, or to a token kept from before.
+    public var historyToken: HistoryToken?
+    /// The history transactions this context's own saves recorded and it has not merged
+    /// past yet, by store: they are not merged again.
+    var ownTransactions: [String: Set<Int64>] = [:]
     /// Records changes for undo and redo; `nil` (the default) records nothing.
     @exclusivity(unchecked) public var undoManager: UndoStack?
     /// How a save resolves conflicts with changes saved by others.

@@ -26,6 +26,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var classes: [String: ManagedObject.Type] = [:]
     private let classLock = NSLock()
     private var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
+    /// Who hears of other writers' commits, and the watches that tell them, by store.
+    let remoteChanges = Mutex(RemoteChangeState())
     /// For `interruptWork()`: a copy of the stores and the depth of interruptible work,
     /// behind `interruptionLock` (not the coordinator's lock, which the running work holds).
     private let interruptionLock = NSLock()
@@ -43,6 +45,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     public init(model: ManagedObjectModel) {
         self.model = model
+    }
+
+    deinit {
+        // The watches' threads end with the coordinator.
+        let stops = remoteChanges.withLock { state in
+            defer { state.watches = [:] }
+            return Array(state.watches.values)
+        }
+        for stop in stops { stop() }
     }
 
     /// Makes `addStore(type:...)` able to create stores of another type.
@@ -131,6 +142,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private func shareStoresForInterruption() {
         let stores = storeList { $0 }
         withInterruptionState { $0.stores = stores }
+        watchStores(stores)
     }
 
     /// The store with this UUID.

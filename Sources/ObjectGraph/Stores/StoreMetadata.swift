@@ -49,12 +49,16 @@ public struct StoreOptions: Sendable {
     public var migratesAutomatically = false
     /// Infer the mapping for automatic migration where possible.
     public var infersMappingModel = false
+    /// Record every transaction in the store's persistent history (SQLite): each save, batch
+    /// request and other program's write, for `fetchHistory` and for other processes to merge.
+    public var tracksHistory = false
 
     public init(readOnly: Bool = false, ignoresVersioning: Bool = false,
-                migratesAutomatically: Bool = false, infersMappingModel: Bool = false) {
+                migratesAutomatically: Bool = false, infersMappingModel: Bool = false, tracksHistory: Bool = false) {
         self.readOnly = readOnly
         self.ignoresVersioning = ignoresVersioning
         self.migratesAutomatically = migratesAutomatically
         self.infersMappingModel = infersMappingModel
+        self.tracksHistory = tracksHistory
     }
 }

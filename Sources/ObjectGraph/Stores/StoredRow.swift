@@ -86,6 +86,8 @@ public struct StoreChanges: Sendable {
     public var deleted: [(objectID: ManagedObjectID, version: Int64)]
     /// Whether stale versions are overwritten instead of reported as conflicts.
     public var overwritesConflicts: Bool
+    /// Who writes: what a store that keeps history records with the transaction.
+    public var transaction = TransactionInfo()
 
     public init(inserted: [StoredRow] = [], updated: [StoredRow] = [],
                 deleted: [(objectID: ManagedObjectID, version: Int64)] = [], overwritesConflicts: Bool = false) {
@@ -104,6 +106,9 @@ public struct StoreSaveResult: Sendable {
     public var insertedIDs: [ManagedObjectID]
     /// New versions of updated objects, by ID; an inserted row's version is 1.
     public var versions: [ManagedObjectID: Int64]
+    /// The history transaction the save recorded, when the store keeps history and the save
+    /// changed anything it records.
+    public var transactionNumber: Int64?
 
     public init(insertedIDs: [ManagedObjectID] = [], versions: [ManagedObjectID: Int64] = [:]) {
         self.insertedIDs = insertedIDs

@@ -79,3 +79,12 @@ public struct AttributeDescription: Sendable, Hashable {
         type == .string || type == .binary
     }
 }
+
+extension AttributeDescription {
+    /// Whether a deleted object's history keeps this attribute's value (its tombstone), as
+    /// Xcode's "Preserve After Deletion" sets it (`preserveAfterDeletion="YES"`).
+    public var preservesValueInHistoryOnDeletion: Bool {
+        get { xcodeAttributes["preserveAfterDeletion"] == "YES" }
+        set { xcodeAttributes["preserveAfterDeletion"] = newValue ? "YES" : nil }
+    }
+}

@@ -24,9 +24,12 @@ extension SQLiteStore {
                     // Under the write lock: a connection to a file removed or replaced since
                     // it was opened would write where nobody will look.
                     if let url { try StoreFiles.checkStillOpened(openedFile, at: url) }
+                    let transaction = historyState.enabled ? try beginHistoryTransaction(changes.transaction, in: db) : nil
                     result = try write(changes, in: db, files: files)
+                    if let transaction { result.transactionNumber = try endHistoryTransaction(transaction, in: db) }
                     return .commit
                 }
+                if historyState.enabled { historyState.installed = true }
             } catch {
                 externalData.remove(files.written)
                 throw error

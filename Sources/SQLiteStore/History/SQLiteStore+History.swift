@@ -1,0 +1,271 @@
+import Foundation
+import GRDB
+import ObjectGraph
+import ObjectModel
+import Predicates
+import SQLSyntax
+
+extension SQLiteStore: HistoryTrackingStore {
+    /// Whether saves record history: asked for when the store was added
+    /// (`StoreOptions.tracksHistory`), or found on in the file (its history triggers).
+    public var tracksHistory: Bool { historyState.enabled }
+
+    /// Whether the file has the history tables (on, or on once).
+    func hasHistoryTables(_ db: Database) throws -> Bool { try Self.hasHistoryTables(db) }
+
+    static func hasHistoryTables(_ db: Database) throws -> Bool {
+        try db.tableExists(HistorySchema.transactionTable) && db.tableExists(HistorySchema.changeTable)
+    }
+
+    /// Makes the history tables and triggers, or brings the triggers up to the model: run in
+    /// a save's transaction, so that a failed save leaves the file as it was.
+    func installHistory(in db: Database) throws { try Self.installHistory(schema: schema, in: db) }
+
+    static func installHistory(schema: StoreSchema, in db: Database) throws {
+        let history = HistorySchema(schema: schema)
+        if try !hasHistoryTables(db) {
+            for statement in history.tableStatements { try db.execute(sql: statement.sqlite) }
+        } else {
+            // More attributes kept after deletion than the table has tombstone columns for.
+            let columns = Set(try db.columns(in: HistorySchema.changeTable).map(\.name))
+            for i in 0..<history.tombstoneCount where !columns.contains(HistorySchema.tombstoneColumn(i)) {
+                try db.execute(sql: SQLStatement.addColumn(to: HistorySchema.changeTable,
+                                                           SQLColumnDefinition(HistorySchema.tombstoneColumn(i), .blob)).sqlite)
+            }
+        }
+        for (number, name) in [(HistorySchema.changeEntity, "CHANGE"), (HistorySchema.transactionEntity, "TRANSACTION"),
+                               (HistorySchema.stringEntity, "TRANSACTIONSTRING")] {
+            try db.execute(sql: SQLStatement.insert(into: "Z_PRIMARYKEY", columns: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"],
+                                                    values: [.literal(number), .parameter, .literal(0), .literal(0)],
+                                                    orIgnore: true).sqlite,
+                           arguments: [name])
+        }
+        // Triggers are replaced only where they differ from what the model needs now.
+        let wanted = Dictionary(uniqueKeysWithValues: history.triggers.map { ($0.name, $0.statement.sqlite) })
+        var existing: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'") {
+            if let name: String = row["name"], name.hasPrefix(HistorySchema.triggerPrefix) { existing[name] = row["sql"] }
+        }
+        for (name, sql) in existing where wanted[name] != sql {
+            try db.execute(sql: SQLStatement.dropTrigger(name).sqlite)
+        }
+        for (name, sql) in wanted.sorted(by: { $0.key < $1.key }) where existing[name] != sql {
+            try db.execute(sql: sql)
+        }
+    }
+
+    /// Whether the file has history triggers of this store's making.
+    static func hasHistoryTriggers(_ db: Database) throws -> Bool {
+        try !historyTriggerNames(db).isEmpty
+    }
+
+    static func historyTriggerNames(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, ?) = ?",
+                            arguments: [HistorySchema.triggerPrefix.count, HistorySchema.triggerPrefix])
+    }
+
+    /// Opens a save's transaction row: changes other writers left without one are filed
+    /// first, under one of their own; then the triggers file this save's changes under it.
+    func beginHistoryTransaction(_ info: TransactionInfo, in db: Database) throws -> Int64 {
+        if !historyState.installed { try installHistory(in: db) }
+        try Self.fileStrayChanges(in: db)
+        let author = try info.author.map { try Self.stringKey($0, in: db) }
+        let context = try info.contextName.map { try Self.stringKey($0, in: db) }
+        let process = try Self.stringKey(String(ProcessInfo.processInfo.processIdentifier), in: db)
+        try db.cachedStatement(sql: SQLStatement.insert(
+            into: HistorySchema.transactionTable, columns: ["Z_ENT", "Z_OPT", "ZAUTHORTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS", "ZTIMESTAMP"],
+            values: [.literal(HistorySchema.transactionEntity), .literal(0), .parameter, .parameter, .parameter, .parameter]).sqlite)
+            .execute(arguments: [author, context, process, Date().timeIntervalSinceReferenceDate])
+        return db.lastInsertedRowID
+    }
+
+    /// Closes a save's transaction row, or removes it when the save changed nothing the
+    /// history records. Returns its number, or nil when removed.
+    func endHistoryTransaction(_ number: Int64, in db: Database) throws -> Int64? {
+        let recorded = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID = ?)"),
+                                         arguments: [number]) ?? false
+        guard recorded else {
+            try db.cachedStatement(sql: "DELETE FROM ATRANSACTION WHERE Z_PK = ?").execute(arguments: [number])
+            return nil
+        }
+        try db.cachedStatement(sql: "UPDATE ATRANSACTION SET Z_OPT = 1 WHERE Z_PK = ?").execute(arguments: [number])
+        try Self.updateHistoryCounters(in: db)
+        return number
+    }
+
+    /// Files changes that no transaction holds (another program's plain SQL) under a
+    /// transaction with no author, stamped now. Returns its number, or nil when there were none.
+    @discardableResult
+    static func fileStrayChanges(in db: Database) throws -> Int64? {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID IS NULL)")) == true else {
+            return nil
+        }
+        try db.cachedStatement(sql: "INSERT INTO ATRANSACTION (Z_ENT, Z_OPT, ZTIMESTAMP) VALUES (?, 1, ?)")
+            .execute(arguments: [HistorySchema.transactionEntity, Date().timeIntervalSinceReferenceDate])
+        let number = db.lastInsertedRowID
+        try db.cachedStatement(sql: "UPDATE ACHANGE SET ZTRANSACTIONID = ? WHERE ZTRANSACTIONID IS NULL").execute(arguments: [number])
+        try updateHistoryCounters(in: db)
+        return number
+    }
+
+    /// Keeps `Z_PRIMARYKEY`'s counters for the history entities at their largest keys, as
+    /// Core Data expects of a store it may write to.
+    private static func updateHistoryCounters(in db: Database) throws {
+        try db.cachedStatement(sql: """
+            UPDATE Z_PRIMARYKEY SET Z_MAX = CASE Z_ENT WHEN ?1 THEN (SELECT IFNULL(MAX(Z_PK), 0) FROM ACHANGE)
+            ELSE (SELECT IFNULL(MAX(Z_PK), 0) FROM ATRANSACTION) END WHERE Z_ENT IN (?1, ?2)
+            """).execute(arguments: [HistorySchema.changeEntity, HistorySchema.transactionEntity])
+    }
+
+    /// The key of a string in `ATRANSACTIONSTRING`, added when new.
+    private static func stringKey(_ name: String, in db: Database) throws -> Int64 {
+        if let key = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?"), arguments: [name]) {
+            return key
+        }
+        try db.cachedStatement(sql: "INSERT INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES (?, 1, ?)")
+            .execute(arguments: [HistorySchema.stringEntity, name])
+        return db.lastInsertedRowID
+    }
+
+    // MARK: Reading
+
+    public func currentHistoryToken() throws -> HistoryToken {
+        let last = try reading { db -> Int64 in
+            guard try hasHistoryTables(db) else { return 0 }
+            return try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(Z_PK), 0) FROM ATRANSACTION") ?? 0
+        }
+        return HistoryToken([identifier: last])
+    }
+
+    public func fetchHistory(_ request: HistoryRequest) throws -> [HistoryTransaction] {
+        let after = request.after?.transactionNumbers[identifier] ?? 0
+        let numbers = entityNumbers
+        let wanted: Set<Int>? = request.entityNames.map { names in
+            Set(names.flatMap { model.entity(named: $0)?.kindNames ?? [] }.compactMap { numbers[$0] })
+        }
+        return try reading { db in
+            guard try hasHistoryTables(db) else { return [] }
+            var conditions = ["number > ?"]
+            var arguments: [(any DatabaseValueConvertible)?] = [after]
+            func names(_ set: Set<String>, column: String, negated: Bool) {
+                let marks = Array(repeating: "?", count: set.count).joined(separator: ", ")
+                conditions.append(negated ? "(\(column) IS NULL OR \(column) NOT IN (\(marks)))" : "\(column) IN (\(marks))")
+                arguments += set.sorted().map { $0 as (any DatabaseValueConvertible)? }
+            }
+            if let authors = request.authors { names(authors, column: "author", negated: false) }
+            if !request.excludingAuthors.isEmpty { names(request.excludingAuthors, column: "author", negated: true) }
+            if let contexts = request.contextNames { names(contexts, column: "contextName", negated: false) }
+            let transactions = try Row.fetchAll(db, sql: """
+                SELECT * FROM (SELECT t.Z_PK AS number, t.ZTIMESTAMP AS timestamp,
+                    COALESCE(a.ZNAME, t.ZAUTHOR) AS author, COALESCE(c.ZNAME, t.ZCONTEXTNAME) AS contextName,
+                    COALESCE(p.ZNAME, t.ZPROCESSID) AS processID
+                FROM ATRANSACTION t
+                LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS
+                LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS
+                LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS) t
+                WHERE \(conditions.joined(separator: " AND ")) ORDER BY number
+                """, arguments: StatementArguments(arguments) ?? [])
+            guard let first: Int64 = transactions.first?["number"], let last: Int64 = transactions.last?["number"] else { return [] }
+            var changes: [Int64: [HistoryChange]] = [:]
+            let history = HistorySchema(schema: schema)
+            let tombstoneColumns = Set(try db.columns(in: HistorySchema.changeTable).map(\.name))
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? ORDER BY Z_PK",
+                                        arguments: [first, last]) {
+                guard let transaction: Int64 = row["ZTRANSACTIONID"], let number: Int = row["ZENTITY"],
+                      wanted?.contains(number) ?? true,
+                      let change = change(from: row, entityNumber: number, history: history, tombstoneColumns: tombstoneColumns) else { continue }
+                changes[transaction, default: []].append(change)
+            }
+            var result: [HistoryTransaction] = []
+            for row in transactions {
+                let number: Int64 = row["number"]
+                let own = changes[number] ?? []
+                if wanted != nil, own.isEmpty { continue }
+                result.append(HistoryTransaction(
+                    transactionNumber: number, storeIdentifier: identifier,
+                    timestamp: Date(timeIntervalSinceReferenceDate: row["timestamp"] ?? 0),
+                    author: row["author"], contextName: row["contextName"], processID: row["processID"], changes: own))
+                if let limit = request.fetchLimit, result.count >= limit { break }
+            }
+            return result
+        }
+    }
+
+    /// One `ACHANGE` row as a change; nil for an entity the model does not have.
+    private func change(from row: Row, entityNumber: Int, history: HistorySchema, tombstoneColumns: Set<String>) -> HistoryChange? {
+        guard let name = schema.entityNamesByNumber[entityNumber], let mapping = schema.mapping(for: name),
+              let type = HistoryChangeType(rawValue: row["ZCHANGETYPE"] ?? -1), let key: Int64 = row["ZENTITYPK"] else { return nil }
+        var change = HistoryChange(changeID: row["Z_PK"], changeType: type, changedObjectID: objectID(entityName: name, primaryKey: key))
+        switch type {
+        case .update:
+            let mask: Int64 = row["ZCOLUMNS"] ?? 0
+            guard let slots = history.slots[mapping.table.name] else { break }
+            var properties: Set<String> = []
+            for slot in slots.slots(in: mask) {
+                if slot >= slots.columns.count {
+                    let relationship = slots.toMany[slot - slots.columns.count]
+                    if mapping.entity.relationship(named: relationship) != nil { properties.insert(relationship) }
+                } else if let property = Self.property(ofColumn: slots.columns[slot], in: mapping) {
+                    properties.insert(property)
+                }
+            }
+            change.updatedProperties = properties
+        case .delete:
+            let preserved = HistorySchema.preserved(mapping)
+            guard !preserved.isEmpty else { break }
+            var tombstone: [String: ObjectValue] = [:]
+            for (i, kept) in preserved.enumerated() where tombstoneColumns.contains(HistorySchema.tombstoneColumn(i)) {
+                let value: DatabaseValue = row[HistorySchema.tombstoneColumn(i)]
+                tombstone[kept.attribute.name] = DatabaseValueCoding.objectValue(value, type: kept.attribute.type)
+            }
+            change.tombstone = tombstone
+        case .insert:
+            break
+        }
+        return change
+    }
+
+    /// The property a column of an entity's table holds: an attribute, or a to-one
+    /// relationship (its key or its entity column).
+    private static func property(ofColumn column: String, in mapping: StoreSchema.EntityMapping) -> String? {
+        if let attribute = mapping.attributes.first(where: { $0.column == column }) { return attribute.attribute.name }
+        if let relationship = mapping.toOne.first(where: { $0.key.column == column || $0.key.entityColumn == column }) {
+            return relationship.relationship.name
+        }
+        return mapping.orderColumns.first { $0.value == column }?.key
+    }
+
+    // MARK: Deleting
+
+    public func deleteHistory(through token: HistoryToken) throws -> Int {
+        guard let last = token.transactionNumbers[identifier] else { return 0 }
+        return try deleteHistory(upTo: last)
+    }
+
+    public func deleteHistory(before date: Date) throws -> Int {
+        let last = try reading { db -> Int64? in
+            guard try hasHistoryTables(db) else { return nil }
+            return try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP < ?",
+                                      arguments: [date.timeIntervalSinceReferenceDate])
+        }
+        guard let last else { return 0 }
+        return try deleteHistory(upTo: last)
+    }
+
+    private func deleteHistory(upTo last: Int64) throws -> Int {
+        guard !isReadOnly else { throw ObjectGraphError.readOnlyStore(url?.path ?? identifier) }
+        var deleted = 0
+        do {
+            try database.inTransaction(.immediate) { db in
+                guard try hasHistoryTables(db) else { return .commit }
+                try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= ?", arguments: [last])
+                try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK <= ?", arguments: [last])
+                deleted = db.changesCount
+                return .commit
+            }
+            return deleted
+        } catch {
+            throw ObjectGraphError.storeFormat(file: url?.path ?? ":memory:", reason: "could not delete history: \(Self.describe(error))")
+        }
+    }
+}

@@ -1,0 +1,315 @@
+import Foundation
+import GRDB
+import ObjectGraph
+import ObjectModel
+import Predicates
+import SQLiteStore
+import Testing
+import TestSupport
+
+/// A shelf of books with tags: a one-to-many, a many-to-many, and two attributes a deleted
+/// book keeps in its history.
+enum LibraryModel {
+    static func model() throws -> ManagedObjectModel {
+        let url = try ModelFixtures.writeModelFile(ModelFixtures.modelXML("""
+            <entity name="Shelf" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/>
+            </entity>
+            <entity name="Book" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String" preserveAfterDeletion="YES"/>
+                <attribute name="isbn" optional="YES" attributeType="String" preserveAfterDeletion="YES"/>
+                <attribute name="pages" optional="YES" attributeType="Integer 64" usesScalarValueType="NO"/>
+                <relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf" inverseName="books" inverseEntity="Shelf"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="books" inverseEntity="Tag"/>
+            </entity>
+            <entity name="Tag" syncable="YES">
+                <attribute name="label" optional="YES" attributeType="String"/>
+                <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="tags" inverseEntity="Tag"/>
+            </entity>
+            """), name: "Library")
+        return try XcodeModelFile.read(url).current
+    }
+
+    static func stack(url: URL? = nil, tracksHistory: Bool = true) throws -> SQLiteTestStack {
+        try SQLiteTestStack(model: model(), url: url, options: StoreOptions(tracksHistory: tracksHistory))
+    }
+}
+
+@Suite("Persistent history")
+struct PersistentHistoryTests {
+    /// Changes of a transaction as "type Entity: properties", sorted, for comparing.
+    private func summary(_ transaction: HistoryTransaction) -> [String] {
+        transaction.changes.map { change in
+            let type = ["insert", "update", "delete"][change.changeType.rawValue]
+            let properties = change.updatedProperties.map { ": " + $0.sorted().joined(separator: ",") } ?? ""
+            return "\(type) \(change.changedObjectID.entityName)\(properties)"
+        }.sorted()
+    }
+
+    @Test("a save is recorded in Core Data's tables with its author, context name and changes")
+    func saveIsRecorded() throws {
+        let stack = try LibraryModel.stack()
+        let context = stack.context
+        context.transactionAuthor = "librarian"
+        context.name = "front desk"
+        let shelf = try context.insertObject(forEntityName: "Shelf")
+        let book = try context.insertObject(forEntityName: "Book")
+        book["title"] = "Dune"
+        book["shelf"] = .object(shelf)
+        try context.save()
+
+        let history = try stack.coordinator.fetchHistory(HistoryRequest())
+        #expect(history.count == 1)
+        let first = try #require(history.first)
+        #expect(first.author == "librarian")
+        #expect(first.contextName == "front desk")
+        #expect(first.processID == String(ProcessInfo.processInfo.processIdentifier))
+        #expect(abs(first.timestamp.timeIntervalSinceNow) < 60)
+        #expect(summary(first).contains("insert Book"))
+        #expect(summary(first).contains("insert Shelf"))
+        #expect(Set(first.changes.map(\.changedObjectID)).isSuperset(of: [book.objectID, shelf.objectID]))
+
+        // The tables are Core Data's, and the history entities are in Z_PRIMARYKEY under its numbers.
+        let tables = try stack.rawRows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'A%' ORDER BY name").map { $0[0] as String }
+        #expect(tables == ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"])
+        let entities = try stack.rawRows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT").map { "\($0[0] as Int) \($0[1] as String)" }
+        #expect(entities == ["16001 CHANGE", "16002 TRANSACTION", "16003 TRANSACTIONSTRING"])
+        let names = try stack.rawRows("SELECT ZNAME FROM ATRANSACTIONSTRING ORDER BY ZNAME").map { $0[0] as String }
+        #expect(names.contains("librarian") && names.contains("front desk"))
+    }
+
+    @Test("an update names the properties that changed, and the shelves a book moved between")
+    func updatesNameTheirProperties() throws {
+        let stack = try LibraryModel.stack()
+        let context = stack.context
+        let (a, b) = (try context.insertObject(forEntityName: "Shelf"), try context.insertObject(forEntityName: "Shelf"))
+        let book = try context.insertObject(forEntityName: "Book")
+        book["title"] = "Dune"
+        book["shelf"] = .object(a)
+        try context.save()
+        let token = try stack.coordinator.currentHistoryToken()
+
+        book["pages"] = 412
+        book["shelf"] = .object(b)
+        try context.save()
+        let history = try stack.coordinator.fetchHistory(HistoryRequest(after: token))
+        #expect(history.count == 1)
+        #expect(summary(history[0]) == ["update Book: pages,shelf", "update Shelf: books", "update Shelf: books"])
+        #expect(Set(history[0].changes.filter { $0.changedObjectID.entityName == "Shelf" }.map(\.changedObjectID)) == [a.objectID, b.objectID])
+
+        // A save that writes a row without changing a value records nothing.
+        book["pages"] = 412
+        try context.save()
+        #expect(try stack.coordinator.fetchHistory(HistoryRequest(after: history[0].token)).isEmpty)
+    }
+
+    @Test("many-to-many changes are updates of both sides")
+    func manyToManyChanges() throws {
+        let stack = try LibraryModel.stack()
+        let context = stack.context
+        let book = try context.insertObject(forEntityName: "Book")
+        let tag = try context.insertObject(forEntityName: "Tag")
+        try context.save()
+        let token = try stack.coordinator.currentHistoryToken()
+        try book.add(tag, toRelationship: "tags")
+        try context.save()
+        let history = try stack.coordinator.fetchHistory(HistoryRequest(after: token))
+        #expect(history.map(summary) == [["update Book: tags", "update Tag: books"]])
+    }
+
+    @Test("a deleted book keeps its title and ISBN in its tombstone")
+    func tombstones() throws {
+        let stack = try LibraryModel.stack()
+        let context = stack.context
+        let book = try context.insertObject(forEntityName: "Book")
+        book["title"] = "Dune"
+        book["isbn"] = "978-0441013593"
+        book["pages"] = 412
+        try context.save()
+        let id = book.objectID
+        let token = try stack.coordinator.currentHistoryToken()
+        context.delete(book)
+        try context.save()
+        let change = try #require(try stack.coordinator.fetchHistory(HistoryRequest(after: token)).first?.changes.first)
+        #expect(change.changeType == .delete)
+        #expect(change.changedObjectID == id)
+        #expect(change.tombstone == ["title": "Dune", "isbn": "978-0441013593"])
+    }
+
+    @Test("plain SQL from another program is recorded, and filed under a transaction with no author")
+    func otherWritersAreRecorded() throws {
+        let stack = try LibraryModel.stack()
+        let context = stack.context
+        context.transactionAuthor = "app"
+        let book = try context.insertObject(forEntityName: "Book")
+        book["title"] = "Dune"
+        try context.save()
+        let token = try stack.coordinator.currentHistoryToken()
+
+        let other = try DatabaseQueue(path: stack.url.path)
+        try other.write { db in
+            try db.execute(sql: "UPDATE ZBOOK SET ZTITLE = 'Dune Messiah'")
+            try db.execute(sql: "INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (99, (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'), 1, 'Emma')")
+        }
+        try other.close()
+
+        // The next save files them first, apart from its own changes.
+        let tag = try context.insertObject(forEntityName: "Tag")
+        tag["label"] = "sf"
+        try context.save()
+        let history = try stack.coordinator.fetchHistory(HistoryRequest(after: token))
+        #expect(history.count == 2)
+        #expect(history[0].author == nil)
+        #expect(summary(history[0]) == ["insert Book", "update Book: title"])
+        #expect(history[0].changes.contains { $0.changedObjectID.primaryKey == 99 })
+        #expect(history[1].author == "app")
+        #expect(summary(history[1]) == ["insert Tag"])
+    }
+
+    @Test("history is fetched after a token, by author, by context name and by entity")
+    func filters() throws {
+        let stack = try LibraryModel.stack()
+        let (one, two) = (stack.newContext(), stack.newContext())
+        one.transactionAuthor = "one"
+        two.transactionAuthor = "two"
+        two.name = "importer"
+        _ = try one.insertObject(forEntityName: "Book")
+        try one.save()
+        _ = try two.insertObject(forEntityName: "Tag")
+        try two.save()
+        _ = try one.insertObject(forEntityName: "Tag")
+        try one.save()
+
+        let all = try stack.coordinator.fetchHistory(HistoryRequest())
+        #expect(all.map(\.author) == ["one", "two", "one"])
+        #expect(try stack.coordinator.fetchHistory(HistoryRequest(after: all[0].token)).map(\.transactionNumber)
+            == all.dropFirst().map(\.transactionNumber))
+        #expect(try stack.coordinator.fetchHistory(HistoryRequest(authors: ["two"])).map(\.author) == ["two"])
+        var others = HistoryRequest()
+        others.excludingAuthors = ["one"]
+        #expect(try stack.coordinator.fetchHistory(others).map(\.author) == ["two"])
+        #expect(try stack.coordinator.fetchHistory(HistoryRequest(contextNames: ["importer"])).count == 1)
+        #expect(try stack.coordinator.fetchHistory(HistoryRequest(entityNames: ["Tag"])).map(\.author) == ["two", "one"])
+        #expect(try stack.coordinator.fetchHistory(HistoryRequest(fetchLimit: 2)).count == 2)
+    }
+
+    @Test("history is deleted up to a token, or before a date")
+    func deletingHistory() throws {
+        let stack = try LibraryModel.stack()
+        for _ in 0..<3 {
+            _ = try stack.context.insertObject(forEntityName: "Book")
+            try stack.context.save()
+        }
+        let all = try stack.coordinator.fetchHistory(HistoryRequest())
+        #expect(try stack.coordinator.deleteHistory(through: all[0].token) == 1)
+        #expect(try stack.coordinator.fetchHistory(HistoryRequest()).map(\.transactionNumber) == all.dropFirst().map(\.transactionNumber))
+        #expect(try stack.rawRows("SELECT COUNT(*) FROM ACHANGE WHERE ZTRANSACTIONID = \(all[0].transactionNumber)")[0][0] as Int == 0)
+        #expect(try stack.coordinator.deleteHistory(before: Date().addingTimeInterval(60)) == 2)
+        #expect(try stack.coordinator.fetchHistory(HistoryRequest()).isEmpty)
+        // The objects stay.
+        #expect(try stack.context.count(for: FetchRequest(entityName: "Book")) == 3)
+    }
+
+    @Test("a token kept as JSON picks up where it left off after a restart")
+    func tokensPersist() throws {
+        let stack = try LibraryModel.stack()
+        _ = try stack.context.insertObject(forEntityName: "Book")
+        try stack.context.save()
+        let kept = try JSONEncoder().encode(try stack.coordinator.currentHistoryToken())
+        stack.coordinator.removeStore(stack.store)
+
+        let later = try LibraryModel.stack(url: stack.url)
+        let tag = try later.context.insertObject(forEntityName: "Tag")
+        try later.context.save()
+        let token = try JSONDecoder().decode(HistoryToken.self, from: kept)
+        let news = try later.coordinator.fetchHistory(HistoryRequest(after: token))
+        #expect(news.count == 1)
+        #expect(news.first?.changes.map(\.changedObjectID) == [tag.objectID])
+        #expect(HistoryToken(text: news[0].token.description, storeIdentifiers: [later.store.identifier]) == news[0].token)
+    }
+
+    @Test("a store without the option keeps no history; one whose file has it goes on recording")
+    func historyIsAStoreOption() throws {
+        let plain = try LibraryModel.stack(tracksHistory: false)
+        _ = try plain.context.insertObject(forEntityName: "Book")
+        try plain.context.save()
+        #expect(try plain.rawRows("SELECT name FROM sqlite_master WHERE name = 'ATRANSACTION'").isEmpty)
+        #expect(try plain.coordinator.fetchHistory(HistoryRequest()).isEmpty)
+
+        let tracked = try LibraryModel.stack()
+        _ = try tracked.context.insertObject(forEntityName: "Book")
+        try tracked.context.save()
+        tracked.coordinator.removeStore(tracked.store)
+        let again = try LibraryModel.stack(url: tracked.url, tracksHistory: false)
+        #expect(again.store.tracksHistory)
+        _ = try again.context.insertObject(forEntityName: "Tag")
+        try again.context.save()
+        #expect(try again.coordinator.fetchHistory(HistoryRequest()).count == 2)
+    }
+
+    @Test("a context merges another coordinator's insert, update and delete from history")
+    func contextMergesRemoteChanges() throws {
+        let here = try LibraryModel.stack()
+        let book = try here.context.insertObject(forEntityName: "Book")
+        book["title"] = "Dune"
+        let gone = try here.context.insertObject(forEntityName: "Book")
+        gone["title"] = "Emma"
+        try here.context.save()
+        here.context.historyToken = try here.coordinator.currentHistoryToken()
+        var changes: [ObjectChanges] = []
+        let observation = here.context.observe { if case .objectsDidChange(let c) = $0 { changes.append(c) } }
+        defer { observation.cancel() }
+
+        let there = try LibraryModel.stack(url: here.url)
+        there.context.transactionAuthor = "elsewhere"
+        let theirs = try there.context.existingObject(with: book.objectID)
+        theirs["title"] = "Dune Messiah"
+        there.context.delete(try there.context.existingObject(with: gone.objectID))
+        let new = try there.context.insertObject(forEntityName: "Book")
+        new["title"] = "Persuasion"
+        try there.context.save()
+
+        let merged = try here.context.mergeRemoteChanges()
+        #expect(merged.map(\.author) == ["elsewhere"])
+        #expect(book["title"] == "Dune Messiah")
+        #expect(!gone.isValid)
+        let inserted = changes.flatMap(\.inserted).map(\.objectID)
+        #expect(inserted == [new.objectID])
+        #expect(changes.flatMap(\.deleted).map(\.objectID) == [gone.objectID])
+        // Merged once: the token moved on, and the context's own saves are not merged again.
+        #expect(try here.context.mergeRemoteChanges().isEmpty)
+        book["pages"] = 10
+        try here.context.save()
+        #expect(try here.context.mergeRemoteChanges().isEmpty)
+    }
+
+    @Test("a commit by another connection is noticed, with the new token")
+    func remoteChangeNotices() throws {
+        let here = try LibraryModel.stack()
+        let notices = LockedBox<[RemoteChangeNotice]>([])
+        let observer = here.coordinator.observeRemoteChanges { notice in notices.mutate { $0.append(notice) } }
+        defer { here.coordinator.removeRemoteChangeObserver(observer) }
+
+        let there = try LibraryModel.stack(url: here.url)
+        there.context.transactionAuthor = "elsewhere"
+        _ = try there.context.insertObject(forEntityName: "Book")
+        try there.context.save()
+        let token = try there.coordinator.currentHistoryToken()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !notices.value.contains(where: { $0.token.includes(token) }) { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(notices.value.contains { $0.token == token && $0.storeIdentifier == here.store.identifier })
+
+        // Plain SQL leaves no transaction: the watch files it, and says so.
+        let raw = try DatabaseQueue(path: here.url.path)
+        try raw.write { try $0.execute(sql: "UPDATE ZBOOK SET ZTITLE = 'x'") }
+        try raw.close()
+        let filed = Date().addingTimeInterval(10)
+        while Date() < filed, !notices.value.contains(where: { ($0.token.transactionNumbers.values.first ?? 0) > (token.transactionNumbers.values.first ?? 0) }) {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let last = try #require(try here.coordinator.fetchHistory(HistoryRequest(after: token)).last)
+        #expect(last.author == nil)
+        #expect(summary(last) == ["update Book: title"])
+    }
+}
