@@ -200,7 +200,9 @@ extension ContextEditing {
         updateStatus()
         let shown = error.conflicts.prefix(6).map { conflict -> String in
             let what = conflictSubject(conflict.objectID)
-            return conflict.newVersion == 0 ? "  \(what), deleted there" : "  \(what)"
+            if conflict.newVersion == 0 { return "  \(what), deleted there" }
+            let both = context.keysChangedOnBothSides(of: conflict)
+            return both.isEmpty ? "  \(what)" : "  \(what): \(both.joined(separator: ", ")) changed on both sides"
         }
         let more = error.conflicts.count > 6 ? ["  … and \(error.conflicts.count - 6) more"] : []
         let count = error.conflicts.count

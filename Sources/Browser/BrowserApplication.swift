@@ -40,6 +40,8 @@ public final class BrowserApplication {
     let noSelection = Label("No object selected", alignment: .center)
     let mainWindow = Window(title: "Browser")
     var observations: [Any] = []
+    /// Follows other programs' saves to the store.
+    package var live: LiveRefresh?
     /// Set once the user chose how to leave unsaved changes.
     var quitConfirmed = false
     /// The object `a` just added, with the undo count after it: Esc on its first edit takes it back.
@@ -121,6 +123,12 @@ public final class BrowserApplication {
         app.minimumSize = Size(width: 50, height: 12)
         app.show(mainWindow)
         show(place)
+        // Other programs' saves show as they happen.
+        context.transactionAuthor = context.transactionAuthor ?? "browser"
+        live = LiveRefresh(app: app, context: context) { [weak self] transactions in
+            self?.app.showMessage(LiveRefresh.summary(transactions))
+            self?.updateStatus()
+        }
         // The objects when there are some to move through; otherwise the entity list, where
         // j and k pick another entity.
         mainWindow.focus((objects?.arrangedCount ?? 0) > 0 ? objectTable : entityList)

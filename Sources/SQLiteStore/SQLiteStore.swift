@@ -278,7 +278,25 @@ public final class SQLiteStore: PersistentStore {
         // History is on when asked for, or when the file has its triggers: then every writer
         // records anyway, and this store's saves name themselves.
         let historyFound = (try? database.inDatabase { try Self.hasHistoryTriggers($0) }) ?? false
-        historyState.enabled = !options.readOnly && (options.tracksHistory || historyFound)
+        // History Core Data keeps itself (in its save, without triggers) is read, not added to.
+        let othersHistory = !historyFound && ((try? database.inDatabase { db in
+            try Self.hasHistoryTables(db) && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM ATRANSACTION)") ?? false)
+        }) ?? false)
+        historyState.enabled = !options.readOnly && !othersHistory && (options.tracksHistory || historyFound)
+        // Asked for, history starts now, so that other programs' writes are recorded from here
+        // on, even before this store's first save.
+        if historyState.enabled, options.tracksHistory {
+            switchToWALMode()
+            do {
+                try database.inTransaction(.immediate) { db in
+                    try installHistory(in: db)
+                    return .commit
+                }
+            } catch {
+                throw ObjectGraphError.storeFormat(file: path, reason: "could not turn on history (\(Self.describe(error)))")
+            }
+            historyState.installed = true
+        }
         for entity in model.entities {
             let mapping = schema.mapping(for: entity.name)!
             rowQueries[entity.name] = RowQuery(mapping: mapping)

@@ -11,6 +11,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("sqlite", SQLiteBenchmarks.run),
     ("todo", ToDoBenchmarks.run),
     ("migration", MigrationBenchmarks.run),
+    ("history", HistoryBenchmarks.run),
 ]
 
 // Every store type the benchmarks open, registered once for the whole program.

@@ -54,6 +54,8 @@ public final class ToDoApplication {
     /// Set when the user chose to quit without saving (or could not be asked).
     var forceQuit = false
     var observations: [BindingObservation] = []
+    /// Follows other programs' saves to the store.
+    package var live: LiveRefresh?
 
     /// Builds the windows over the store's context.
     ///
@@ -142,6 +144,7 @@ public final class ToDoApplication {
             self?.loadItems()
             return .needsRedraw
         }
+        startLiveRefresh()
         alertTimer = app.schedule(after: alertInterval, repeating: alertInterval) { [weak self] _ in
             self?.checkAlerts() ?? .ignored
         }

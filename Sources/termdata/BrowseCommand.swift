@@ -36,7 +36,7 @@ struct BrowseCommand: ParsableCommand {
         let files = FileManager.default
         let cannotWrite = !readOnly && files.fileExists(atPath: url.path)
             && !(files.isWritableFile(atPath: url.path) && files.isWritableFile(atPath: url.deletingLastPathComponent().path))
-        let context = try storeArguments.open(model: model, readOnly: readOnly || cannotWrite)
+        let context = try storeArguments.open(model: model, readOnly: readOnly || cannotWrite, tracksHistory: true)
         let browser: BrowserApplication
         do {
             browser = try BrowserApplication(context: context, title: url.lastPathComponent,

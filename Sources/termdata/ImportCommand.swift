@@ -49,6 +49,7 @@ struct ImportCommand: ParsableCommand {
         let url = storeArguments.storeURL
         let existed = FileManager.default.fileExists(atPath: url.path)
         let context = try storeArguments.open(model: model, creating: true)
+        context.transactionAuthor = "termdata import"
         do {
             try graph.importObjects(into: context)
         } catch {

@@ -66,7 +66,9 @@ struct StoreArguments: ParsableArguments {
 
     /// Opens the store; when `creating`, makes it (and its folder) if missing. A `readOnly`
     /// store is left exactly as it was: no journal-mode change, no write of any kind.
-    func open(model: ManagedObjectModel, creating: Bool = false, readOnly: Bool = false) throws -> ManagedObjectContext {
+    /// With `tracksHistory`, a SQLite store records its history from now on (see `termdata history`).
+    func open(model: ManagedObjectModel, creating: Bool = false, readOnly: Bool = false,
+              tracksHistory: Bool = false) throws -> ManagedObjectContext {
         let url = storeURL
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -83,6 +85,7 @@ struct StoreArguments: ParsableArguments {
         do {
             var options = StoreOptions()
             options.readOnly = readOnly
+            options.tracksHistory = tracksHistory && !readOnly
             try coordinator.addStore(type: storeType, at: url, options: options)
         } catch {
             throw CommandFailure(error)

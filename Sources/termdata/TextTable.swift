@@ -11,7 +11,7 @@ import TerminalUI
 /// ```
 enum TextTable {
     /// The table's lines; an empty header lists the rows by `@id`.
-    static func lines(header columns: [String], rows: [[String: JSONValue]]) -> [String] {
+    static func lines(header columns: [String], rows: [[String: JSONValue]], counting noun: String = "object") -> [String] {
         // An entity without attributes lists its objects by ID rather than as blank lines.
         let header = columns.isEmpty ? ["@id"] : columns
         let cells = rows.map { row in header.map { cell(row[$0] ?? .null) } }
@@ -26,7 +26,7 @@ enum TextTable {
             return line
         }
         return [format(header), format(widths.map { String(repeating: "-", count: $0) })] + cells.map(format)
-            + ["(\(rows.count) object\(rows.count == 1 ? "" : "s"))"]
+            + ["(\(rows.count) \(noun)\(rows.count == 1 ? "" : "s"))"]
     }
 
     /// A value as one table cell: on one line, with control characters written as escapes.

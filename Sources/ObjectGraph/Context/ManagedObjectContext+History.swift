@@ -2,8 +2,9 @@ import Foundation
 
 extension ManagedObjectContext {
     /// Brings in what others committed to the stores since `historyToken`: other processes'
-    /// saves, batch requests, other contexts' saves. Changed objects reload (keeping this
-    /// context's unsaved changes), deleted ones leave, inserted ones are announced to
+    /// saves, batch requests, other contexts' saves. Changed objects reload; one with unsaved
+    /// changes keeps what it read, so that its save meets the other as a conflict for the
+    /// merge policy (or the user) to settle. Deleted ones leave, inserted ones are announced to
     /// controllers; this context's own saves are skipped. The token moves to the last
     /// transaction merged. Without a token, the context starts following history now.
     ///
@@ -46,7 +47,7 @@ extension ManagedObjectContext {
         let deleted = Set(merged.deleted)
         merged.inserted = Array(Set(merged.inserted).subtracting(deleted))
         merged.updated = Array(Set(merged.updated).subtracting(deleted).subtracting(merged.inserted))
-        if !merged.isEmpty { mergeChanges(fromContextDidSave: merged) }
+        if !merged.isEmpty { mergeChanges(fromContextDidSave: merged, keepingUnsaved: true) }
         return others
     }
 }

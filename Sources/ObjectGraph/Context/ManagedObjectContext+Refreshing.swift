@@ -124,6 +124,13 @@ extension ManagedObjectContext {
     /// }
     /// ```
     public func mergeChanges(fromContextDidSave save: ContextDidSave) {
+        mergeChanges(fromContextDidSave: save, keepingUnsaved: false)
+    }
+
+    /// `mergeChanges`; with `keepingUnsaved`, an object with unsaved changes keeps the
+    /// values (and version) it read, so that saving it meets the other save as a conflict
+    /// for the merge policy (or the user) to settle, rather than overwriting it unseen.
+    func mergeChanges(fromContextDidSave save: ContextDidSave, keepingUnsaved: Bool) {
         checkQueue()
         for (temporary, permanent) in save.rekeyed {
             guard let object = registeredObject(for: temporary), object.status != .inserted else { continue }
@@ -132,7 +139,8 @@ extension ManagedObjectContext {
             register(object)
         }
         for id in save.updated {
-            if let object = registeredObject(for: id), object.status == .clean, !object.isFault || object.hasChanges {
+            if let object = registeredObject(for: id), object.status == .clean, !object.isFault || object.hasChanges,
+               !(keepingUnsaved && object.hasChanges) {
                 refresh(object, mergeChanges: true)
             } else if let object = registeredObject(for: id) {
                 event.refreshed.append(object)

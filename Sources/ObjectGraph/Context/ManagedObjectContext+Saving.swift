@@ -163,6 +163,22 @@ extension ManagedObjectContext {
 
     /// Takes the store's values for every property the object did not change (and, when
     /// the store wins, for those it did), and the store's version.
+    /// The properties of a conflict that both sides changed: this context (unsaved) and the
+    /// other save (the row as stored now differs from what this context read). Empty when
+    /// the object was deleted there, or is not registered here.
+    public func keysChangedOnBothSides(of conflict: MergeConflict) -> [String] {
+        guard let object = registeredObject(for: conflict.objectID), let persisted = conflict.persisted else { return [] }
+        let committed = object.committedValues()
+        var keys: [String] = []
+        for a in object.entity.attributes where !a.isTransient && object.changedKeys.contains(a.name) {
+            if !(committed[a.name] ?? .null).isIdentical(to: persisted.attributes[a.name] ?? .null) { keys.append(a.name) }
+        }
+        for (i, r) in object.entity.relationships.enumerated() where !r.isToMany && !r.isTransient && object.changedKeys.contains(r.name) {
+            if persisted.toOne[r.name] != object.snapshot?.toOne[i] { keys.append(r.name) }
+        }
+        return keys
+    }
+
     private func mergeProperties(of object: ManagedObject, with persisted: StoredRow, storeWins: Bool) -> ManagedObject {
         let committed = object.committedValues()
         isApplyingUndo = true

@@ -88,7 +88,8 @@ struct HistorySchema: Sendable {
                 SQLColumnDefinition("ZPROCESSID", .varchar), SQLColumnDefinition("ZQUERYGEN", .blob),
             ], padded: true),
             .createTable(Self.stringTable, columns: bookkeeping + [SQLColumnDefinition("ZNAME", .varchar)], padded: true),
-            .createIndex("ACHANGE_ZTRANSACTIONID_INDEX", on: Self.changeTable, columns: ["ZTRANSACTIONID"]),
+            // With the key: a trigger asks whether the open transaction has a change for an object already.
+            .createIndex("ACHANGE_ZTRANSACTIONID_INDEX", on: Self.changeTable, columns: ["ZTRANSACTIONID", "ZENTITYPK"]),
             .createIndex("ATRANSACTION_ZTIMESTAMP_INDEX", on: Self.transactionTable, columns: ["ZTIMESTAMP"]),
             .createIndex("ATRANSACTION_ZAUTHORTS_INDEX", on: Self.transactionTable, columns: ["ZAUTHORTS"]),
             .createUniqueIndex("Z_TRANSACTIONSTRING_UNIQUE_NAME", on: Self.stringTable, columns: ["ZNAME"]),
@@ -118,17 +119,17 @@ struct HistorySchema: Sendable {
     }
 
     /// An update of the object that owns a to-many relationship, when a member joins or
-    /// leaves it: folded into the update the transaction holds for it already, if any.
+    /// leaves it: folded into the update the transaction holds for it already, if any, and
+    /// left out when the transaction inserted or deleted the owner.
     private static func recordOwnerChange(entity: SQLExpression, key: SQLExpression, bit: Int64,
                                           when condition: SQLExpression) -> [SQLStatement] {
-        let same = SQLExpression.and([
-            .binary(.column("ZTRANSACTIONID"), .is, openTransaction), .column("ZCHANGETYPE") == .literal(1),
-            .column("ZENTITYPK") == key, .column("ZENTITY") == entity,
+        let sameObject = SQLExpression.and([
+            .binary(.column("ZTRANSACTIONID"), .is, openTransaction), .column("ZENTITYPK") == key, .column("ZENTITY") == entity,
         ])
         let fold = SQLStatement.update(changeTable, set: [("ZCOLUMNS", .binary(.coalesce(.column("ZCOLUMNS"), .literal(0)), .bitOr, .literal(bit)))],
-                                       where: .and([condition, same]))
+                                       where: .and([condition, sameObject, .column("ZCHANGETYPE") == .literal(1)]))
         var select = SQLSelect(columns: [.literal(changeEntity), .literal(1), .literal(1), entity, key, openTransaction, .literal(bit)])
-        select.filter = .and([condition, .not(.exists(SQLSelect(columns: [.literal(1)], from: .table(changeTable), filter: same)))])
+        select.filter = .and([condition, .not(.exists(SQLSelect(columns: [.literal(1)], from: .table(changeTable), filter: sameObject)))])
         return [fold, .insert(into: changeTable, columns: changeColumns + ["ZCOLUMNS"], select: select)]
     }
 

@@ -50,7 +50,7 @@ public final class ToDoStore {
         coordinator.register(ToDoCategory.self, forEntityName: ToDoKeys.categoryEntity)
         let (_, migrations) = try coordinator.addStore(
             type: type, at: url, versions: versions, mappings: [DoNotAlertMigrationPolicy.mapping],
-            options: StoreOptions(migratesAutomatically: true, infersMappingModel: true), progress: progress)
+            options: StoreOptions(migratesAutomatically: true, infersMappingModel: true, tracksHistory: true), progress: progress)
         let store = ToDoStore(versions: versions, coordinator: coordinator, url: url, type: type,
                               migrations: migrations, isNew: isNew)
         if isNew && seeded { try store.seed(now: now) }
@@ -63,6 +63,7 @@ public final class ToDoStore {
         self.versions = versions
         self.coordinator = coordinator
         self.context = ManagedObjectContext(coordinator: coordinator)
+        context.transactionAuthor = "ToDo"
         self.url = url
         self.type = type
         self.migrations = migrations

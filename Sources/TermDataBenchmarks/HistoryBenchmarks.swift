@@ -1,0 +1,97 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+import SQLiteStore
+import Synchronization
+
+/// What persistent history costs a save, and how soon another connection's commit is noticed.
+///
+/// ```
+/// swift build -c release --product termdata-bench && .build/release/termdata-bench history
+/// ```
+enum HistoryBenchmarks {
+    static let modelXML = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+        <entity name="Owner" syncable="YES">
+            <attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="owner" inverseEntity="Item"/>
+        </entity>
+        <entity name="Item" syncable="YES">
+            <attribute name="name" optional="YES" attributeType="String"/>
+            <attribute name="value" optional="YES" attributeType="Integer 64" usesScalarValueType="NO"/>
+            <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Owner" inverseName="items" inverseEntity="Owner"/>
+        </entity>
+        </model>
+        """
+
+    static func run() throws {
+        let inserts = ProcessInfo.processInfo.environment["TERMDATA_BENCH_INSERTS"].flatMap(Int.init) ?? 100_000
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termdata-bench-history-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let modelDir = dir.appendingPathComponent("History.xcdatamodel")
+        try FileManager.default.createDirectory(at: modelDir, withIntermediateDirectories: true)
+        try Data(modelXML.utf8).write(to: modelDir.appendingPathComponent("contents"))
+        let model = try XcodeModelFile.read(modelDir).current
+
+        print("inserts: \(inserts) items in 3 owners")
+        print("work".padding(toLength: 44, withPad: " ", startingAt: 0) + "  history (s) without (s)   ratio")
+        var run = 0
+        func insertAndSave(tracksHistory: Bool) throws -> Double {
+            run += 1
+            let coordinator = PersistentStoreCoordinator(model: model)
+            try coordinator.addStore(type: .sqlite, at: dir.appendingPathComponent("Store\(run).sqlite"),
+                                     options: StoreOptions(tracksHistory: tracksHistory))
+            let context = ManagedObjectContext(coordinator: coordinator)
+            return try SQLiteBenchmarks.time {
+                let owners = try (0..<3).map { i in
+                    let owner = try context.insertObject(forEntityName: "Owner")
+                    owner["name"] = .string("owner \(i)")
+                    return owner
+                }
+                for i in 0..<inserts {
+                    let item = try context.insertObject(forEntityName: "Item")
+                    item["name"] = .string("item \(i)")
+                    item["value"] = .int(i)
+                    item["owner"] = .object(owners[i % 3])
+                }
+                try context.save()
+            }
+        }
+        var with: [Double] = [], without: [Double] = []
+        for _ in 0..<5 {
+            with.append(try insertAndSave(tracksHistory: true))
+            without.append(try insertAndSave(tracksHistory: false))
+        }
+        SQLiteBenchmarks.report("insert and save \(inserts) objects", with.min()!, without.min()!)
+
+        // Another connection's commit, to the notice: twenty single-object saves, a second apart.
+        let url = dir.appendingPathComponent("Watched.sqlite")
+        let watching = PersistentStoreCoordinator(model: model)
+        try watching.addStore(type: .sqlite, at: url, options: StoreOptions(tracksHistory: true))
+        let writer = PersistentStoreCoordinator(model: model)
+        try writer.addStore(type: .sqlite, at: url, options: StoreOptions(tracksHistory: true))
+        let context = ManagedObjectContext(coordinator: writer)
+        let heard = Mutex<[Double]>([])
+        let observer = watching.observeRemoteChanges { _ in
+            let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+            heard.withLock { $0.append(now) }
+        }
+        var delays: [Double] = []
+        for i in 0..<20 {
+            Thread.sleep(forTimeInterval: 0.3 + Double(i % 7) * 0.01)
+            heard.withLock { $0 = [] }
+            try context.insertObject(forEntityName: "Item")["value"] = .int(i)
+            try context.save()
+            let committed = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+            let deadline = Date().addingTimeInterval(2)
+            while Date() < deadline, heard.withLock({ $0.isEmpty }) { Thread.sleep(forTimeInterval: 0.001) }
+            if let first = heard.withLock({ $0.first }) { delays.append(max(0, first - committed)) }
+        }
+        watching.removeRemoteChangeObserver(observer)
+        delays.sort()
+        print(String(format: "commit to notice (%d commits): median %.0f ms, max %.0f ms", delays.count,
+                     delays[delays.count / 2] * 1000, (delays.last ?? 0) * 1000))
+    }
+}

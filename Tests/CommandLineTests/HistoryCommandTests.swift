@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TestSupport
+import ObjectGraph
+import SQLiteStore
+
+@Suite("termdata history")
+struct HistoryCommandTests {
+    /// A ToDo store that keeps history, with one save by "tester" and then an import by
+    /// another process.
+    func trackedStore() throws -> (CommandLineSession, String) {
+        let cli = try CommandLineSession()
+        let url = cli.file("Tracked.sqlite")
+        SQLiteStore.register()
+        do {
+            let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.toDoModel())
+            try coordinator.addStore(type: .sqlite, at: url, options: StoreOptions(tracksHistory: true))
+            let context = ManagedObjectContext(coordinator: coordinator)
+            context.transactionAuthor = "tester"
+            context.name = "setup"
+            try context.insertObject(forEntityName: "Category")["name"] = "Home"
+            try context.save()
+            coordinator.removeStore(coordinator.stores[0])
+        }
+        let graph = try cli.write(StoreCommandTests.graph, to: "todo.json")
+        let imported = try cli.run(["import", "--store", url.path, "--model", "ToDo", graph])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        return (cli, url.path)
+    }
+
+    @Test("lists each transaction's changes with its token, author and context")
+    func table() throws {
+        let (cli, store) = try trackedStore()
+        let result = try cli.run(["history", "--store", store])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("token  time") == true)
+        #expect(lines.contains { $0.hasPrefix("1 ") && $0.contains("tester") && $0.contains("setup") && $0.contains("insert  Category 1") })
+        let imported = lines.filter { $0.hasPrefix("2 ") && $0.contains("termdata import") }
+        #expect(imported.count == 6, "two categories and four items: \(lines)")
+        #expect(lines.contains("(7 changes)"))
+        #expect(lines.last == "(2 transactions; the last token is 2)")
+    }
+
+    @Test("--since, --author and --entity choose transactions; json lists them with their changes")
+    func filtersAndJSON() throws {
+        let (cli, store) = try trackedStore()
+        let since = try cli.run(["history", "--store", store, "--since", "1", "--format", "json"])
+        #expect(since.status == 0, "\(since.stderr)")
+        let transactions = try #require(try JSONSerialization.jsonObject(with: Data(since.stdout.utf8)) as? [[String: Any]])
+        #expect(transactions.map { $0["author"] as? String } == ["termdata import"])
+        let changes = try #require(transactions.first?["changes"] as? [[String: Any]])
+        #expect(changes.count == 6)
+        #expect(changes.allSatisfy { $0["type"] as? String == "insert" && ($0["object"] as? String)?.hasPrefix("x-coredata://") == true })
+
+        let byAuthor = try cli.run(["history", "--store", store, "--author", "tester"])
+        #expect(byAuthor.stdout.contains("(1 transaction;"))
+        let byEntity = try cli.run(["history", "--store", store, "--entity", "ToDo"])
+        #expect(byEntity.stdout.contains("(4 changes)"))
+        let bad = try cli.run(["history", "--store", store, "--since", "soon"])
+        #expect(bad.status != 0 && bad.stderr.contains("a token is a transaction number"), "\(bad.stderr)")
+    }
+
+    @Test("--delete-through removes history up to a token; the objects stay")
+    func deleting() throws {
+        let (cli, store) = try trackedStore()
+        let removed = try cli.run(["history", "--store", store, "--delete-through", "1"])
+        #expect(removed.stdout == "Removed 1 transaction of history.\n", "\(removed.stderr)")
+        #expect(try cli.run(["history", "--store", store]).stdout.contains("(1 transaction;"))
+        #expect(try cli.run(["query", "--store", store, "--model", "ToDo", "Category", "--count"]).stdout == "3\n")
+    }
+
+    @Test("an XML store is said to keep no history")
+    func xmlStore() throws {
+        let cli = try CommandLineSession()
+        let graph = try cli.write(StoreCommandTests.graph, to: "todo.json")
+        _ = try cli.run(["import", "--store", "T.xml", "--model", "ToDo", graph])
+        let result = try cli.run(["history", "--store", "T.xml", "--model", "ToDo"])
+        #expect(result.status != 0 && result.stderr.contains("keeps no history (only SQLite stores do)"), "\(result.stderr)")
+    }
+}
