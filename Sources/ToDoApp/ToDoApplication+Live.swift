@@ -27,15 +27,25 @@ extension ToDoApplication {
                 // The item keeps what it read (its save will ask whose values win): theirs is read afresh.
                 let peek = ManagedObjectContext(coordinator: context.coordinator)
                 let stored = (try? peek.existingObject(with: shown.objectID))?.committedValues(forKeys: Array(fields)) ?? [:]
+                let mine = Set(shown.changedValues.keys).union(heldEdits(of: shown))
                 for field in form.fields where fields.contains(field.id) {
                     let theirs = field.format.string(for: CellValue(stored[field.id] ?? .null))
-                    form.state.errors[field.id] = "Changed by \(who) to “\(theirs)”; yours is kept until you save"
+                    form.state.errors[field.id] = mine.contains(field.id)
+                        ? "Changed by \(who) to “\(theirs)” too: saving asks whose value wins"
+                        : "Changed by \(who) to “\(theirs)”: saving takes it"
                 }
-                message = "The item you are editing was changed by \(who); saving will ask whose values win"
+                message = "Changed by \(who) too; saving will ask"
             }
         }
         app.showMessage(message)
         updateStatus()
+    }
+
+    /// The fields whose edits the form holds for an item (in its own context, not yet the app's).
+    private func heldEdits(of item: ManagedObject) -> Set<String> {
+        guard let editing = (form.session as? ObjectControllerForm)?.editing,
+              let held = editing.registeredObject(for: item.objectID) else { return [] }
+        return Set(held.changedValues.keys)
     }
 
     /// Whether the user has unsaved edits of an item: held in the form, open in an editor, or

@@ -104,6 +104,39 @@ struct PersistentHistoryTests {
         #expect(try stack.coordinator.fetchHistory(HistoryRequest(after: history[0].token)).isEmpty)
     }
 
+    @Test("a new book on a shelf is an update of the shelf; not of one the same save made, and once for many books")
+    func newMembersUpdateTheirOwner() throws {
+        let stack = try LibraryModel.stack()
+        let context = stack.context
+        let (old, renamed) = (try context.insertObject(forEntityName: "Shelf"), try context.insertObject(forEntityName: "Shelf"))
+        try context.save()
+        var token = try stack.coordinator.currentHistoryToken()
+
+        let fresh = try context.insertObject(forEntityName: "Shelf")
+        renamed["title"] = "Poetry"
+        for shelf in [old, old, renamed, fresh] { try context.insertObject(forEntityName: "Book")["shelf"] = .object(shelf) }
+        try context.save()
+        let history = try stack.coordinator.fetchHistory(HistoryRequest(after: token))
+        #expect(history.map(summary) == [["insert Book", "insert Book", "insert Book", "insert Book", "insert Shelf",
+                                          "update Shelf: books", "update Shelf: books,title"]])
+        let updates = history[0].changes.filter { $0.changeType == .update }
+        #expect(Set(updates.map(\.changedObjectID)) == [old.objectID, renamed.objectID])
+        token = history[0].token
+
+        // Plain SQL's new book is filed with its shelf's update too.
+        let raw = try DatabaseQueue(path: stack.url.path)
+        try raw.write { db in
+            try db.execute(sql: "INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZSHELF) VALUES (90, (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'), 1, ?)",
+                           arguments: [old.objectID.primaryKey])
+        }
+        try raw.close()
+        _ = try context.insertObject(forEntityName: "Tag")
+        try context.save()
+        let stray = try #require(try stack.coordinator.fetchHistory(HistoryRequest(after: token)).first)
+        #expect(stray.author == nil)
+        #expect(summary(stray) == ["insert Book", "update Shelf: books"])
+    }
+
     @Test("many-to-many changes are updates of both sides")
     func manyToManyChanges() throws {
         let stack = try LibraryModel.stack()

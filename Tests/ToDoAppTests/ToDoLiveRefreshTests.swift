@@ -71,8 +71,9 @@ struct ToDoLiveRefreshTests: ToDoTesting {
 
         let text = screen(try mergeWhenNoticed(todo))
         #expect(names(todo) == ["Mine"], "the user's unsaved name stays")
-        #expect(text.contains("The item you are editing was changed by phone"))
-        #expect(text.contains("Changed by phone to “Theirs”"))
+        #expect(text.contains("Changed by phone too; saving will ask"))
+        #expect(text.contains("Changed by phone to “Theirs” too: saving asks whose value wins"))
+        #expect(text.contains("Changed by phone to “[x]”: saving takes it"))
 
         let dialog = screen(todo.app.runScript("<C-s>"))
         #expect(dialog.contains("name changed on both sides"))

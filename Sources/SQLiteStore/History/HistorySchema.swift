@@ -106,7 +106,7 @@ struct HistorySchema: Sendable {
                                    filter: .and([.column("Z_PK") == .subquery(last), .column("Z_OPT") == .literal(0)])))
     }
 
-    private static let changeColumns = ["Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID"]
+    static let changeColumns = ["Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID"]
 
     private static func recordChange(_ type: Int64, entity: SQLExpression, key: SQLExpression,
                                      columns mask: SQLExpression? = nil,
@@ -167,6 +167,46 @@ struct HistorySchema: Sendable {
         return links
     }
 
+    /// Statements that record, for the transaction numbered by their parameters (each `?`
+    /// is the transaction's number), an update of every object a row inserted in it joined as
+    /// a to-many member through a foreign key: set-based, one pass per relationship, where a
+    /// trigger would take a statement per row. Owners the transaction inserted or deleted are
+    /// left out; one it updated already gets the relationship's bit.
+    var ownersOfInsertedMembers: [(statement: SQLStatement, parameters: Int)] {
+        var statements: [(SQLStatement, Int)] = []
+        for link in ownerLinks {
+            guard let members = schema.tables.first(where: { $0.name == link.table }) else { continue }   // join tables have triggers
+            let ownerEntity: SQLExpression = link.owner.entityNumbers.count == 1 ? .literal(Int64(link.owner.entityNumbers[0]))
+                : .subquery(SQLSelect(columns: [.column("Z_ENT")], from: .table(link.owner.name, as: "o"),
+                                      filter: .column("Z_PK", of: "o") == .column(link.keyColumn, of: "m")))
+            // The owners of members this transaction inserted.
+            var owners = SQLSelect(columns: [.column(link.keyColumn, of: "m")], from: .table(Self.changeTable, as: "c"),
+                                   joins: [SQLJoin(.inner, members.name, as: "m", on: .column("Z_PK", of: "m") == .column("ZENTITYPK", of: "c"))])
+            owners.filter = .and([
+                .column("ZTRANSACTIONID", of: "c") == .parameter, .column("ZCHANGETYPE", of: "c") == .literal(0),
+                .column("ZENTITY", of: "c").isIn(members.entityNumbers.map { .literal(Int64($0)) }),
+                .column(link.keyColumn, of: "m").isNull(negated: true),
+            ])
+            var joined = owners
+            joined.columns = [.literal(1)]
+            joined.filter = .and([owners.filter!, .column(link.keyColumn, of: "m") == .column("ZENTITYPK", of: Self.changeTable)])
+            let updated = SQLExpression.and([
+                .column("ZTRANSACTIONID") == .parameter, .column("ZCHANGETYPE") == .literal(1), .exists(joined),
+            ])
+            statements.append((.update(Self.changeTable, set: [("ZCOLUMNS", .binary(.coalesce(.column("ZCOLUMNS"), .literal(0)), .bitOr, .literal(link.bit)))],
+                                       where: .and([updated, .column("ZENTITY").isIn(link.owner.entityNumbers.map { .literal(Int64($0)) })])), 2))
+            var fresh = owners
+            fresh.columns = [.literal(Self.changeEntity), .literal(1), .literal(1), ownerEntity, .column(link.keyColumn, of: "m"), .parameter, .literal(link.bit)]
+            fresh.filter = .and([owners.filter!, .not(.exists(SQLSelect(columns: [.literal(1)], from: .table(Self.changeTable, as: "x"), filter: .and([
+                .column("ZTRANSACTIONID", of: "x") == .parameter, .column("ZENTITYPK", of: "x") == .column(link.keyColumn, of: "m"),
+                .column("ZENTITY", of: "x").isIn(link.owner.entityNumbers.map { .literal(Int64($0)) }),
+            ]))))])
+            fresh.groupBy = [.column(link.keyColumn, of: "m")]
+            statements.append((.insert(into: Self.changeTable, columns: Self.changeColumns + ["ZCOLUMNS"], select: fresh), 3))
+        }
+        return statements
+    }
+
     /// Every trigger history needs, by name.
     var triggers: [(name: String, statement: SQLStatement)] {
         var triggers: [(String, SQLStatement)] = []
@@ -181,9 +221,10 @@ struct HistorySchema: Sendable {
         for table in schema.tables {
             guard let tableSlots = slots[table.name] else { continue }
             let prefix = Self.triggerPrefix + table.name
+            // The owners new rows join are recorded once per transaction, at its end
+            // (`ownersOfInsertedMembers`), not by a statement per row.
             triggers.append((prefix + "_INSERT", .createTrigger(prefix + "_INSERT", after: .insert, on: table.name, body:
-                [Self.recordChange(0, entity: .column("Z_ENT", of: "NEW"), key: .column("Z_PK", of: "NEW"))]
-                + ownerChanges(on: table.name, row: "NEW") { _ in .true })))
+                [Self.recordChange(0, entity: .column("Z_ENT", of: "NEW"), key: .column("Z_PK", of: "NEW"))])))
 
             let changed = tableSlots.columns.enumerated().map { i, column in
                 (bit: tableSlots.bit(i), test: SQLExpression.binary(.column(column, of: "OLD"), .isNot, .column(column, of: "NEW")))

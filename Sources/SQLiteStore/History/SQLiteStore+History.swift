@@ -68,7 +68,7 @@ extension SQLiteStore: HistoryTrackingStore {
     /// first, under one of their own; then the triggers file this save's changes under it.
     func beginHistoryTransaction(_ info: TransactionInfo, in db: Database) throws -> Int64 {
         if !historyState.installed { try installHistory(in: db) }
-        try Self.fileStrayChanges(in: db)
+        try Self.fileStrayChanges(history: HistorySchema(schema: schema), in: db)
         let author = try info.author.map { try Self.stringKey($0, in: db) }
         let context = try info.contextName.map { try Self.stringKey($0, in: db) }
         let process = try Self.stringKey(String(ProcessInfo.processInfo.processIdentifier), in: db)
@@ -88,15 +88,23 @@ extension SQLiteStore: HistoryTrackingStore {
             try db.cachedStatement(sql: "DELETE FROM ATRANSACTION WHERE Z_PK = ?").execute(arguments: [number])
             return nil
         }
+        try Self.recordOwners(of: number, history: HistorySchema(schema: schema), in: db)
         try db.cachedStatement(sql: "UPDATE ATRANSACTION SET Z_OPT = 1 WHERE Z_PK = ?").execute(arguments: [number])
         try Self.updateHistoryCounters(in: db)
         return number
     }
 
+    /// Records the owners that the transaction's new rows joined (see `ownersOfInsertedMembers`).
+    static func recordOwners(of transaction: Int64, history: HistorySchema, in db: Database) throws {
+        for (statement, parameters) in history.ownersOfInsertedMembers {
+            try db.cachedStatement(sql: statement.sqlite).execute(arguments: StatementArguments(Array(repeating: transaction, count: parameters)))
+        }
+    }
+
     /// Files changes that no transaction holds (another program's plain SQL) under a
     /// transaction with no author, stamped now. Returns its number, or nil when there were none.
     @discardableResult
-    static func fileStrayChanges(in db: Database) throws -> Int64? {
+    static func fileStrayChanges(history: HistorySchema, in db: Database) throws -> Int64? {
         guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID IS NULL)")) == true else {
             return nil
         }
@@ -104,6 +112,7 @@ extension SQLiteStore: HistoryTrackingStore {
             .execute(arguments: [HistorySchema.transactionEntity, Date().timeIntervalSinceReferenceDate])
         let number = db.lastInsertedRowID
         try db.cachedStatement(sql: "UPDATE ACHANGE SET ZTRANSACTIONID = ? WHERE ZTRANSACTIONID IS NULL").execute(arguments: [number])
+        try recordOwners(of: number, history: history, in: db)
         try updateHistoryCounters(in: db)
         return number
     }
