@@ -125,7 +125,7 @@ let package = Package(
             "TerminalBindings", "TerminalUI", "Bindings", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ]),
         .testTarget(name: "ToDoAppTests", dependencies: [
-            "ToDoApp", "Interchange", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+            "ToDoApp", "AppShell", "Interchange", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ], exclude: ["Screens"]),
         .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: [
