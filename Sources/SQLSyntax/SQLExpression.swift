@@ -45,6 +45,8 @@ public struct SQLExpression: Hashable, Sendable {
         case subquery(SQLSelect)
         /// `a COLLATE name`
         case collate(Node, String)
+        /// `a IN (SELECT ...)`
+        case inSelect(Node, SQLSelect)
     }
 
     let node: Node
@@ -112,6 +114,9 @@ public struct SQLExpression: Hashable, Sendable {
     public func between(_ low: SQLExpression, and high: SQLExpression) -> SQLExpression {
         SQLExpression(.between(node, low.node, high.node))
     }
+
+    /// `IN (SELECT ...)`: one of the values the query gives.
+    public func isIn(_ select: SQLSelect) -> SQLExpression { SQLExpression(.inSelect(node, select)) }
 
     /// `IN (...)`; an empty list is no match.
     public func isIn(_ list: [SQLExpression]) -> SQLExpression {

@@ -224,7 +224,7 @@ struct SQLRenderer {
             case .bitOr: return .bits
             default: return .comparison
             }
-        case .isNull, .between, .in: return .comparison
+        case .isNull, .between, .in, .inSelect: return .comparison
         case .collate: return .collate
         case .column, .value, .parameter, .integer, .null, .boolean, .function, .countAll, .exists, .subquery: return .atom
         }
@@ -284,6 +284,11 @@ struct SQLRenderer {
             write(inner, needing: .comparison)
             sql += " IN ("
             list(elements)
+            sql += ")"
+        case .inSelect(let inner, let select):
+            write(inner, needing: .comparison)
+            sql += " IN ("
+            write(select)
             sql += ")"
         case .function(let function, let args):
             sql += function + "("

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import ObjectModel
+import Predicates
 import SQLiteStore
 import Synchronization
 
@@ -24,6 +25,37 @@ enum HistoryBenchmarks {
         </entity>
         </model>
         """
+
+    /// A batch insert of a million rows against the sqlite3 C API inserting the same rows
+    /// with one prepared statement (the SQLite benchmark's floor), best of three each.
+    static func batchInsert(in dir: URL) throws {
+        let rows = ProcessInfo.processInfo.environment["TERMDATA_BENCH_ROWS"].flatMap(Int.init) ?? 1_000_000
+        let modelDir = dir.appendingPathComponent("Bench.xcdatamodel")
+        try FileManager.default.createDirectory(at: modelDir, withIntermediateDirectories: true)
+        try Data(SQLiteBenchmarks.modelXML.utf8).write(to: modelDir.appendingPathComponent("contents"))
+        let model = try XcodeModelFile.read(modelDir).current
+        let objects: [[String: ObjectValue]] = (0..<rows).map { i in
+            ["name": .string("item \(i)"), "value": .int(i), "created": .date(Date(timeIntervalSinceReferenceDate: Double(i))),
+             "score": .double(Double(i % 1000) / 1000)]
+        }
+        var run = 0
+        var batch: [Double] = [], raw: [Double] = []
+        for _ in 0..<3 {
+            run += 1
+            let coordinator = PersistentStoreCoordinator(model: model)
+            let url = dir.appendingPathComponent("Batch\(run).sqlite")
+            try coordinator.addStore(type: .sqlite, at: url)
+            let request = BatchInsertRequest(entityName: "Item", objects: objects)
+            batch.append(try SQLiteBenchmarks.time { _ = try coordinator.execute(.insert(request)) })
+            coordinator.removeStore(coordinator.stores[0])
+            let rawURL = dir.appendingPathComponent("Raw\(run).sqlite")
+            try SQLiteBenchmarks.copySchema(from: url, to: rawURL)
+            let sqlite = try RawSQLite(rawURL)
+            raw.append(try SQLiteBenchmarks.time { try sqlite.insertItems(rows, firstKey: 1) })
+        }
+        print("work".padding(toLength: 44, withPad: " ", startingAt: 0) + "  store (s)   sqlite3 (s)   ratio")
+        SQLiteBenchmarks.report("batch insert \(rows) rows (no history)", batch.min()!, raw.min()!)
+    }
 
     static func run() throws {
         let inserts = ProcessInfo.processInfo.environment["TERMDATA_BENCH_INSERTS"].flatMap(Int.init) ?? 100_000
@@ -65,6 +97,8 @@ enum HistoryBenchmarks {
             without.append(try insertAndSave(tracksHistory: false))
         }
         SQLiteBenchmarks.report("insert and save \(inserts) objects", with.min()!, without.min()!)
+
+        try batchInsert(in: dir)
 
         // Another connection's commit, to the notice: twenty single-object saves, a second apart.
         let url = dir.appendingPathComponent("Watched.sqlite")

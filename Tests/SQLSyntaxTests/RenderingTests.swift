@@ -88,6 +88,10 @@ struct RenderingTests {
             (.createTrigger("T", after: .delete, on: "ZITEM", body: [.delete(from: "M")]),
              "CREATE TRIGGER T AFTER DELETE ON ZITEM FOR EACH ROW BEGIN DELETE FROM M; END"),
             (.dropTrigger("T", ifExists: true), "DROP TRIGGER IF EXISTS T"),
+            (.update("ZITEM", set: [("ZNAME", .null)], where: .column("Z_PK").isIn(SQLSelect(columns: [.column("Z_PK", of: "t0")],
+                                                                                           from: .table("ZITEM", as: "t0"),
+                                                                                           filter: .column("ZDONE", of: "t0") == .parameter))),
+             "UPDATE ZITEM SET ZNAME = NULL WHERE Z_PK IN (SELECT t0.Z_PK FROM ZITEM t0 WHERE t0.ZDONE = ?)"),
         ]
         for (statement, expected) in cases {
             #expect(dialect.render(statement).sql == expected)

@@ -160,7 +160,7 @@ extension SQLiteStore {
 
     /// Takes `count` keys from a root entity's counter in `Z_PRIMARYKEY` and returns the
     /// first; the counter records the last, so no other save or connection hands them out.
-    private func reserveKeys(_ count: Int64, root: String, in db: Database) throws -> Int64 {
+    func reserveKeys(_ count: Int64, root: String, in db: Database) throws -> Int64 {
         let number = schema.mapping(for: root)!.number
         let max = try Int64.fetchOne(db.cachedStatement(sql: SQLSelect(columns: [.column("Z_MAX")], from: .table("Z_PRIMARYKEY"),
                                                                        filter: .column("Z_ENT") == .parameter).sqlite),

@@ -1,0 +1,160 @@
+import Foundation
+import Predicates
+
+/// What a batch request returns: how many objects it touched, or which.
+public enum BatchResultType: Sendable, Hashable {
+    case count
+    case objectIDs
+}
+
+/// The objects a batch request touched.
+public struct BatchResult: Sendable, Hashable {
+    public var count: Int
+    /// The objects, when the request asked for `.objectIDs`.
+    public var objectIDs: [ManagedObjectID]?
+
+    public init(count: Int, objectIDs: [ManagedObjectID]? = nil) {
+        self.count = count
+        self.objectIDs = objectIDs
+    }
+}
+
+/// New objects of one entity written straight to the store, from dictionaries of attribute
+/// values (missing attributes take the model's defaults), without contexts, validation or
+/// relationships, as Core Data's `NSBatchInsertRequest`.
+///
+/// ```swift
+/// let rows: [[String: ObjectValue]] = names.map { ["name": .string($0)] }
+/// try context.execute(BatchInsertRequest(entityName: "ToDo", objects: rows))
+/// ```
+public struct BatchInsertRequest: Sendable {
+    public var entityName: String
+    public var objects: [[String: ObjectValue]]
+    public var resultType: BatchResultType
+
+    public init(entityName: String, objects: [[String: ObjectValue]], resultType: BatchResultType = .count) {
+        self.entityName = entityName
+        self.objects = objects
+        self.resultType = resultType
+    }
+
+    /// Objects made by `fill`, called with an empty dictionary and the object's number until
+    /// it returns true (done; that dictionary is not inserted), as Core Data's
+    /// `dictionaryHandler`.
+    public init(entityName: String, resultType: BatchResultType = .count,
+                fill: (inout [String: ObjectValue], Int) throws -> Bool) rethrows {
+        var objects: [[String: ObjectValue]] = []
+        while true {
+            var object: [String: ObjectValue] = [:]
+            if try fill(&object, objects.count) { break }
+            objects.append(object)
+        }
+        self.init(entityName: entityName, objects: objects, resultType: resultType)
+    }
+}
+
+/// New values for the attributes of every object of an entity (and its sub-entities) that
+/// matches a predicate, set in the store in one statement, as `NSBatchUpdateRequest`.
+public struct BatchUpdateRequest: Sendable {
+    public var entityName: String
+    public var predicate: ObjectPredicate?
+    public var propertiesToUpdate: [String: ObjectValue]
+    public var resultType: BatchResultType
+
+    public init(entityName: String, predicate: ObjectPredicate? = nil, propertiesToUpdate: [String: ObjectValue],
+                resultType: BatchResultType = .count) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.propertiesToUpdate = propertiesToUpdate
+        self.resultType = resultType
+    }
+}
+
+/// Every object of an entity (and its sub-entities) that matches a predicate, deleted in
+/// the store, as `NSBatchDeleteRequest`. Delete rules apply as a context would apply them:
+/// Deny refuses the whole request, Cascade deletes the destinations (with their own rules),
+/// Nullify clears the inverse; No Action leaves the destinations' references as they are.
+public struct BatchDeleteRequest: Sendable {
+    public var entityName: String
+    public var predicate: ObjectPredicate?
+    public var resultType: BatchResultType
+
+    public init(entityName: String, predicate: ObjectPredicate? = nil, resultType: BatchResultType = .count) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.resultType = resultType
+    }
+}
+
+/// One of the batch requests, as a store receives it.
+public enum BatchRequest: Sendable {
+    case insert(BatchInsertRequest)
+    case update(BatchUpdateRequest)
+    case delete(BatchDeleteRequest)
+
+    var entityName: String {
+        switch self {
+        case .insert(let r): r.entityName
+        case .update(let r): r.entityName
+        case .delete(let r): r.entityName
+        }
+    }
+}
+
+/// Why a batch request was refused; nothing was written.
+public enum BatchRequestError: Error, Equatable, CustomStringConvertible {
+    /// A Deny rule: objects to delete still have destinations through this relationship.
+    case denied(entity: String, relationship: String, objects: Int)
+    /// A key that is not a stored attribute of the entity.
+    case notAnAttribute(entity: String, key: String)
+    /// A store that runs no batch requests (only SQLite stores do).
+    case unsupportedStore(StoreType)
+
+    public var description: String {
+        switch self {
+        case let .denied(entity, relationship, objects):
+            "cannot delete: \(objects) \(entity) object\(objects == 1 ? " has" : "s have") \(relationship), whose delete rule is Deny"
+        case let .notAnAttribute(entity, key):
+            "\(entity) has no stored attribute '\(key)' (a batch request sets attributes only)"
+        case let .unsupportedStore(type):
+            "a \(type.rawValue) store runs no batch requests (SQLite stores do)"
+        }
+    }
+}
+
+/// A store that runs batch requests in its own language, without contexts.
+public protocol BatchRequestStore: PersistentStore {
+    func execute(_ request: BatchRequest, transaction: TransactionInfo) throws -> BatchResult
+}
+
+extension PersistentStoreCoordinator {
+    /// Runs a batch request in the store that holds its entity; a store that keeps history
+    /// records it under `transaction`, where contexts learn of it.
+    public func execute(_ request: BatchRequest, transaction: TransactionInfo = TransactionInfo()) throws -> BatchResult {
+        guard model.entity(named: request.entityName) != nil else { throw ObjectGraphError.unknownEntity(request.entityName) }
+        guard let store = stores(forEntityName: request.entityName).first else { throw ObjectGraphError.noStoreForEntity(request.entityName) }
+        guard let batchStore = store as? any BatchRequestStore else { throw BatchRequestError.unsupportedStore(store.type) }
+        return try locked { try batchStore.execute(request, transaction: transaction) }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Runs a batch insert in the store, recorded under this context's author and name. The
+    /// context's objects do not change: merge the store's history (`mergeRemoteChanges`), or
+    /// the returned IDs, to see it.
+    @discardableResult
+    public func execute(_ request: BatchInsertRequest) throws -> BatchResult { try executeBatch(.insert(request)) }
+
+    /// Runs a batch update in the store (see `execute(_: BatchInsertRequest)`).
+    @discardableResult
+    public func execute(_ request: BatchUpdateRequest) throws -> BatchResult { try executeBatch(.update(request)) }
+
+    /// Runs a batch delete in the store (see `execute(_: BatchInsertRequest)`).
+    @discardableResult
+    public func execute(_ request: BatchDeleteRequest) throws -> BatchResult { try executeBatch(.delete(request)) }
+
+    private func executeBatch(_ request: BatchRequest) throws -> BatchResult {
+        checkQueue()
+        return try coordinator.execute(request, transaction: TransactionInfo(author: transactionAuthor, contextName: name))
+    }
+}
