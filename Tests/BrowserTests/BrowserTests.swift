@@ -57,6 +57,57 @@ struct BrowserTests {
         try SQLiteTestRows.firstNames(storeURL)
     }
 
+    @Test("with history on, people another program adds, renames and deletes show in place; the count follows")
+    func followsOtherWriters() throws {
+        SQLiteStore.register()
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.sampleModel())
+        try coordinator.addStore(type: .sqlite, at: storeURL, options: StoreOptions(tracksHistory: true))
+        let driver = MemoryDriver(size: Size(width: 150, height: 30))
+        let browser = try BrowserApplication(context: ManagedObjectContext(coordinator: coordinator), title: "SampleModel_V1.sqlite", driver: driver)
+        browser.app.runScript("<Tab><Tab>jj<Enter>")
+        #expect(browser.objects?.entityName == "Person")
+        #expect(browser.live?.isFollowing == true)
+        func mergeWhenNoticed() throws -> String {
+            let live = try #require(browser.live)
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                if case .needsRedraw = live.mergeIfChanged() { break }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            browser.app.runScript("")
+            return text(driver)
+        }
+
+        let other = PersistentStoreCoordinator(model: try ModelFixtures.sampleModel())
+        try other.addStore(type: .sqlite, at: storeURL)
+        let writer = ManagedObjectContext(coordinator: other)
+        writer.transactionAuthor = "sync"
+        let zed = try writer.insertObject(forEntityName: "Person")
+        zed["firstName"] = "Aaron-Zed"
+        zed["id"] = .uuid(UUID())
+        zed["updatedAt"] = .date(Date())
+        try writer.save()
+        func names() -> [String] { (browser.objects?.arrangedObjects ?? []).compactMap { $0.string("firstName") } }
+        var screen = try mergeWhenNoticed()
+        #expect(names().contains("Aaron-Zed"))
+        #expect(screen.contains("Updated by sync: 1 added"))
+        #expect(screen.contains("21 Person · saved"))
+        #expect(screen.contains("│Person                   │     21│"), "the entity list's count follows")
+
+        zed["firstName"] = "Aaron-Renamed"
+        try writer.save()
+        screen = try mergeWhenNoticed()
+        #expect(names().contains("Aaron-Renamed") && !names().contains("Aaron-Zed"))
+        #expect(screen.contains("Updated by sync: 1 changed"))
+
+        writer.delete(zed)
+        try writer.save()
+        screen = try mergeWhenNoticed()
+        #expect(!names().contains { $0.hasPrefix("Aaron-") })
+        #expect(screen.contains("Updated by sync: 1 removed"))
+        #expect(screen.contains("20 Person · saved"))
+    }
+
     @Test("with no objects to show, the browser starts in the entity list, where j picks the next entity")
     func startsInEntityListWhenEmpty() throws {
         let (browser, driver, _) = try launch(model: ModelFixtures.company)

@@ -42,6 +42,7 @@ struct ToDoLiveRefreshTests: ToDoTesting {
         var text = screen(try mergeWhenNoticed(todo))
         #expect(text.contains("Zebra crossing"))
         #expect(text.contains("Updated by phone: 1 added"))
+        #expect(text.contains("2 items · saved"))
         #expect(todo.items.selectedObjects.map(\.objectID) == selected)
 
         zebra["name"] = "Zebra renamed"
@@ -55,6 +56,7 @@ struct ToDoLiveRefreshTests: ToDoTesting {
         text = screen(try mergeWhenNoticed(todo))
         #expect(!text.contains("Zebra"))
         #expect(text.contains("Updated by phone: 1 removed"))
+        #expect(text.contains("1 item · saved"), "the count follows")
         #expect(todo.items.selectedObjects.map(\.objectID) == selected)
     }
 

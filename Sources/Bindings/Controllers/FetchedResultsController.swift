@@ -303,6 +303,7 @@ public final class FetchedResultsController {
     private func contextChanged(_ changes: ObjectChanges) {
         let touched = (changes.inserted + changes.updated + changes.deleted + changes.refreshed + changes.invalidated)
             .contains { kinds.contains($0.entity.name) }
+            || changes.mergedObjectIDs.contains { kinds.contains($0.entityName) }
         guard touched || changes.invalidatedAll else { return }
         guard (try? performFetch()) != nil else { return }
         notify(ArrangedChanges(reloaded: true))

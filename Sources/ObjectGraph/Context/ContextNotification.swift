@@ -21,6 +21,9 @@ public struct ObjectChanges {
     public var invalidated: [ManagedObject]
     /// Whether the context was reset and every object left it.
     public var invalidatedAll: Bool
+    /// Objects that a merge changed or deleted and that this context did not have in memory:
+    /// results that may hold them (a fetched-results controller's windows) read again.
+    public var mergedObjectIDs: [ManagedObjectID] = []
 }
 
 /// What a save wrote, as object IDs so that another context, on another thread, can

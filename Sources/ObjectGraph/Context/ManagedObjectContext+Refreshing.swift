@@ -144,11 +144,16 @@ extension ManagedObjectContext {
                 refresh(object, mergeChanges: true)
             } else if let object = registeredObject(for: id) {
                 event.refreshed.append(object)
+            } else {
+                event.mergedIDs.append(id)
             }
         }
         pendingResults.forget(save.deleted)
         for id in save.deleted {
-            guard let object = registeredObject(for: id) else { continue }
+            guard let object = registeredObject(for: id) else {
+                event.mergedIDs.append(id)
+                continue
+            }
             updated.remove(object)
             deleted.remove(object)
             object.status = .invalid

@@ -365,7 +365,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
             deleted: Array(event.deleted),
             refreshed: Array(event.refreshed),
             invalidated: Array(event.invalidated),
-            invalidatedAll: event.invalidatedAll)
+            invalidatedAll: event.invalidatedAll,
+            mergedObjectIDs: event.mergedIDs)
         startEvent()
         post(.objectsDidChange(changes))
     }
@@ -434,10 +435,12 @@ struct EventChanges {
     var invalidated: OrderedSet<ManagedObject> = []
     /// Objects another context inserted, brought in by a merge.
     var merged: OrderedSet<ManagedObject> = []
+    /// Objects a merge changed or deleted that were not in memory here.
+    var mergedIDs: [ManagedObjectID] = []
     var invalidatedAll = false
 
     var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && merged.isEmpty
-            && !invalidatedAll
+            && mergedIDs.isEmpty && !invalidatedAll
     }
 }
