@@ -100,10 +100,12 @@ struct HistorySchema: Sendable {
 
     /// The transaction a change belongs to: the last one, while a save holds it open; else
     /// none, for the next save to file.
-    static var openTransaction: SQLExpression {
+    static var openTransaction: SQLExpression { .subquery(openTransactionSelect) }
+
+    private static var openTransactionSelect: SQLSelect {
         let last = SQLSelect(columns: [.function("MAX", [.column("Z_PK")])], from: .table(transactionTable))
-        return .subquery(SQLSelect(columns: [.column("Z_PK")], from: .table(transactionTable),
-                                   filter: .and([.column("Z_PK") == .subquery(last), .column("Z_OPT") == .literal(0)])))
+        return SQLSelect(columns: [.column("Z_PK")], from: .table(transactionTable),
+                         filter: .and([.column("Z_PK") == .subquery(last), .column("Z_OPT") == .literal(0)]))
     }
 
     static let changeColumns = ["Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID"]
@@ -167,6 +169,14 @@ struct HistorySchema: Sendable {
         return links
     }
 
+    /// The statement that records the rows of a table whose keys lie in a range as inserted
+    /// by a transaction; its parameters are the transaction, the first key and the last.
+    func insertedRows(of table: String) -> SQLStatement {
+        .insert(into: Self.changeTable, columns: Self.changeColumns, select: SQLSelect(
+            columns: [.literal(Self.changeEntity), .literal(1), .literal(0), .column("Z_ENT"), .column("Z_PK"), .parameter],
+            from: .table(table), filter: .column("Z_PK").between(.parameter, and: .parameter)))
+    }
+
     /// Statements that record, for the transaction numbered by their parameters (each `?`
     /// is the transaction's number), an update of every object a row inserted in it joined as
     /// a to-many member through a foreign key: set-based, one pass per relationship, where a
@@ -221,10 +231,12 @@ struct HistorySchema: Sendable {
         for table in schema.tables {
             guard let tableSlots = slots[table.name] else { continue }
             let prefix = Self.triggerPrefix + table.name
-            // The owners new rows join are recorded once per transaction, at its end
-            // (`ownersOfInsertedMembers`), not by a statement per row.
-            triggers.append((prefix + "_INSERT", .createTrigger(prefix + "_INSERT", after: .insert, on: table.name, body:
-                [Self.recordChange(0, entity: .column("Z_ENT", of: "NEW"), key: .column("Z_PK", of: "NEW"))])))
+            // Inserts under an open transaction are the store's own: it records them itself,
+            // set-based, at the transaction's end (`insertedRows`), with the owners the new rows
+            // join (`ownersOfInsertedMembers`). The trigger records other writers' inserts.
+            triggers.append((prefix + "_INSERT", .createTrigger(
+                prefix + "_INSERT", after: .insert, on: table.name, when: .not(.exists(Self.openTransactionSelect)),
+                body: [Self.recordChange(0, entity: .column("Z_ENT", of: "NEW"), key: .column("Z_PK", of: "NEW"))])))
 
             let changed = tableSlots.columns.enumerated().map { i, column in
                 (bit: tableSlots.bit(i), test: SQLExpression.binary(.column(column, of: "OLD"), .isNot, .column(column, of: "NEW")))

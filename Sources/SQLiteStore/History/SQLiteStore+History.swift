@@ -79,9 +79,11 @@ extension SQLiteStore: HistoryTrackingStore {
         return db.lastInsertedRowID
     }
 
-    /// Closes a save's transaction row, or removes it when the save changed nothing the
-    /// history records. Returns its number, or nil when removed.
-    func endHistoryTransaction(_ number: Int64, in db: Database) throws -> Int64? {
+    /// Closes a save's transaction row, first recording the rows it inserted (the triggers
+    /// leave a transaction's own inserts to it), or removes it when the save changed nothing
+    /// the history records. Returns its number, or nil when removed.
+    func endHistoryTransaction(_ number: Int64, inserted: [ManagedObjectID], in db: Database) throws -> Int64? {
+        try recordInserts(inserted, transaction: number, in: db)
         let recorded = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID = ?)"),
                                          arguments: [number]) ?? false
         guard recorded else {
@@ -92,6 +94,29 @@ extension SQLiteStore: HistoryTrackingStore {
         try db.cachedStatement(sql: "UPDATE ATRANSACTION SET Z_OPT = 1 WHERE Z_PK = ?").execute(arguments: [number])
         try Self.updateHistoryCounters(in: db)
         return number
+    }
+
+    /// Records rows a transaction inserted, a statement per run of consecutive keys of a
+    /// table: a save's new rows take consecutive keys, so that is mostly one per table.
+    private func recordInserts(_ ids: [ManagedObjectID], transaction: Int64, in db: Database) throws {
+        guard !ids.isEmpty else { return }
+        let history = HistorySchema(schema: schema)
+        var keysByTable: [String: [Int64]] = [:]
+        for id in ids {
+            guard let table = schema.mapping(for: id.entityName)?.table.name, let key = id.primaryKey else { continue }
+            keysByTable[table, default: []].append(key)
+        }
+        for (table, keys) in keysByTable.sorted(by: { $0.key < $1.key }) {
+            let statement = try db.cachedStatement(sql: history.insertedRows(of: table).sqlite)
+            let sorted = keys.sorted()
+            var first = sorted[0], last = sorted[0]
+            for key in sorted.dropFirst() {
+                if key == last + 1 { last = key; continue }
+                try statement.execute(arguments: [transaction, first, last])
+                (first, last) = (key, key)
+            }
+            try statement.execute(arguments: [transaction, first, last])
+        }
     }
 
     /// Records the owners that the transaction's new rows joined (see `ownersOfInsertedMembers`).

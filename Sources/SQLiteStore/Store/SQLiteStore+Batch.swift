@@ -17,12 +17,13 @@ extension SQLiteStore: BatchRequestStore {
             try database.inTransaction(.immediate) { db in
                 if let url { try StoreFiles.checkStillOpened(openedFile, at: url) }
                 let number = historyState.enabled ? try beginHistoryTransaction(transaction, in: db) : nil
+                var insertedIDs: [ManagedObjectID] = []
                 switch request {
-                case .insert(let insert): result = try batchInsert(insert, in: db)
+                case .insert(let insert): (result, insertedIDs) = try batchInsert(insert, in: db)
                 case .update(let update): result = try batchUpdate(update, in: db)
                 case .delete(let delete): result = try batchDelete(delete, in: db, obsolete: obsolete)
                 }
-                if let number { _ = try endHistoryTransaction(number, in: db) }
+                if let number { _ = try endHistoryTransaction(number, inserted: insertedIDs, in: db) }
                 return .commit
             }
             if historyState.enabled { historyState.installed = true }
@@ -42,17 +43,18 @@ extension SQLiteStore: BatchRequestStore {
 
     // MARK: Insert
 
-    private func batchInsert(_ request: BatchInsertRequest, in db: Database) throws -> BatchResult {
+    /// The result, and the new objects' IDs (for the history) whatever the result type.
+    private func batchInsert(_ request: BatchInsertRequest, in db: Database) throws -> (BatchResult, [ManagedObjectID]) {
         guard let entity = model.entity(named: request.entityName), let writer = rowWriters[entity.name],
               let root = rootNames[entity.name] else { throw ObjectGraphError.unknownEntity(request.entityName) }
         let stored = Set(entity.attributes.filter { !$0.isTransient }.map(\.name))
         for object in request.objects {
             for key in object.keys where !stored.contains(key) { throw BatchRequestError.notAnAttribute(entity: entity.name, key: key) }
         }
-        guard !request.objects.isEmpty else { return BatchResult(count: 0, objectIDs: request.resultType == .objectIDs ? [] : nil) }
+        guard !request.objects.isEmpty else { return (BatchResult(count: 0, objectIDs: request.resultType == .objectIDs ? [] : nil), []) }
         var next = try reserveKeys(Int64(request.objects.count), root: root, in: db)
         var ids: [ManagedObjectID] = []
-        ids.reserveCapacity(request.resultType == .objectIDs ? request.objects.count : 0)
+        ids.reserveCapacity(request.objects.count)
         let defaults = Dictionary(uniqueKeysWithValues: entity.attributes.filter { !$0.isTransient }.map { ($0.name, $0.defaultValue) })
         let number = entityNumbers[entity.name]
         let encoder: RowWriter.ExternalEncoder? = writer.hasExternalColumns ? { _, bytes in
@@ -63,10 +65,10 @@ extension SQLiteStore: BatchRequestStore {
             let id = objectID(entityName: entity.name, primaryKey: next)
             let row = StoredRow(objectID: id, attributes: defaults.merging(object) { _, new in new })
             try writer.insert(row, primaryKey: next, in: db, key: { $0.primaryKey }, entityNumber: { _ in number }, external: encoder)
-            if request.resultType == .objectIDs { ids.append(id) }
+            ids.append(id)
             next &+= 1
         }
-        return BatchResult(count: request.objects.count, objectIDs: request.resultType == .objectIDs ? ids : nil)
+        return (BatchResult(count: request.objects.count, objectIDs: request.resultType == .objectIDs ? ids : nil), ids)
     }
 
     // MARK: Update

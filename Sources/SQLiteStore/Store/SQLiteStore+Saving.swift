@@ -26,7 +26,9 @@ extension SQLiteStore {
                     if let url { try StoreFiles.checkStillOpened(openedFile, at: url) }
                     let transaction = historyState.enabled ? try beginHistoryTransaction(changes.transaction, in: db) : nil
                     result = try write(changes, in: db, files: files)
-                    if let transaction { result.transactionNumber = try endHistoryTransaction(transaction, in: db) }
+                    if let transaction {
+                        result.transactionNumber = try endHistoryTransaction(transaction, inserted: result.insertedIDs, in: db)
+                    }
                     return .commit
                 }
                 if historyState.enabled { historyState.installed = true }
