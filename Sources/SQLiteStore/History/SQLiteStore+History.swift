@@ -82,15 +82,16 @@ extension SQLiteStore: HistoryTrackingStore {
     /// Closes a save's transaction row, first recording the rows it inserted (the triggers
     /// leave a transaction's own inserts to it), or removes it when the save changed nothing
     /// the history records. Returns its number, or nil when removed.
-    func endHistoryTransaction(_ number: Int64, inserted: [ManagedObjectID], in db: Database) throws -> Int64? {
+    func endHistoryTransaction(_ number: Int64, inserted: [ManagedObjectID], owners: [ManagedObjectID: Int64] = [:],
+                               in db: Database) throws -> Int64? {
         try recordInserts(inserted, transaction: number, in: db)
+        try recordOwners(owners, transaction: number, in: db)
         let recorded = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID = ?)"),
                                          arguments: [number]) ?? false
         guard recorded else {
             try db.cachedStatement(sql: "DELETE FROM ATRANSACTION WHERE Z_PK = ?").execute(arguments: [number])
             return nil
         }
-        try Self.recordOwners(of: number, history: HistorySchema(schema: schema), in: db)
         try db.cachedStatement(sql: "UPDATE ATRANSACTION SET Z_OPT = 1 WHERE Z_PK = ?").execute(arguments: [number])
         try Self.updateHistoryCounters(in: db)
         return number
@@ -119,7 +120,53 @@ extension SQLiteStore: HistoryTrackingStore {
         }
     }
 
-    /// Records the owners that the transaction's new rows joined (see `ownersOfInsertedMembers`).
+    /// The objects that a save's new rows joined as to-many members (through a to-one whose
+    /// inverse is to-many), with the bit of that relationship in the owner's table: read from
+    /// the rows, where SQL would join every new row with its table. (The bit depends on the
+    /// owner's entity only through its table, which an inheritance tree shares.)
+    func ownersJoined(by changes: StoreChanges) -> [ManagedObjectID: Int64] {
+        guard historyState.enabled, changes.inserted.contains(where: { !$0.toOne.isEmpty }) else { return [:] }
+        let history = HistorySchema(schema: schema)
+        var bits: [String: [String: Int64?]] = [:]   // member entity → relationship → the owner's bit
+        var owners: [ManagedObjectID: Int64] = [:]
+        for row in changes.inserted where !row.toOne.isEmpty {
+            let member = row.objectID.entityName
+            for (name, owner) in row.toOne {
+                // An owner with a temporary ID is new in this save: its insert says it all.
+                if owner.isTemporaryID { continue }
+                let bit: Int64?
+                if let known = bits[member]?[name] { bit = known } else {
+                    bit = model.entity(named: member)?.relationship(named: name)?.inverseName.flatMap { inverse in
+                        guard model.entity(named: owner.entityName)?.relationship(named: inverse)?.isToMany == true,
+                              let table = schema.mapping(for: owner.entityName)?.table.name, let slots = history.slots[table],
+                              let index = slots.toMany.firstIndex(of: inverse) else { return nil }
+                        return slots.bit(slots.columns.count + index)
+                    }
+                    bits[member, default: [:]][name] = bit
+                }
+                if let bit { owners[owner, default: 0] |= bit }
+            }
+        }
+        return owners
+    }
+
+    /// Records an update of each owner, folded into a change the transaction has for it
+    /// already, and left out when the transaction inserted or deleted it.
+    private func recordOwners(_ owners: [ManagedObjectID: Int64], transaction: Int64, in db: Database) throws {
+        guard !owners.isEmpty else { return }
+        let fold = try db.cachedStatement(sql: "UPDATE ACHANGE SET ZCOLUMNS = IFNULL(ZCOLUMNS, 0) | ? "
+            + "WHERE ZTRANSACTIONID = ? AND ZENTITYPK = ? AND ZENTITY = ? AND ZCHANGETYPE = 1")
+        let add = try db.cachedStatement(sql: "INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) "
+            + "SELECT ?, 1, 1, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID = ? AND ZENTITYPK = ? AND ZENTITY = ?)")
+        for (owner, bit) in owners {
+            guard let key = owner.primaryKey, let number = entityNumbers[owner.entityName] else { continue }
+            try fold.execute(arguments: [bit, transaction, key, number])
+            try add.execute(arguments: [HistorySchema.changeEntity, number, key, transaction, bit, transaction, key, number])
+        }
+    }
+
+    /// Records the owners that rows filed under a transaction joined (see `ownersOfInsertedMembers`):
+    /// for other writers' rows, known only by what the table holds.
     static func recordOwners(of transaction: Int64, history: HistorySchema, in db: Database) throws {
         for (statement, parameters) in history.ownersOfInsertedMembers {
             try db.cachedStatement(sql: statement.sqlite).execute(arguments: StatementArguments(Array(repeating: transaction, count: parameters)))

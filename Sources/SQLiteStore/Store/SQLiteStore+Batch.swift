@@ -55,7 +55,9 @@ extension SQLiteStore: BatchRequestStore {
         var next = try reserveKeys(Int64(request.objects.count), root: root, in: db)
         var ids: [ManagedObjectID] = []
         ids.reserveCapacity(request.objects.count)
-        let defaults = Dictionary(uniqueKeysWithValues: entity.attributes.filter { !$0.isTransient }.map { ($0.name, $0.defaultValue) })
+        // Rows in the entity's attribute order (the writer's fast path): defaults, then the given values.
+        let defaults = entity.attributes.map { $0.isTransient ? ObjectValue.null : $0.defaultValue }
+        let positions = Dictionary(uniqueKeysWithValues: entity.attributes.enumerated().map { ($0.element.name, $0.offset) })
         let number = entityNumbers[entity.name]
         let encoder: RowWriter.ExternalEncoder? = writer.hasExternalColumns ? { _, bytes in
             // Inserted in one transaction: a file written for a row that then fails stays unused.
@@ -63,7 +65,9 @@ extension SQLiteStore: BatchRequestStore {
         } : nil
         for object in request.objects {
             let id = objectID(entityName: entity.name, primaryKey: next)
-            let row = StoredRow(objectID: id, attributes: defaults.merging(object) { _, new in new })
+            var values = defaults
+            for (key, value) in object { values[positions[key]!] = value }
+            let row = StoredRow(objectID: id, entity: entity, values: values)
             try writer.insert(row, primaryKey: next, in: db, key: { $0.primaryKey }, entityNumber: { _ in number }, external: encoder)
             ids.append(id)
             next &+= 1

@@ -27,7 +27,8 @@ extension SQLiteStore {
                     let transaction = historyState.enabled ? try beginHistoryTransaction(changes.transaction, in: db) : nil
                     result = try write(changes, in: db, files: files)
                     if let transaction {
-                        result.transactionNumber = try endHistoryTransaction(transaction, inserted: result.insertedIDs, in: db)
+                        result.transactionNumber = try endHistoryTransaction(transaction, inserted: result.insertedIDs,
+                                                                             owners: ownersJoined(by: changes), in: db)
                     }
                     return .commit
                 }
