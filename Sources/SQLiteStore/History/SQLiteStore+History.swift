@@ -245,7 +245,7 @@ extension SQLiteStore: HistoryTrackingStore {
                 LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS
                 LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS) t
                 WHERE \(conditions.joined(separator: " AND ")) ORDER BY number
-                """, arguments: StatementArguments(arguments) ?? [])
+                """, arguments: StatementArguments(arguments))
             guard let first: Int64 = transactions.first?["number"], let last: Int64 = transactions.last?["number"] else { return [] }
             var changes: [Int64: [HistoryChange]] = [:]
             let history = HistorySchema(schema: schema)
