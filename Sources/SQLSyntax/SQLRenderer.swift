@@ -39,19 +39,13 @@ struct SQLRenderer {
         case .select(let select):
             write(select)
         case .insert(let table, let columns, let values, let orIgnore):
-            sql += orIgnore ? "INSERT OR IGNORE INTO " : "INSERT INTO "
-            name(table)
-            sql += " ("
-            names(columns)
-            sql += ") VALUES ("
+            insertInto(table, columns, orIgnore: orIgnore)
+            sql += " VALUES ("
             list(values.map(\.node))
             sql += ")"
         case .insertSelect(let table, let columns, let select):
-            sql += "INSERT INTO "
-            name(table)
-            sql += " ("
-            names(columns)
-            sql += ") "
+            insertInto(table, columns, orIgnore: false)
+            sql += " "
             write(select)
         case .update(let table, let assignments, let filter):
             sql += "UPDATE "
@@ -138,6 +132,15 @@ struct SQLRenderer {
             sql += ifExists ? "DROP TRIGGER IF EXISTS " : "DROP TRIGGER "
             name(trigger)
         }
+    }
+
+    /// `INSERT [OR IGNORE] INTO table (columns)`
+    private mutating func insertInto(_ table: String, _ columns: [String], orIgnore: Bool) {
+        sql += orIgnore ? "INSERT OR IGNORE INTO " : "INSERT INTO "
+        name(table)
+        sql += " ("
+        names(columns)
+        sql += ")"
     }
 
     private mutating func write(_ column: SQLColumnDefinition) {

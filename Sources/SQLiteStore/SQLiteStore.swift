@@ -30,6 +30,8 @@ public final class SQLiteStore: PersistentStore {
     /// The connections that read a store file; `nil` in memory, where only `database` sees the data.
     let readers: ReaderPool?
     let schema: StoreSchema
+    /// The history tables' triggers and change slots for the schema.
+    let historySchema: HistorySchema
     /// Row-loading SQL per entity, built once.
     var rowQueries: [String: RowQuery] = [:]
     /// Insert and update statements per entity, built once.
@@ -274,6 +276,7 @@ public final class SQLiteStore: PersistentStore {
             }
             (schema, metadata) = made ?? (fresh, freshMetadata)
         }
+        historySchema = HistorySchema(schema: schema)
         openedFile = url.flatMap { StoreFiles.FileNumber(of: $0) }
         // History is on when asked for, or when the file has its triggers: then every writer
         // records anyway, and this store's saves name themselves.

@@ -281,6 +281,37 @@ struct PersistentHistoryTests {
         #expect(try again.coordinator.fetchHistory(HistoryRequest()).count == 2)
     }
 
+    @Test("history that Core Data keeps itself (rows, no triggers) is read, and no triggers are added to the store")
+    func othersHistoryIsReadNotAddedTo() throws {
+        let plain = try LibraryModel.stack(tracksHistory: false)
+        _ = try plain.context.insertObject(forEntityName: "Book")
+        try plain.context.save()
+        plain.coordinator.removeStore(plain.store)
+        // As Core Data's own save leaves them: the tables, one transaction, no triggers.
+        let raw = try DatabaseQueue(path: plain.url.path)
+        try raw.write { db in
+            try db.execute(sql: """
+                CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZBUNDLEIDTS INTEGER,
+                    ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR,
+                    ZPROCESSID VARCHAR, ZQUERYGEN BLOB);
+                CREATE TABLE ACHANGE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER,
+                    ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB);
+                CREATE TABLE ATRANSACTIONSTRING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
+                INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZTIMESTAMP, ZAUTHOR) VALUES (1, 16002, 1, 0, 'Core Data');
+                INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID)
+                    VALUES (16001, 1, 0, (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'), 1, 1);
+                """)
+        }
+        try raw.close()
+
+        let opened = try LibraryModel.stack(url: plain.url)
+        #expect(!opened.store.tracksHistory)
+        #expect(try opened.rawRows("SELECT name FROM sqlite_master WHERE type = 'trigger'").isEmpty)
+        let history = try opened.coordinator.fetchHistory(HistoryRequest())
+        #expect(history.map(\.author) == ["Core Data"])
+        #expect(history.first.map(summary) == ["insert Book"])
+    }
+
     @Test("a context merges another coordinator's insert, update and delete from history")
     func contextMergesRemoteChanges() throws {
         let here = try LibraryModel.stack()

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The gallery binary on a real pseudo-terminal under tmux: its screen, a resize during an edit,
 /// quitting by key and by signal, and the terminal settings afterwards.
-@Suite("Gallery on a real terminal", .serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+@Suite("Gallery on a real terminal", .serialized)
 struct TerminalSessionTests {
     func gallery() throws -> String {
         guard let binary = TmuxSession.galleryBinary else {

@@ -14,7 +14,12 @@ public final class TmuxSession {
     /// A built executable of the package.
     public static func binary(named name: String) -> URL? { Fixtures.builtExecutable(named: name) }
 
+    /// - Throws: when tmux is not installed: the end-to-end tests need it, and say so
+    ///   rather than pass without running.
     public init(width: Int, height: Int) throws {
+        guard Self.isAvailable else {
+            throw TmuxError("tmux is not installed, and the end-to-end tests run the application in it: apt-get install tmux")
+        }
         directory = try Fixtures.temporaryDirectory("termdata-tmux")
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)",
                   "env", "-u", "NO_COLOR", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color", "PS1=$ ", "sh"])

@@ -85,6 +85,24 @@ struct ToDoLiveRefreshTests: ToDoTesting {
         #expect(stored.completed == true, "the other program's change to another field stays")
     }
 
+    @Test("an edit the form holds is marked too, and leaving the form keeps it over the other program's value")
+    func heldFormEditIsMarked() throws {
+        let (todo, _) = try launch(sqlite: true)
+        todo.app.runScript("<Tab><Enter><C-u>Mine<Enter>")   // held in the form's own context
+        #expect(!todo.context.hasChanges)
+        let other = try otherStore()
+        other.context.transactionAuthor = "phone"
+        let item = try #require(try other.context.fetch(FetchRequest(entityName: "ToDo")).first)
+        item["name"] = "Theirs"
+        try other.context.save()
+
+        let text = screen(try mergeWhenNoticed(todo))
+        #expect(text.contains("Changed by phone to “Theirs” too: saving asks whose value wins"))
+        #expect(text.contains("Item: Mine"))
+        todo.app.runScript("<Tab>")   // leaving the form commits its edit
+        #expect(names(todo) == ["Mine"])
+    }
+
     @Test("an XML store keeps no history: nothing is followed, and the app works as before")
     func xmlStoreIsNotFollowed() throws {
         let (todo, _) = try launch()

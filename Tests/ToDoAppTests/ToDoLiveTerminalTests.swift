@@ -9,7 +9,7 @@ import ToDoApp
 /// writers beside it (`termdata import`, and this test's own stack, as a phone's app would
 /// be). The app shows the others' saves as they happen, and a conflict goes through the
 /// dialog with nothing lost.
-@Suite("ToDo on a real terminal, beside another writer", .serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+@Suite("ToDo on a real terminal, beside another writer", .serialized)
 struct ToDoLiveTerminalTests {
     @Test("another process's import shows within seconds; an edit that meets another save asks, and both sides' fields survive")
     func liveRefreshAndConflict() throws {

@@ -6,7 +6,7 @@ import ToDoApp
 /// The real `termdata` binary on a pseudo-terminal under tmux, used as a person would:
 /// add an item, save it with Ctrl-S, give it a due date, create a category in the panel and
 /// give it to the item, quit, then read the item back with `termdata query`.
-@Suite("ToDo on a real terminal", .serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+@Suite("ToDo on a real terminal", .serialized)
 struct ToDoTerminalTests {
     /// The built `termdata` beside the tests.
     static func termdata() throws -> URL {

@@ -60,7 +60,7 @@ extension SQLiteStore {
         let reader = try DatabaseQueue(path: isReadOnly ? Self.readOnlyPath(url) : url.path, configuration: configuration)
         let identifier = self.identifier
         let writer = database
-        let history = HistorySchema(schema: schema)
+        let history = historySchema
         let fileStray: (@Sendable () -> Void)? = historyState.enabled ? { @Sendable in
             _ = try? writer.inTransaction(.immediate) { db in
                 if try db.tableExists(HistorySchema.changeTable) { try Self.fileStrayChanges(history: history, in: db) }

@@ -19,10 +19,9 @@ extension SQLiteStore: HistoryTrackingStore {
 
     /// Makes the history tables and triggers, or brings the triggers up to the model: run in
     /// a save's transaction, so that a failed save leaves the file as it was.
-    func installHistory(in db: Database) throws { try Self.installHistory(schema: schema, in: db) }
+    func installHistory(in db: Database) throws { try Self.installHistory(historySchema, in: db) }
 
-    static func installHistory(schema: StoreSchema, in db: Database) throws {
-        let history = HistorySchema(schema: schema)
+    static func installHistory(_ history: HistorySchema, in db: Database) throws {
         if try !hasHistoryTables(db) {
             for statement in history.tableStatements { try db.execute(sql: statement.sqlite) }
         } else {
@@ -68,7 +67,7 @@ extension SQLiteStore: HistoryTrackingStore {
     /// first, under one of their own; then the triggers file this save's changes under it.
     func beginHistoryTransaction(_ info: TransactionInfo, in db: Database) throws -> Int64 {
         if !historyState.installed { try installHistory(in: db) }
-        try Self.fileStrayChanges(history: HistorySchema(schema: schema), in: db)
+        try Self.fileStrayChanges(history: historySchema, in: db)
         let author = try info.author.map { try Self.stringKey($0, in: db) }
         let context = try info.contextName.map { try Self.stringKey($0, in: db) }
         let process = try Self.stringKey(String(ProcessInfo.processInfo.processIdentifier), in: db)
@@ -101,7 +100,7 @@ extension SQLiteStore: HistoryTrackingStore {
     /// table: a save's new rows take consecutive keys, so that is mostly one per table.
     private func recordInserts(_ ids: [ManagedObjectID], transaction: Int64, in db: Database) throws {
         guard !ids.isEmpty else { return }
-        let history = HistorySchema(schema: schema)
+        let history = historySchema
         var keysByTable: [String: [Int64]] = [:]
         for id in ids {
             guard let table = schema.mapping(for: id.entityName)?.table.name, let key = id.primaryKey else { continue }
@@ -126,7 +125,7 @@ extension SQLiteStore: HistoryTrackingStore {
     /// owner's entity only through its table, which an inheritance tree shares.)
     func ownersJoined(by changes: StoreChanges) -> [ManagedObjectID: Int64] {
         guard historyState.enabled, changes.inserted.contains(where: { !$0.toOne.isEmpty }) else { return [:] }
-        let history = HistorySchema(schema: schema)
+        let history = historySchema
         var bits: [String: [String: Int64?]] = [:]   // member entity → relationship → the owner's bit
         var owners: [ManagedObjectID: Int64] = [:]
         for row in changes.inserted where !row.toOne.isEmpty {
@@ -248,7 +247,7 @@ extension SQLiteStore: HistoryTrackingStore {
                 """, arguments: StatementArguments(arguments))
             guard let first: Int64 = transactions.first?["number"], let last: Int64 = transactions.last?["number"] else { return [] }
             var changes: [Int64: [HistoryChange]] = [:]
-            let history = HistorySchema(schema: schema)
+            let history = historySchema
             let tombstoneColumns = Set(try db.columns(in: HistorySchema.changeTable).map(\.name))
             for row in try Row.fetchAll(db, sql: "SELECT * FROM ACHANGE WHERE ZTRANSACTIONID BETWEEN ? AND ? ORDER BY Z_PK",
                                         arguments: [first, last]) {

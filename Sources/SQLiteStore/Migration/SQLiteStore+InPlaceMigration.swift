@@ -129,7 +129,7 @@ extension SQLiteStore {
         for name in historyTriggers { try db.execute(sql: SQLStatement.dropTrigger(name).sqlite) }
         // One statement at a time: a prepared statement holds exactly one.
         for statement in statements { try db.makeStatement(sql: statement.sql).execute(arguments: statement.statementArguments) }
-        if !historyTriggers.isEmpty { try installHistory(schema: new, in: db) }
+        if !historyTriggers.isEmpty { try installHistory(HistorySchema(schema: new), in: db) }
 
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
               let plist = row["Z_PLIST"] as Data? else {
