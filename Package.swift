@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "Bindings", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
         .target(name: "Migration", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
 
-        .target(name: "SQLSyntax"),
+        .target(name: "SQLSyntax", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
         .target(
             name: "SQLiteStore",
             dependencies: [

@@ -16,6 +16,28 @@ public protocol SQLDialect: Sendable {
 
     /// `TRUE` or `FALSE` as the engine writes a boolean constant.
     func boolean(_ value: Bool) -> String
+
+    /// The text of a binary operator: engines differ on equality where NULL equals NULL.
+    func text(of op: SQLOperator) -> String
+
+    /// How an insert that skips rows already there is written: SQLite's `INSERT OR IGNORE`,
+    /// or a clause after the values (`ON CONFLICT DO NOTHING`).
+    var ignoresConflicts: IgnoredConflicts { get }
+
+    /// Whether `FROM table NOT INDEXED` is understood (SQLite's hint to scan in order).
+    var readsNotIndexed: Bool { get }
+
+    /// What a query with an offset but no limit writes after `LIMIT` (the tree holds a
+    /// negative limit then), or nil where a negative limit means none (SQLite).
+    var noLimit: String? { get }
+}
+
+/// Where an engine says that an insert skips rows already there.
+public enum IgnoredConflicts: Sendable {
+    /// `INSERT OR IGNORE INTO ...`
+    case orIgnore
+    /// `INSERT INTO ... ON CONFLICT DO NOTHING`
+    case onConflictDoNothing
 }
 
 extension SQLDialect {

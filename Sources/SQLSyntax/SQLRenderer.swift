@@ -43,6 +43,7 @@ struct SQLRenderer {
             sql += " VALUES ("
             list(values.map(\.node))
             sql += ")"
+            if orIgnore, dialect.ignoresConflicts == .onConflictDoNothing { sql += " ON CONFLICT DO NOTHING" }
         case .insertSelect(let table, let columns, let select):
             insertInto(table, columns, orIgnore: false)
             sql += " "
@@ -136,7 +137,7 @@ struct SQLRenderer {
 
     /// `INSERT [OR IGNORE] INTO table (columns)`
     private mutating func insertInto(_ table: String, _ columns: [String], orIgnore: Bool) {
-        sql += orIgnore ? "INSERT OR IGNORE INTO " : "INSERT INTO "
+        sql += orIgnore && dialect.ignoresConflicts == .orIgnore ? "INSERT OR IGNORE INTO " : "INSERT INTO "
         name(table)
         sql += " ("
         names(columns)
@@ -164,7 +165,7 @@ struct SQLRenderer {
             case .table(let table, let alias, let notIndexed):
                 name(table)
                 if let alias { sql += " "; name(alias) }
-                if notIndexed { sql += " NOT INDEXED" }
+                if notIndexed, dialect.readsNotIndexed { sql += " NOT INDEXED" }
             case .subquery(let inner):
                 sql += "("
                 write(inner)
@@ -197,8 +198,13 @@ struct SQLRenderer {
             }
         }
         if let limit = select.limit {
-            sql += " LIMIT "
-            write(limit.node, needing: .atom)
+            if case .value(.integer(let n)) = limit.node, n < 0, let noLimit = dialect.noLimit {
+                // No limit, only an offset: SQLite reads a negative limit as none; others say so.
+                sql += " LIMIT " + noLimit
+            } else {
+                sql += " LIMIT "
+                write(limit.node, needing: .atom)
+            }
         }
         if let offset = select.offset {
             sql += " OFFSET "
@@ -272,7 +278,7 @@ struct SQLRenderer {
             // Comparisons never chain unparenthesized; arithmetic reads left to right.
             let operands: SQLPrecedence = own == .comparison ? .comparison : SQLPrecedence(rawValue: own.rawValue - 1)!
             write(lhs, needing: operands)
-            sql += " " + op.rawValue + " "
+            sql += " " + dialect.text(of: op) + " "
             write(rhs, needing: own == .comparison ? .comparison : own)
         case .isNull(let inner, let negated):
             write(inner, needing: .comparison)

@@ -14,6 +14,12 @@ public enum SQLValue: Hashable, Sendable {
     case real(Double)
     case text(String)
     case blob(Data)
+    /// A moment, for engines with a type of their own for it (SQLite stores seconds since 2001).
+    case date(Date)
+    /// An exact decimal number, for engines with a type of their own for it.
+    case decimal(Decimal)
+    /// A UUID, for engines with a type of their own for it.
+    case uuid(UUID)
 }
 
 extension SQLValue: CustomStringConvertible {
@@ -25,6 +31,9 @@ extension SQLValue: CustomStringConvertible {
         case .real(let d): return String(d)
         case .text(let s): return "\"\(s)\""
         case .blob(let d): return "<\(d.count) bytes>"
+        case .date(let d): return d.ISO8601Format(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        case .decimal(let d): return "\(d)"
+        case .uuid(let u): return u.uuidString
         }
     }
 }

@@ -26,6 +26,14 @@ public struct SQLiteDialect: SQLDialect {
 
     public func boolean(_ value: Bool) -> String { value ? "1" : "0" }
 
+    public func text(of op: SQLOperator) -> String { op.rawValue }
+
+    public var ignoresConflicts: IgnoredConflicts { .orIgnore }
+
+    public var readsNotIndexed: Bool { true }
+
+    public var noLimit: String? { nil }
+
     /// ASCII letters, digits and underscores, not starting with a digit.
     static func isPlainWord(_ s: String) -> Bool {
         guard let first = s.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }

@@ -338,8 +338,8 @@ public final class SQLiteStore: PersistentStore {
             throw ObjectGraphError.incompatibleStore(file: path, differingEntities: missing)
         }
         let schema: StoreSchema
-        do { schema = try StoreSchema(model: model, numbers: numbers) } catch let error as SQLiteStoreError {
-            throw ObjectGraphError.storeFormat(file: path, reason: error.description)
+        do { schema = try StoreSchema(model: model, numbers: numbers) } catch let error as StoreSchema.MissingEntity {
+            throw ObjectGraphError.storeFormat(file: path, reason: SQLiteStoreError.schemaMismatch("the store has no entity '\(error.name)' in Z_PRIMARYKEY").description)
         }
         // Apple's version hashes cannot be computed here: a store written elsewhere opens when its tables fit.
         let problems = try schema.differences(from: db)
@@ -449,7 +449,7 @@ public final class SQLiteStore: PersistentStore {
 
     /// The SQL of a fetch as the store would run it, for inspection and tests.
     public func sql(for request: StoreRequest) throws -> (sql: String, arguments: [String]) {
-        let query = try FetchQuery(schema: schema, request: request)
+        let query = try FetchQuery(schema: schema, request: request, flavor: Self.flavor)
         let rendered = Self.dialect.render(try query.selectForResult())
         return (rendered.sql, rendered.arguments.map(\.description))
     }

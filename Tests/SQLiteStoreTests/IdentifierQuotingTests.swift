@@ -56,6 +56,7 @@ struct IdentifierQuotingTests {
         case .real(let d): return d.databaseValue
         case .text(let s): return s.databaseValue
         case .blob(let d): return d.databaseValue
+        case .date, .decimal, .uuid: return .null   // not bound by these statements
         }
     }
 }

@@ -1,3 +1,4 @@
+import SQLSyntax
 import Foundation
 import Testing
 import ObjectGraph

@@ -1,4 +1,5 @@
 import GRDB
+import SQLSyntax
 import ObjectModel
 
 extension StoreSchema {

@@ -172,7 +172,7 @@ extension SQLiteStore: BatchRequestStore {
     /// The statement that selects the keys of an entity's objects matching a predicate.
     private func matching(entity: Entity, predicate: ObjectPredicate?) throws -> SQLSelect {
         let request = StoreRequest(fetch: FetchRequest(entityName: entity.name, predicate: predicate), entityNames: entity.kindNames)
-        return try FetchQuery(schema: schema, request: request).selectIDs()
+        return try FetchQuery(schema: schema, request: request, flavor: Self.flavor).selectIDs()
     }
 
     private func objectIDs(_ select: SQLSelect, in db: Database) throws -> [ManagedObjectID] {

@@ -29,7 +29,7 @@ extension SQLiteStore {
     }
 
     private func run(_ request: StoreRequest) throws -> StoreResult {
-        let query = try FetchQuery(schema: schema, request: request)
+        let query = try FetchQuery(schema: schema, request: request, flavor: Self.flavor)
         switch request.fetch.resultType {
         case .count:
             return .count(try onReader { db in try count(query, in: db) })

@@ -99,6 +99,9 @@ extension SQLValue {
         case .real(let d): return d.databaseValue
         case .text(let s): return s.databaseValue
         case .blob(let d): return d.databaseValue
+        case .date(let d): return d.timeIntervalSinceReferenceDate.databaseValue
+        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue.databaseValue
+        case .uuid(let u): return withUnsafeBytes(of: u.uuid) { Data($0) }.databaseValue
         }
     }
 }

@@ -2,13 +2,12 @@ import Foundation
 import ObjectGraph
 import ObjectModel
 import Predicates
-import SQLSyntax
 
 extension FetchTranslator {
     /// The members of a to-many relationship, as a subquery reads them: the source, the
     /// joins (the destination's table for a join table, then those the body needed) and
     /// the condition linking them to their owner.
-    struct Members {
+    package struct Members {
         var source: SQLSource
         var joins: [SQLJoin]
         var link: SQLExpression
@@ -23,7 +22,7 @@ extension FetchTranslator {
     ///
     /// The member is compared with the right-hand side as written in `outer`: a key path or
     /// `SELF` there is the outer object's, as in memory.
-    func quantified(_ r: RelationshipDescription, _ storage: StoreSchema.ToManyStorage, owner: String,
+    package func quantified(_ r: RelationshipDescription, _ storage: StoreSchema.ToManyStorage, owner: String,
                     condition: ComparisonPredicate, quantifier: ComparisonModifier, outer: Scope) throws -> SQLExpression {
         var (inner, members) = try overMembers(r, storage, owner: owner) { members in
             // The outer object as a variable no predicate can name (the parser takes no control characters).
@@ -49,10 +48,10 @@ extension FetchTranslator {
     /// `SUBQUERY(collection, $x, predicate).@count` as a scalar subquery: the members of a
     /// to-many key path that match the predicate, `$x` standing for each; key paths without
     /// `$x` are the outer object's, as in memory.
-    func subqueryCount(_ collection: ObjectExpression, variable: String, _ predicate: ObjectPredicate,
+    package func subqueryCount(_ collection: ObjectExpression, variable: String, _ predicate: ObjectPredicate,
                        in scope: Scope) throws -> SQLExpression {
         guard case .toMany(let r, let storage, let owner, let rest) = try operandOf(collection, in: scope), rest.isEmpty else {
-            throw SQLiteStoreError.unsupportedInSQL("SUBQUERY over \(collection), which is not a to-many relationship")
+            throw flavor.unsupported("SUBQUERY over \(collection), which is not a to-many relationship")
         }
         let (inner, members) = try overMembers(r, storage, owner: owner) { members in
             let saved = variableScopes[variable]
@@ -66,7 +65,7 @@ extension FetchTranslator {
     /// Work over the members of a to-many relationship: `body` gets their scope (a new
     /// alias), and what it joins stays inside the subquery. Returns the body's result and
     /// the members as a subquery reads them, linked to `owner`.
-    func overMembers<T>(_ r: RelationshipDescription, _ storage: StoreSchema.ToManyStorage, owner: String,
+    package func overMembers<T>(_ r: RelationshipDescription, _ storage: StoreSchema.ToManyStorage, owner: String,
                         _ body: (Scope) throws -> T) throws -> (result: T, members: Members) {
         guard let destination = schema.mapping(for: r.destinationEntityName) else {
             throw ObjectGraphError.unknownEntity(r.destinationEntityName)
@@ -86,7 +85,7 @@ extension FetchTranslator {
     }
 
     /// Whether a key path from an entity goes through a to-many relationship.
-    static func crossesToMany(_ path: [String], from mapping: StoreSchema.EntityMapping, in schema: StoreSchema) -> Bool {
+    package static func crossesToMany(_ path: [String], from mapping: StoreSchema.EntityMapping, in schema: StoreSchema) -> Bool {
         var mapping = mapping
         for key in path {
             if mapping.toManyStorage(for: key) != nil { return true }
@@ -99,11 +98,11 @@ extension FetchTranslator {
     /// `@sum`, `@avg`, `@min` or `@max` of an attribute over a to-many relationship's
     /// members, as a scalar subquery. Missing values are skipped as in memory; the sum of
     /// no members is 0, the others are NULL.
-    func aggregate(_ function: String, of attribute: String, over r: RelationshipDescription,
+    package func aggregate(_ function: String, of attribute: String, over r: RelationshipDescription,
                    _ storage: StoreSchema.ToManyStorage, owner: String) throws -> Operand {
         let ((column, type), members) = try overMembers(r, storage, owner: owner) { members -> (SQLExpression, AttributeType) in
             guard case .attribute(let column, let type) = try operand(attribute, from: members), joins.isEmpty else {
-                throw SQLiteStoreError.unsupportedInSQL("\(function) over '\(r.name)' needs an attribute of \(r.destinationEntityName)")
+                throw flavor.unsupported("\(function) over '\(r.name)' needs an attribute of \(r.destinationEntityName)")
             }
             return (column, type)
         }
@@ -113,7 +112,7 @@ extension FetchTranslator {
         default: isNumber = false
         }
         if (function == "@sum" || function == "@avg") && !isNumber {
-            throw SQLiteStoreError.unsupportedInSQL("\(function) needs a number attribute, and '\(attribute)' is not one")
+            throw flavor.unsupported("\(function) needs a number attribute, and '\(attribute)' is not one")
         }
         func over(_ name: String) -> SQLExpression { .subquery(members.select([.function(name, [column])])) }
         switch function {
@@ -125,7 +124,7 @@ extension FetchTranslator {
     }
 
     /// The number of members, as a scalar subquery on the table that holds their keys.
-    func memberCount(_ r: RelationshipDescription, _ storage: StoreSchema.ToManyStorage, owner: String) -> SQLExpression {
+    package func memberCount(_ r: RelationshipDescription, _ storage: StoreSchema.ToManyStorage, owner: String) -> SQLExpression {
         let (table, column): (String, String)
         switch storage {
         case .foreignKey(let t, let c): (table, column) = (t, c)

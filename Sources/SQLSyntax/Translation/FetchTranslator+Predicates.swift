@@ -2,16 +2,15 @@ import Foundation
 import ObjectGraph
 import ObjectModel
 import Predicates
-import SQLSyntax
 
 extension FetchTranslator {
     /// The SQL condition for a predicate; a missing value never makes it NULL where memory
     /// evaluation would say true (`NOT` and `ALL` treat unknown as false first).
-    func condition(for predicate: ObjectPredicate) throws -> SQLExpression {
+    package func condition(for predicate: ObjectPredicate) throws -> SQLExpression {
         try condition(for: predicate, in: root)
     }
 
-    func condition(for predicate: ObjectPredicate, in scope: Scope) throws -> SQLExpression {
+    package func condition(for predicate: ObjectPredicate, in scope: Scope) throws -> SQLExpression {
         switch predicate {
         case .true: return .true
         case .false: return .false
@@ -34,7 +33,7 @@ extension FetchTranslator {
         }
     }
 
-    func condition(for c: ComparisonPredicate, in scope: Scope) throws -> SQLExpression {
+    package func condition(for c: ComparisonPredicate, in scope: Scope) throws -> SQLExpression {
         // A constant on the left and a key path on the right: turn it around.
         if case .constant = c.lhs, case .keyPath = c.rhs, c.modifier == .direct {
             switch c.op {
@@ -61,7 +60,7 @@ extension FetchTranslator {
         case .toMany(let r, let storage, let owner, let rest):
             if c.modifier != .direct, let op = rest.first, op.hasPrefix("@") {
                 // Memory takes the operator over the whole collection, a number ANY cannot range over.
-                throw SQLiteStoreError.unsupportedInSQL(
+                throw flavor.unsupported(
                     "\(c.modifier.rawValue) needs a collection, and \(r.name).\(rest.joined(separator: ".")) is one number; "
                     + "to test each member, use SUBQUERY(collection, $x, condition on $x).@count > 0")
             }
@@ -79,7 +78,7 @@ extension FetchTranslator {
                                                       .equalTo, c.rhs, options: rest.isEmpty ? [] : c.options)
                     return try quantified(r, storage, owner: owner, condition: element, quantifier: .any, outer: scope)
                 }
-                throw SQLiteStoreError.unsupportedInSQL(
+                throw flavor.unsupported(
                     "comparing the to-many relationship '\(r.name)' needs ANY, ALL, NONE, @count, or @sum/@avg/@min/@max of an attribute")
             }
             // Through a second to-many step (ANY projects.members.name): the members' members
@@ -91,13 +90,13 @@ extension FetchTranslator {
             return try quantified(r, storage, owner: owner, condition: element, quantifier: c.modifier, outer: scope)
         default:
             if c.modifier != .direct {
-                throw SQLiteStoreError.unsupportedInSQL("\(c.modifier.rawValue) needs a to-many key path on the left")
+                throw flavor.unsupported("\(c.modifier.rawValue) needs a to-many key path on the left")
             }
             return try compare(left, c.op, c.rhs, options: c.options, in: scope)
         }
     }
 
-    func operandOf(_ e: ObjectExpression, in scope: Scope) throws -> Operand {
+    package func operandOf(_ e: ObjectExpression, in scope: Scope) throws -> Operand {
         switch e {
         case .keyPath(let path): return try operand(path, from: scope)
         case .evaluatedObject: return .object(Self.primaryKey(of: scope.alias), entity: scope.mapping.entity.name)
@@ -108,15 +107,15 @@ extension FetchTranslator {
         case .member(.variable(let name), let path) where variableScopes[name] != nil:
             return try operand(path, from: variableScopes[name]!)
         case .variable(let name):
-            throw SQLiteStoreError.unsupportedInSQL("variable $\(name) has no value (substitute variables first)")
+            throw flavor.unsupported("variable $\(name) has no value (substitute variables first)")
         default:
-            throw SQLiteStoreError.unsupportedInSQL("the expression \(e) on the left of a comparison")
+            throw flavor.unsupported("the expression \(e) on the left of a comparison")
         }
     }
 
     /// The operands of an AND (or OR) with nested ANDs (ORs) taken in: `(a AND b) AND c`
     /// is `a AND b AND c`, without a level of parentheses for SQLite's parser per group.
-    static func flattened(_ parts: [ObjectPredicate], and: Bool) -> [ObjectPredicate] {
+    package static func flattened(_ parts: [ObjectPredicate], and: Bool) -> [ObjectPredicate] {
         var result: [ObjectPredicate] = []
         var pending = Array(parts.reversed())
         while let part = pending.popLast() {
@@ -131,7 +130,7 @@ extension FetchTranslator {
 
     /// Operands joined in a balanced tree of groups: SQLite reads `a OR b OR c ...` as a
     /// chain as deep as it is long, and refuses one deeper than 1,000.
-    static func balanced(_ parts: [SQLExpression], and: Bool) -> SQLExpression {
+    package static func balanced(_ parts: [SQLExpression], and: Bool) -> SQLExpression {
         guard parts.count > 16 else { return and ? .and(parts) : .or(parts) }
         let middle = parts.count / 2
         let halves = [balanced(Array(parts[..<middle]), and: and), balanced(Array(parts[middle...]), and: and)]

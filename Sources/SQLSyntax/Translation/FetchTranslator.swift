@@ -2,7 +2,6 @@ import Foundation
 import ObjectGraph
 import ObjectModel
 import Predicates
-import SQLSyntax
 
 /// Translates a fetch's predicates and sort descriptors over one entity into SQL syntax
 /// trees against the store's tables: key paths through to-one relationships become LEFT
@@ -17,15 +16,15 @@ import SQLSyntax
 /// The work is split by concern: key paths and joins here, predicates in
 /// `+Predicates`, comparisons with values in `+Comparisons`, to-many relationships in
 /// `+ToMany`, and sorting in `+Sorting`.
-final class FetchTranslator {
+package final class FetchTranslator {
     /// A table in scope: its alias and the entity whose keys it answers.
-    struct Scope {
-        var alias: String
-        var mapping: StoreSchema.EntityMapping
+    package struct Scope {
+        package var alias: String
+        package var mapping: StoreSchema.EntityMapping
     }
 
     /// What a key path designates.
-    enum Operand {
+    package enum Operand {
         /// A stored attribute's column.
         case attribute(SQLExpression, AttributeType)
         /// A to-one relationship's foreign key (or `SELF`'s `Z_PK`), holding `Z_PK`s of `entity`.
@@ -36,48 +35,47 @@ final class FetchTranslator {
         case expression(SQLExpression, AttributeType)
     }
 
-    let schema: StoreSchema
-    let root: Scope
+    package let schema: StoreSchema
+    package let flavor: any FetchFlavor
+    package let root: Scope
     private var aliasCount = 0
     /// LEFT JOINs by (alias of the source, relationship name).
-    private(set) var joins: [(key: String, join: SQLJoin)] = []
+    package private(set) var joins: [(key: String, join: SQLJoin)] = []
     /// For to-one foreign keys whose destination has sub-entities: the column holding the
     /// destination's `Z_ENT`, by the key column.
-    private(set) var entityColumns: [SQLExpression: SQLExpression] = [:]
+    package private(set) var entityColumns: [SQLExpression: SQLExpression] = [:]
     /// Names standing for SQL expressions (HAVING and grouped ORDER BY).
-    var namedExpressions: [String: (expression: SQLExpression, type: AttributeType)] = [:]
+    package var namedExpressions: [String: (expression: SQLExpression, type: AttributeType)] = [:]
     /// The members a `SUBQUERY` variable stands for, while its predicate is translated.
-    var variableScopes: [String: Scope] = [:]
+    package var variableScopes: [String: Scope] = [:]
 
-    init(schema: StoreSchema, entity: String) throws {
+    package init(schema: StoreSchema, entity: String, flavor: any FetchFlavor) throws {
         guard let mapping = schema.mapping(for: entity) else { throw ObjectGraphError.unknownEntity(entity) }
         self.schema = schema
+        self.flavor = flavor
         self.root = Scope(alias: "t0", mapping: mapping)
     }
 
     /// The root table as `ZTABLE t0`; `scanning` reads it in order (`NOT INDEXED`).
-    func rootSource(scanning: Bool = false) -> SQLSource {
+    package func rootSource(scanning: Bool = false) -> SQLSource {
         .table(root.mapping.table.name, alias: root.alias, notIndexed: scanning)
     }
 
     /// The joins the translated key paths needed, in the order they were met.
-    var joinClauses: [SQLJoin] { joins.map(\.join) }
+    package var joinClauses: [SQLJoin] { joins.map(\.join) }
 
-    func newAlias() -> String {
+    package func newAlias() -> String {
         aliasCount += 1
         return "t\(aliasCount)"
     }
 
-    /// The most to-one steps a query joins: SQLite takes 64 tables, the root among them.
-    static let maximumJoins = 63
-
     /// The primary key column of a scope.
-    static func primaryKey(of alias: String) -> SQLExpression { .column("Z_PK", of: alias) }
+    package static func primaryKey(of alias: String) -> SQLExpression { .column("Z_PK", of: alias) }
 
     // MARK: Key paths
 
     /// The operand a key path designates, adding joins for to-one steps.
-    func operand(_ path: String, from scope: Scope) throws -> Operand {
+    package func operand(_ path: String, from scope: Scope) throws -> Operand {
         if let named = namedExpressions[path] { return .expression(named.expression, named.type) }
         let components = path.split(separator: ".").map(String.init)
         var scope = scope
@@ -86,7 +84,7 @@ final class FetchTranslator {
             let last = i == components.count - 1
             if let column = mapping.column(forAttribute: key) {
                 guard last else {
-                    throw SQLiteStoreError.unsupportedInSQL("key path '\(path)' continues after attribute '\(key)'")
+                    throw flavor.unsupported("key path '\(path)' continues after attribute '\(key)'")
                 }
                 return .attribute(.column(column, of: scope.alias), mapping.entity.attribute(named: key)!.type)
             }
@@ -108,9 +106,9 @@ final class FetchTranslator {
                 return .object(Self.primaryKey(of: scope.alias), entity: mapping.entity.name)
             }
             if let a = mapping.entity.attribute(named: key), a.isTransient {
-                throw SQLiteStoreError.unsupportedInSQL("'\(key)' is transient and not stored")
+                throw flavor.unsupported("'\(key)' is transient and not stored")
             }
-            throw SQLiteStoreError.unknownKey(entity: mapping.entity.name, key: key)
+            throw flavor.unknownKey(entity: mapping.entity.name, key: key)
         }
         return .object(Self.primaryKey(of: scope.alias), entity: scope.mapping.entity.name)
     }
@@ -123,9 +121,9 @@ final class FetchTranslator {
         if let existing = joins.first(where: { $0.key == joinKey }) {
             return Scope(alias: existing.join.alias, mapping: destination)
         }
-        guard joins.count < Self.maximumJoins else {
-            throw SQLiteStoreError.unsupportedInSQL(
-                "the key paths follow more than \(Self.maximumJoins) to-one relationships, and SQLite joins at most 64 tables in one query")
+        guard joins.count < flavor.maximumJoins else {
+            throw flavor.unsupported(
+                "the key paths follow more than \(flavor.maximumJoins) to-one relationships, and \(flavor.engine) joins at most \(flavor.maximumJoins + 1) tables in one query")
         }
         let alias = newAlias()
         joins.append((joinKey, SQLJoin(.left, destination.table.name, as: alias,
@@ -135,7 +133,7 @@ final class FetchTranslator {
 
     /// Runs `body` with no joins recorded, returning what it joined apart: the joins of a
     /// subquery stay inside it.
-    func withOwnJoins<T>(_ body: () throws -> T) rethrows -> (result: T, joins: [SQLJoin]) {
+    package func withOwnJoins<T>(_ body: () throws -> T) rethrows -> (result: T, joins: [SQLJoin]) {
         let saved = joins
         joins = []
         defer { joins = saved }

@@ -2,22 +2,20 @@ import Foundation
 import ObjectGraph
 import ObjectModel
 import Predicates
-import SQLSyntax
 
 extension FetchTranslator {
     /// A comparison of a column (or SQL expression) with the right-hand side.
-    func compare(_ left: Operand, _ op: ComparisonOperator, _ rhs: ObjectExpression,
+    package func compare(_ left: Operand, _ op: ComparisonOperator, _ rhs: ObjectExpression,
                  options: ComparisonOptions, in scope: Scope) throws -> SQLExpression {
         let (column, type): (SQLExpression, AttributeType?)
         var objectEntity: String?
         switch left {
         case .attribute(let c, let t), .expression(let c, let t): (column, type) = (c, t)
         case .object(let c, let entity): (column, type, objectEntity) = (c, nil, entity)
-        case .toMany: throw SQLiteStoreError.unsupportedInSQL("a to-many relationship in a comparison")
+        case .toMany: throw flavor.unsupported("a to-many relationship in a comparison")
         }
         let isString = type == .string || type == .uri
         let folding = isString && !options.isEmpty && !options.contains(.normalized)
-        let optionsValue = SQLExpression.value(.integer(Int64(options.rawValue)))
 
         // Key path against key path (or a SUBQUERY variable's).
         if let right = try rightOperand(rhs, in: scope) {
@@ -26,7 +24,7 @@ extension FetchTranslator {
             switch right {
             case .attribute(let c, let t), .expression(let c, let t): (rightColumn, rightType) = (c, t)
             case .object(let c, _): rightColumn = c
-            case .toMany: throw SQLiteStoreError.unsupportedInSQL("a to-many relationship on the right of \(op.rawValue)")
+            case .toMany: throw flavor.unsupported("a to-many relationship on the right of \(op.rawValue)")
             }
             // Values of different kinds (a number and a string, a date and a number) are never
             // equal or ordered in memory; SQLite would compare them by its storage classes.
@@ -45,7 +43,7 @@ extension FetchTranslator {
             case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
                 return .binary(column, Self.sqlOperator(op), rightColumn)
             default:
-                throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) between two key paths")
+                throw flavor.unsupported("\(op.rawValue) between two key paths")
             }
         }
 
@@ -53,10 +51,10 @@ extension FetchTranslator {
         if let objectEntity {
             return try compareObjects(column, entity: objectEntity, op, value)
         }
-        let lhs = folding ? SQLExpression.function("td_fold", [column, optionsValue]) : column
+        let lhs = folding ? try flavor.folded(column, options: options) : column
         func bound(_ v: ObjectValue) -> SQLExpression {
             if folding, case .string(let s) = v { return .value(.text(options.fold(s))) }
-            return .value(DatabaseValueCoding.sqlValue(v))
+            return .value(flavor.sqlValue(v))
         }
         switch op {
         case .equalTo, .notEqualTo:
@@ -69,7 +67,7 @@ extension FetchTranslator {
             return .binary(lhs, Self.sqlOperator(op), bound(value))
         case .between:
             guard let bounds = value.collectionElements, bounds.count == 2 else {
-                throw SQLiteStoreError.unsupportedInSQL("BETWEEN needs two values on the right")
+                throw flavor.unsupported("BETWEEN needs two values on the right")
             }
             guard bounds.allSatisfy({ !$0.isNull && Self.fits($0, type) && Self.ordered($0) }) else { return .false }
             return lhs.between(bound(bounds[0]), and: bound(bounds[1]))
@@ -77,16 +75,16 @@ extension FetchTranslator {
             if case .string = value {
                 // As in memory, where a number IN a string is an error rather than no match.
                 guard isString else {
-                    throw SQLiteStoreError.unsupportedInSQL("IN with a string needs a string on its left, not \(type?.xcodeName ?? "an object")")
+                    throw flavor.unsupported("IN with a string needs a string on its left, not \(type?.xcodeName ?? "an object")")
                 }
-                return Self.textTest(op, column, value, optionsValue)
+                return try textTest(op, column, value, options)
             }
             let elements: [ObjectValue]
             switch value {
             case .array(let a), .set(let a): elements = a
             case .dictionary(let d): elements = Array(d.values)
             case .null: return .false
-            default: throw SQLiteStoreError.unsupportedInSQL("IN needs a collection on the right, got \(value.typeName)")
+            default: throw flavor.unsupported("IN needs a collection on the right, got \(value.typeName)")
             }
             let fitting = elements.filter { !$0.isNull && Self.fits($0, type) }
             var parts: [SQLExpression] = []
@@ -94,28 +92,29 @@ extension FetchTranslator {
             if elements.contains(where: \.isNull) { parts.append(column.isNull()) }
             return .or(parts)
         case .contains:
-            guard isString else { throw SQLiteStoreError.unsupportedInSQL("CONTAINS on a value that is not a string or a to-many relationship") }
+            guard isString else { throw flavor.unsupported("CONTAINS on a value that is not a string or a to-many relationship") }
             if value.isNull { return .false }
-            guard case .string = value else { throw SQLiteStoreError.unsupportedInSQL("CONTAINS with a string needs a string") }
-            return Self.textTest(op, column, value, optionsValue)
+            guard case .string = value else { throw flavor.unsupported("CONTAINS with a string needs a string") }
+            return try textTest(op, column, value, options)
         case .beginsWith, .endsWith:
-            guard isString else { throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) needs a string attribute") }
+            guard isString else { throw flavor.unsupported("\(op.rawValue) needs a string attribute") }
             if value.isNull { return .false }
-            guard case .string = value else { throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) needs a string") }
-            return Self.textTest(op, column, value, optionsValue)
+            guard case .string = value else { throw flavor.unsupported("\(op.rawValue) needs a string") }
+            return try textTest(op, column, value, options)
         case .like, .matches:
-            guard isString else { throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) needs a string attribute") }
+            guard isString else { throw flavor.unsupported("\(op.rawValue) needs a string attribute") }
             if value.isNull { return .false }
-            guard case .string = value else { throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) needs a string pattern") }
-            return .function(op == .like ? "td_like" : "td_matches", [column, .value(DatabaseValueCoding.sqlValue(value)), optionsValue])
+            guard case .string = value else { throw flavor.unsupported("\(op.rawValue) needs a string pattern") }
+            guard case .string(let pattern) = value else { return .false }
+            return try flavor.patternTest(op, column, pattern, options: options)
         }
     }
 
-    /// `td_test(operator, column, value, options)`: the store's function that tests text as
-    /// memory does; the registered function folds the text itself.
-    private static func textTest(_ op: ComparisonOperator, _ column: SQLExpression, _ value: ObjectValue,
-                                 _ options: SQLExpression) -> SQLExpression {
-        .function("td_test", [.value(.text(op.rawValue)), column, .value(DatabaseValueCoding.sqlValue(value)), options])
+    /// A text test of a string constant, as the engine makes memory's test.
+    private func textTest(_ op: ComparisonOperator, _ column: SQLExpression, _ value: ObjectValue,
+                          _ options: ComparisonOptions) throws -> SQLExpression {
+        guard case .string(let text) = value else { return .false }
+        return try flavor.textTest(op, column, text, options: options)
     }
 
     /// The operand of a right-hand side that is a key path, or a `SUBQUERY` variable or its
@@ -146,7 +145,7 @@ extension FetchTranslator {
             return .binary(column, equal ? .equal : .isNot, pk)
         case .in:
             guard let elements = value.collectionElements ?? (value.isNull ? [] : nil) else {
-                throw SQLiteStoreError.unsupportedInSQL("IN needs a collection of objects")
+                throw flavor.unsupported("IN needs a collection of objects")
             }
             let keys = elements.compactMap(key)
             var parts: [SQLExpression] = []
@@ -154,15 +153,15 @@ extension FetchTranslator {
             if elements.contains(where: \.isNull) { parts.append(column.isNull()) }
             return .or(parts)
         default:
-            throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) between objects")
+            throw flavor.unsupported("\(op.rawValue) between objects")
         }
     }
 
     /// A count (never NULL) compared with a constant, as memory compares an integer.
-    func compareCount(_ count: SQLExpression, _ op: ComparisonOperator, _ value: ObjectValue) throws -> SQLExpression {
+    package func compareCount(_ count: SQLExpression, _ op: ComparisonOperator, _ value: ObjectValue) throws -> SQLExpression {
         func number(_ v: ObjectValue) -> SQLExpression? {
             switch v {
-            case .int, .double, .decimal, .bool: return .value(DatabaseValueCoding.sqlValue(v))
+            case .int, .double, .decimal, .bool: return .value(flavor.sqlValue(v))
             default: return nil
             }
         }
@@ -175,36 +174,36 @@ extension FetchTranslator {
             return .binary(count, Self.sqlOperator(op), n)
         case .between:
             guard let bounds = value.collectionElements, bounds.count == 2 else {
-                throw SQLiteStoreError.unsupportedInSQL("BETWEEN needs two values on the right")
+                throw flavor.unsupported("BETWEEN needs two values on the right")
             }
             guard let low = number(bounds[0]), let high = number(bounds[1]) else { return .false }
             return count.between(low, and: high)
         case .in:
             return count.isIn((value.collectionElements ?? []).compactMap(number))
         default:
-            throw SQLiteStoreError.unsupportedInSQL("\(op.rawValue) with SUBQUERY(...).@count")
+            throw flavor.unsupported("\(op.rawValue) with SUBQUERY(...).@count")
         }
     }
 
     /// The value of a right-hand side that SQL takes as an argument.
-    func constant(_ e: ObjectExpression) throws -> ObjectValue {
+    package func constant(_ e: ObjectExpression) throws -> ObjectValue {
         switch e {
         case .constant(let v): return v
         case .aggregate(let items): return .array(try items.map(constant))
         case .function, .cast:
             // Functions of constants only (now(), CAST(..., "NSDate")): evaluate them once here.
             do { return try e.evaluate(with: .null) } catch {
-                throw SQLiteStoreError.unsupportedInSQL("the expression \(e) on the right of a comparison")
+                throw flavor.unsupported("the expression \(e) on the right of a comparison")
             }
         case .variable(let name):
-            throw SQLiteStoreError.unsupportedInSQL("variable $\(name) has no value (substitute variables first)")
+            throw flavor.unsupported("variable $\(name) has no value (substitute variables first)")
         default:
-            throw SQLiteStoreError.unsupportedInSQL("the expression \(e) on the right of a comparison")
+            throw flavor.unsupported("the expression \(e) on the right of a comparison")
         }
     }
 
     /// The SQL operator of an ordering comparison.
-    static func sqlOperator(_ op: ComparisonOperator) -> SQLOperator {
+    package static func sqlOperator(_ op: ComparisonOperator) -> SQLOperator {
         switch op {
         case .lessThan: return .less
         case .lessThanOrEqualTo: return .lessOrEqual
@@ -230,7 +229,7 @@ extension FetchTranslator {
 
     /// Whether a constant can equal or order against values of an attribute type; memory
     /// evaluation never equates a string with a number, so neither may SQL.
-    static func fits(_ value: ObjectValue, _ type: AttributeType?) -> Bool {
+    package static func fits(_ value: ObjectValue, _ type: AttributeType?) -> Bool {
         guard let type else { return true }
         switch value {
         case .null: return true
@@ -245,14 +244,14 @@ extension FetchTranslator {
     }
 
     /// Whether `<` and `>` order the value in memory.
-    static func ordered(_ value: ObjectValue) -> Bool {
+    package static func ordered(_ value: ObjectValue) -> Bool {
         switch value {
         case .bool, .int, .double, .decimal, .string, .date, .data, .uuid, .url: return true
         default: return false
         }
     }
 
-    static func mirrored(_ op: ComparisonOperator) -> ComparisonOperator {
+    package static func mirrored(_ op: ComparisonOperator) -> ComparisonOperator {
         switch op {
         case .lessThan: return .greaterThan
         case .lessThanOrEqualTo: return .greaterThanOrEqualTo

@@ -1,8 +1,7 @@
 import Foundation
 import ObjectModel
-import SQLSyntax
 
-/// How a model lies in a SQLite file in Core Data's layout: a table `Z<ROOT>` per
+/// How a model lies in a database in Core Data's layout: a table `Z<ROOT>` per
 /// inheritance root holding every entity of the tree, a column per stored attribute and
 /// to-one relationship, join tables for many-to-many relationships.
 ///
@@ -10,42 +9,42 @@ import SQLSyntax
 /// let schema = try StoreSchema(model: model)
 /// schema.mapping(for: "ToDo")!.table.name   // "ZTODO"
 /// ```
-struct StoreSchema: Sendable {
+package struct StoreSchema: Sendable {
     /// A column of an entity table.
-    struct Column: Sendable, Hashable {
-        var name: String
+    package struct Column: Sendable, Hashable {
+        package var name: String
         /// The declared type Core Data writes: INTEGER, TIMESTAMP, FLOAT, DECIMAL, VARCHAR, BLOB.
-        var declaredType: SQLColumnType
+        package var declaredType: SQLColumnType
     }
 
     /// An index of an entity or join table.
-    struct Index: Sendable, Hashable {
-        var name: String
-        var table: String
-        var columns: [String]
+    package struct Index: Sendable, Hashable {
+        package var name: String
+        package var table: String
+        package var columns: [String]
     }
 
     /// One table per inheritance root.
-    struct Table: Sendable {
-        var name: String
-        var rootEntityName: String
+    package struct Table: Sendable {
+        package var name: String
+        package var rootEntityName: String
         /// Every column after `Z_PK`, `Z_ENT`, `Z_OPT`, in Core Data's order.
-        var columns: [Column]
-        var indexes: [Index]
+        package var columns: [Column]
+        package var indexes: [Index]
         /// Entity numbers of the entities whose rows live here.
-        var entityNumbers: [Int]
+        package var entityNumbers: [Int]
     }
 
     /// A to-one relationship's columns: the destination's `Z_PK`, and its `Z_ENT` when the
     /// destination has sub-entities.
-    struct ForeignKey: Sendable, Hashable {
-        var column: String
-        var entityColumn: String?
-        var destinationEntityName: String
+    package struct ForeignKey: Sendable, Hashable {
+        package var column: String
+        package var entityColumn: String?
+        package var destinationEntityName: String
     }
 
     /// Where a to-many relationship's members are found.
-    enum ToManyStorage: Sendable, Hashable {
+    package enum ToManyStorage: Sendable, Hashable {
         /// A foreign key on the destination's table pointing back at the source.
         case foreignKey(table: String, column: String)
         /// A join table: `ownColumn` holds the source's `Z_PK`, `otherColumn` the destination's.
@@ -53,71 +52,76 @@ struct StoreSchema: Sendable {
     }
 
     /// A many-to-many join table.
-    struct JoinTable: Sendable, Hashable {
-        var name: String
-        var firstColumn: String
-        var secondColumn: String
-        var index: Index
+    package struct JoinTable: Sendable, Hashable {
+        package var name: String
+        package var firstColumn: String
+        package var secondColumn: String
+        package var index: Index
         /// `Z_FOK_<n><REL>` columns keeping the order of an ordered side.
-        var orderColumns: [String] = []
+        package var orderColumns: [String] = []
     }
 
     /// Everything the store needs about one entity.
-    struct EntityMapping: Sendable {
-        var entity: Entity
+    package struct EntityMapping: Sendable {
+        package var entity: Entity
         /// `Z_ENT`.
-        var number: Int
-        var table: Table
+        package var number: Int
+        package var table: Table
         /// Stored attributes (own and inherited) with their columns, in `entity.attributes` order.
-        var attributes: [(attribute: AttributeDescription, column: String)]
+        package var attributes: [(attribute: AttributeDescription, column: String)]
         /// To-one relationships with their columns.
-        var toOne: [(relationship: RelationshipDescription, key: ForeignKey)]
+        package var toOne: [(relationship: RelationshipDescription, key: ForeignKey)]
         /// To-many relationships with their storage.
-        var toMany: [(relationship: RelationshipDescription, storage: ToManyStorage)]
+        package var toMany: [(relationship: RelationshipDescription, storage: ToManyStorage)]
 
         /// Each attribute column's position in `entity.attributes`, in column order.
-        var attributePositions: [Int] {
+        package var attributePositions: [Int] {
             attributes.map { entity.attributeIndex(of: $0.attribute.name)! }
         }
 
         /// For each attribute column, whether its values may live in files outside the
         /// database (binary and transformable attributes that allow external storage).
-        var externalColumns: [Bool] {
+        package var externalColumns: [Bool] {
             attributes.map { $0.attribute.allowsExternalBinaryDataStorage && ($0.attribute.type == .binary || $0.attribute.type == .transformable) }
         }
 
-        func column(forAttribute name: String) -> String? {
+        package func column(forAttribute name: String) -> String? {
             attributes.first { $0.attribute.name == name }?.column
         }
 
-        func foreignKey(for name: String) -> ForeignKey? {
+        package func foreignKey(for name: String) -> ForeignKey? {
             toOne.first { $0.relationship.name == name }?.key
         }
 
-        func toManyStorage(for name: String) -> ToManyStorage? {
+        package func toManyStorage(for name: String) -> ToManyStorage? {
             toMany.first { $0.relationship.name == name }?.storage
         }
 
         /// For ordered to-many relationships: the column holding each member's position
         /// (on the destination table, or in the join table).
-        var orderColumns: [String: String] = [:]
+        package var orderColumns: [String: String] = [:]
     }
 
-    let model: ManagedObjectModel
-    private(set) var tables: [Table] = []
-    private(set) var joinTables: [JoinTable] = []
-    private(set) var mappings: [String: EntityMapping] = [:]
-    private(set) var entityNamesByNumber: [Int: String] = [:]
+    /// A store's `Z_PRIMARYKEY` lacks an entity of the model.
+    package struct MissingEntity: Error {
+        package var name: String
+    }
+
+    package let model: ManagedObjectModel
+    package private(set) var tables: [Table] = []
+    package private(set) var joinTables: [JoinTable] = []
+    package private(set) var mappings: [String: EntityMapping] = [:]
+    package private(set) var entityNamesByNumber: [Int: String] = [:]
 
     /// The schema of a model, with entity numbers taken from `numbers` (an existing store's
     /// `Z_PRIMARYKEY`) where given, else from the model.
-    init(model: ManagedObjectModel, numbers: [String: Int]? = nil) throws {
+    package init(model: ManagedObjectModel, numbers: [String: Int]? = nil) throws {
         self.model = model
         var numberOf: [String: Int] = [:]
         for entity in model.entities {
             if let numbers {
                 guard let n = numbers[entity.name] else {
-                    throw SQLiteStoreError.schemaMismatch("the store has no entity '\(entity.name)' in Z_PRIMARYKEY")
+                    throw MissingEntity(name: entity.name)
                 }
                 numberOf[entity.name] = n
             } else {
@@ -305,11 +309,11 @@ struct StoreSchema: Sendable {
     }
 
     /// The mapping of an entity.
-    func mapping(for entityName: String) -> EntityMapping? { mappings[entityName] }
+    package func mapping(for entityName: String) -> EntityMapping? { mappings[entityName] }
 
     /// The names of the entities objects can have, indexed by `Z_ENT`: empty where the number
     /// is no entity's or an abstract one's, since no row can be an object of those.
-    var concreteEntityNamesByNumber: [String] {
+    package var concreteEntityNamesByNumber: [String] {
         let top = entityNamesByNumber.keys.max() ?? 0
         return (0...top).map { n in
             guard let name = entityNamesByNumber[n], model.entity(named: name)?.isAbstract == false else { return "" }
@@ -318,10 +322,10 @@ struct StoreSchema: Sendable {
     }
 
     /// The entity a `Z_ENT` value stands for.
-    func entityName(forNumber number: Int) -> String? { entityNamesByNumber[number] }
+    package func entityName(forNumber number: Int) -> String? { entityNamesByNumber[number] }
 
     /// The declared SQL type Core Data uses for an attribute type.
-    static func declaredType(of type: AttributeType) -> SQLColumnType {
+    package static func declaredType(of type: AttributeType) -> SQLColumnType {
         switch type {
         case .integer16, .integer32, .integer64, .boolean: return .integer
         case .date: return .timestamp
@@ -333,7 +337,7 @@ struct StoreSchema: Sendable {
     }
 
     /// The entity (the given one or an ancestor) that declares a property.
-    static func declaringEntity(of property: String, in entity: Entity, model: ManagedObjectModel) -> String {
+    package static func declaringEntity(of property: String, in entity: Entity, model: ManagedObjectModel) -> String {
         var current: Entity? = entity
         while let e = current {
             if e.declaration.attributes.contains(where: { $0.name == property })

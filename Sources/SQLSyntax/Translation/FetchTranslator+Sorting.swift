@@ -2,11 +2,10 @@ import Foundation
 import ObjectGraph
 import ObjectModel
 import Predicates
-import SQLSyntax
 
 extension FetchTranslator {
     /// `ORDER BY` terms for sort descriptors, with collations that order as memory does.
-    func ordering(_ descriptors: [ObjectSortDescriptor]) throws -> [SQLOrdering] {
+    package func ordering(_ descriptors: [ObjectSortDescriptor]) throws -> [SQLOrdering] {
         try descriptors.map { d in
             let column: SQLExpression
             var type: AttributeType?
@@ -14,10 +13,10 @@ extension FetchTranslator {
             case .attribute(let c, let t), .expression(let c, let t): (column, type) = (c, t)
             case .object(let c, _): column = c
             case .toMany(let r, _, _, _):
-                throw SQLiteStoreError.unsupportedInSQL("sorting by the to-many relationship '\(r.name)'")
+                throw flavor.unsupported("sorting by the to-many relationship '\(r.name)'")
             }
             if d.comparison != .compare, type == .string || type == nil {
-                return SQLOrdering(column.collated(SQLFunctions.collationName(d.comparison)), ascending: d.ascending)
+                return SQLOrdering(try flavor.collated(column, d.comparison), ascending: d.ascending)
             }
             return SQLOrdering(column, ascending: d.ascending)
         }

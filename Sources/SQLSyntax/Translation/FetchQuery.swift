@@ -2,7 +2,6 @@ import Foundation
 import ObjectGraph
 import ObjectModel
 import Predicates
-import SQLSyntax
 
 /// The SELECT statement of a fetch: which rows (entities, predicate), in what order, how
 /// many, and which columns for each result type.
@@ -12,9 +11,9 @@ import SQLSyntax
 /// SQLiteDialect().render(try query.selectIDs()).sql
 /// // SELECT t0.Z_PK, t0.Z_ENT FROM ZTODO t0 WHERE t0.ZCOMPLETED = ? ORDER BY t0.ZDUEDATE ASC, t0.Z_PK ASC
 /// ```
-struct FetchQuery {
+package struct FetchQuery {
     /// How a column of a dictionary result becomes a value.
-    enum Decoder {
+    package enum Decoder {
         case attribute(AttributeType)
         /// A binary value that may be kept in an external file; `attribute` names it in errors.
         case externalData(attribute: String)
@@ -22,16 +21,16 @@ struct FetchQuery {
         case object(entity: String, entityColumn: Int?)
     }
 
-    let schema: StoreSchema
-    let request: StoreRequest
-    let translator: FetchTranslator
+    package let schema: StoreSchema
+    package let request: StoreRequest
+    package let translator: FetchTranslator
     /// The entity restriction and the predicate.
-    let filter: SQLExpression?
+    package let filter: SQLExpression?
 
-    init(schema: StoreSchema, request: StoreRequest) throws {
+    package init(schema: StoreSchema, request: StoreRequest, flavor: any FetchFlavor) throws {
         self.schema = schema
         self.request = request
-        translator = try FetchTranslator(schema: schema, entity: request.fetch.entityName)
+        translator = try FetchTranslator(schema: schema, entity: request.fetch.entityName, flavor: flavor)
         let table = translator.root.mapping.table
         var conditions: [SQLExpression] = []
         let numbers = request.entityNames.compactMap { schema.mapping(for: $0)?.number }
@@ -62,7 +61,7 @@ struct FetchQuery {
     }
 
     /// The statement for the request's result type.
-    func selectForResult() throws -> SQLSelect {
+    package func selectForResult() throws -> SQLSelect {
         switch request.fetch.resultType {
         case .count: return try selectCount()
         case .dictionaries: return try selectDictionaries().select
@@ -72,7 +71,7 @@ struct FetchQuery {
 
     /// `SELECT t0.Z_PK, t0.Z_ENT ...`: the matching objects in order; `scanning` reads the
     /// root table in order rather than through an index.
-    func selectIDs(scanning: Bool = false) throws -> SQLSelect {
+    package func selectIDs(scanning: Bool = false) throws -> SQLSelect {
         // Ordering first: a sort key through a to-one relationship adds a join.
         var order = try translator.ordering(request.fetch.sortDescriptors)
         if !order.isEmpty { order.append(SQLOrdering(.column("Z_PK", of: "t0"))) }
@@ -83,36 +82,36 @@ struct FetchQuery {
 
     /// `SELECT COUNT(*) ...`, counting within offset and limit; `scanning` reads the root
     /// table in order rather than through an index.
-    func selectCount(scanning: Bool = false) throws -> SQLSelect {
+    package func selectCount(scanning: Bool = false) throws -> SQLSelect {
         if isUnlimited { return matching([.countAll], scanning: scanning) }
         return SQLSelect(columns: [.countAll], from: .subquery(limited(matching([.column("Z_PK", of: "t0")]))))
     }
 
     /// Whether the request has neither a limit nor an offset.
-    var isUnlimited: Bool {
+    package var isUnlimited: Bool {
         !(request.appliesLimits && (request.fetch.fetchLimit > 0 || request.fetch.fetchOffset > 0))
     }
 
     /// Whether the request sorts its results.
-    var isSorted: Bool { !request.fetch.sortDescriptors.isEmpty }
+    package var isSorted: Bool { !request.fetch.sortDescriptors.isEmpty }
 
     /// Whether the statement has a WHERE clause (entity restriction or predicate).
-    var isFiltered: Bool { filter != nil }
+    package var isFiltered: Bool { filter != nil }
 
     /// The number of matching rows, counting no further than `bound`.
-    func selectCount(upTo bound: Int) -> SQLSelect {
+    package func selectCount(upTo bound: Int) -> SQLSelect {
         var inner = matching([.literal(1)])
         inner.limit = .value(.integer(Int64(bound)))
         return SQLSelect(columns: [.countAll], from: .subquery(inner))
     }
 
     /// The root table, for an estimate of its size.
-    var rootTable: String { translator.root.mapping.table.name }
+    package var rootTable: String { translator.root.mapping.table.name }
 
-    static let aggregates: [String: String] = ["sum:": "SUM", "count:": "COUNT", "min:": "MIN", "max:": "MAX", "average:": "AVG"]
+    package static let aggregates: [String: String] = ["sum:": "SUM", "count:": "COUNT", "min:": "MIN", "max:": "MAX", "average:": "AVG"]
 
     /// The statement of a dictionary fetch, with the result names and decoders of its columns.
-    func selectDictionaries(scanning: Bool = false) throws -> (select: SQLSelect, names: [String], decoders: [Decoder]) {
+    package func selectDictionaries(scanning: Bool = false) throws -> (select: SQLSelect, names: [String], decoders: [Decoder]) {
         let fetch = request.fetch
         let entity = translator.root.mapping.entity
         let properties = fetch.propertiesToFetch ?? entity.storedAttributes.map { FetchProperty.key($0.name) }
@@ -139,7 +138,7 @@ struct FetchQuery {
         var having: SQLExpression?
         if let predicate = fetch.havingPredicate {
             guard !groupBy.isEmpty else {
-                throw SQLiteStoreError.unsupportedInSQL("a having predicate needs properties to group by")
+                throw translator.flavor.unsupported("a having predicate needs properties to group by")
             }
             having = try translator.condition(for: predicate)
         }
@@ -170,18 +169,18 @@ struct FetchQuery {
                 return try keyColumn(path)
             case .function(let name, let arguments):
                 guard let function = Self.aggregates[name], arguments.count == 1 else {
-                    throw SQLiteStoreError.unsupportedInSQL("the function \(name) in expression '\(description.name)'")
+                    throw translator.flavor.unsupported("the function \(name) in expression '\(description.name)'")
                 }
                 if name == "count:" { return (.countAll, .attribute(.integer64), true) }
                 guard case .keyPath(let path) = arguments[0] else {
-                    throw SQLiteStoreError.unsupportedInSQL("\(name) of something other than a key path in '\(description.name)'")
+                    throw translator.flavor.unsupported("\(name) of something other than a key path in '\(description.name)'")
                 }
                 let (expression, decoder, _) = try keyColumn(path)
                 if case .externalData(let attribute) = decoder {
-                    throw SQLiteStoreError.unsupportedInSQL("\(name) of \(attribute), a binary value that may be kept outside the database, in '\(description.name)'")
+                    throw translator.flavor.unsupported("\(name) of \(attribute), a binary value that may be kept outside the database, in '\(description.name)'")
                 }
                 guard case .attribute(let type) = decoder else {
-                    throw SQLiteStoreError.unsupportedInSQL("\(name) of a relationship in '\(description.name)'")
+                    throw translator.flavor.unsupported("\(name) of a relationship in '\(description.name)'")
                 }
                 switch name {
                 case "sum:": return (.coalesce(.function("SUM", [expression]), .literal(0)), .attribute(type == .decimal ? .decimal : (type.isInteger ? .integer64 : .double)), true)
@@ -189,7 +188,7 @@ struct FetchQuery {
                 default: return (.function(function, [expression]), .attribute(type), true)
                 }
             default:
-                throw SQLiteStoreError.unsupportedInSQL("the expression of '\(description.name)'")
+                throw translator.flavor.unsupported("the expression of '\(description.name)'")
             }
         }
     }
@@ -204,7 +203,7 @@ struct FetchQuery {
             return (expression, .attribute(type), false)
         case .object(let expression, let entity): return (expression, .object(entity: entity, entityColumn: nil), false)
         case .toMany(let r, _, _, _):
-            throw SQLiteStoreError.unsupportedInSQL("the to-many relationship '\(r.name)' as a dictionary value")
+            throw translator.flavor.unsupported("the to-many relationship '\(r.name)' as a dictionary value")
         }
     }
 
