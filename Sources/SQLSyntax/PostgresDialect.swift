@@ -35,5 +35,7 @@ public struct PostgresDialect: SQLDialect {
 
     public var readsNotIndexed: Bool { false }
 
+    public var sortsNullsFirst: Bool { false }
+
     public var noLimit: String? { "ALL" }
 }

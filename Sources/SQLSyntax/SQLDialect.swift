@@ -27,6 +27,11 @@ public protocol SQLDialect: Sendable {
     /// Whether `FROM table NOT INDEXED` is understood (SQLite's hint to scan in order).
     var readsNotIndexed: Bool { get }
 
+    /// Whether NULL sorts before every value in an ascending order without being told (SQLite);
+    /// otherwise the renderer says `NULLS FIRST` (ascending) and `NULLS LAST` (descending), as
+    /// memory orders a missing value first.
+    var sortsNullsFirst: Bool { get }
+
     /// What a query with an offset but no limit writes after `LIMIT` (the tree holds a
     /// negative limit then), or nil where a negative limit means none (SQLite).
     var noLimit: String? { get }

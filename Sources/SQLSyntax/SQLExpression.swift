@@ -158,4 +158,18 @@ public enum SQLOperator: String, Hashable, Sendable {
     /// Bitwise or of two integers.
     case bitOr = "|"
     case remainder = "%"
+    /// `LIKE`, with `%`, `_` and `\` (the escape) as the engine reads them: not SQLite's,
+    /// whose LIKE ignores ASCII case.
+    case like = "LIKE"
+    /// PostgreSQL's regular-expression match, and its case-insensitive form.
+    case matchesRegex = "~"
+    case matchesRegexIgnoringCase = "~*"
+}
+
+extension SQLExpression {
+    /// The column this expression is, with its table or alias; nil for any other expression.
+    package var columnReference: (table: String?, name: String)? {
+        if case .column(let table, let name) = node { return (table, name) }
+        return nil
+    }
 }

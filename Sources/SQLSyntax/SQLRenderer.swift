@@ -195,6 +195,7 @@ struct SQLRenderer {
                 if i > 0 { sql += ", " }
                 write(term.expression.node, needing: .lowest)
                 sql += term.ascending ? " ASC" : " DESC"
+                if !dialect.sortsNullsFirst { sql += term.ascending ? " NULLS FIRST" : " NULLS LAST" }
             }
         }
         if let limit = select.limit {

@@ -136,4 +136,14 @@ public struct SQLColumnType: Hashable, Sendable, CustomStringConvertible {
     public static let varchar255 = SQLColumnType("VARCHAR(255)")
     public static let timestamp = SQLColumnType("TIMESTAMP")
     public static let blob = SQLColumnType("BLOB")
+
+    // PostgreSQL's own types.
+    public static let bigint = SQLColumnType("BIGINT")
+    public static let doublePrecision = SQLColumnType("DOUBLE PRECISION")
+    public static let numeric = SQLColumnType("NUMERIC")
+    /// Text ordered by code point, as memory orders strings.
+    public static let textByCodePoint = SQLColumnType("TEXT COLLATE \"C\"")
+    public static let timestamptz = SQLColumnType("TIMESTAMPTZ")
+    public static let bytea = SQLColumnType("BYTEA")
+    public static let uuid = SQLColumnType("UUID")
 }

@@ -32,6 +32,8 @@ public struct SQLiteDialect: SQLDialect {
 
     public var readsNotIndexed: Bool { true }
 
+    public var sortsNullsFirst: Bool { true }
+
     public var noLimit: String? { nil }
 
     /// ASCII letters, digits and underscores, not starting with a digit.

@@ -41,25 +41,3 @@ struct SQLiteTestStack {
         try rawRows(url, "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").map { $0[0] as String }
     }
 }
-
-/// The ToDo fixture: a Home category and five items.
-enum ToDoFixture {
-    static let names = ["water plants", "Buy milk", "answer mail", "Call mom", "book flights"]
-
-    @discardableResult
-    static func fill(_ context: ManagedObjectContext) throws -> [ManagedObject] {
-        let home = try context.insertObject(forEntityName: "Category")
-        home["name"] = "Home"
-        var items: [ManagedObject] = []
-        for (i, name) in names.enumerated() {
-            let item = try context.insertObject(forEntityName: "ToDo")
-            item["name"] = .string(name)
-            item["dueDate"] = .date(Date(timeIntervalSinceReferenceDate: Double(i) * 3600))
-            item["completed"] = .bool(i % 2 == 0)
-            if i < 3 { item["category"] = .object(home) }
-            items.append(item)
-        }
-        try context.save()
-        return items
-    }
-}

@@ -2,15 +2,14 @@ import Foundation
 import ObjectGraph
 import ObjectModel
 import Predicates
-import TestSupport
 import Testing
 
 /// The same company filled into any store: departments, employees with accented and
 /// lower-case names, a missing date, a missing department, many-to-many projects and notes.
-enum CompanyFixture {
-    static let employees = ["Ada", "Bob", "Cécile", "dave", "Émile"]
+public enum CompanyFixture {
+    public static let employees = ["Ada", "Bob", "Cécile", "dave", "Émile"]
 
-    static func fill(_ context: ManagedObjectContext) throws {
+    public static func fill(_ context: ManagedObjectContext) throws {
         func insert(_ entity: String, _ values: [String: ObjectValue]) throws -> ManagedObject {
             let o = try context.insertObject(forEntityName: entity)
             for (k, v) in values { o[k] = v }
@@ -35,14 +34,19 @@ enum CompanyFixture {
     }
 
     /// One case of the shared table: a predicate and the employees it matches.
-    struct Case: Sendable, CustomTestStringConvertible {
-        var format: String
-        var expected: [String]
-        var testDescription: String { format }
+    public struct Case: Sendable, CustomTestStringConvertible {
+        public var format: String
+        public var expected: [String]
+        public var testDescription: String { format }
+
+        public init(format: String, expected: [String]) {
+            self.format = format
+            self.expected = expected
+        }
     }
 
     /// Predicates whose results the in-memory and the SQLite evaluation must agree on.
-    static let cases: [Case] = [
+    public static let cases: [Case] = [
         Case(format: "salary > 60000", expected: ["Ada", "Cécile", "Émile"]),
         Case(format: "salary BETWEEN {50000, 80000}", expected: ["Bob", "Cécile", "Émile"]),
         Case(format: "salary IN {0, 50000}", expected: ["Bob", "dave"]),

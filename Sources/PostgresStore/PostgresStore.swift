@@ -1,0 +1,200 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+import PostgresNIO
+import Predicates
+import SQLSyntax
+
+extension StoreType {
+    /// A schema of a PostgreSQL database in Core Data's layout (the `PostgresStore` target).
+    public static let postgres = StoreType(rawValue: "PostgreSQL")
+}
+
+/// A store in a PostgreSQL database, shared by every client that opens the same URL: Core
+/// Data's tables in a schema of the database, written in one transaction per save, with
+/// optimistic locking on `Z_OPT`; fetches run in SQL, built from the same syntax tree as the
+/// SQLite store's.
+///
+/// ```swift
+/// PostgresStore.register()
+/// try coordinator.addStore(type: .postgres, at: URL(string: "postgres://ann@db.example.com/team?schema=todo"))
+/// ```
+///
+/// Primary keys come from one sequence per inheritance root: clients take keys at once,
+/// without a lock that others wait on. `Z_PRIMARYKEY` names the entities, as in SQLite,
+/// and its `Z_MAX` is not kept.
+public final class PostgresStore: PersistentStore {
+    public let location: PostgresLocation
+    public let configurationName: String?
+    public let model: ManagedObjectModel
+    public let isReadOnly: Bool
+    public private(set) var metadata: StoreMetadata
+    public var type: StoreType { .postgres }
+    public var identifier: String { metadata.uuid }
+    /// The location without its password.
+    public var url: URL? { location.url }
+
+    let connections: PostgresConnections
+    let schema: PostgresSchema
+    var layout: StoreSchema { schema.layout }
+    let rootNames: [String: String]
+    static let dialect = PostgresDialect()
+    let flavor: PostgresFetchFlavor
+
+    /// Registers the store type with the coordinator, so that `addStore(type: .postgres, at:)`
+    /// opens one.
+    public static func register() {
+        PersistentStoreCoordinator.registerStoreType(.postgres) { model, url, configuration, options in
+            guard let url else { throw PostgresStoreError.badLocation("a PostgreSQL store needs a postgres:// URL") }
+            return try PostgresStore(model: model, location: PostgresLocation(url: url), configurationName: configuration, options: options)
+        }
+    }
+
+    /// Opens the store at `location`, making its schema and tables when they are not there.
+    ///
+    /// - Throws: `PostgresStoreError.unreachable` when the server cannot be reached;
+    ///   `ObjectGraphError.mismatch` when another version of the model wrote the store.
+    public init(model: ManagedObjectModel, location: PostgresLocation, configurationName: String? = nil,
+                options: StoreOptions = StoreOptions()) throws {
+        self.model = model
+        self.location = location
+        self.configurationName = configurationName
+        self.isReadOnly = options.readOnly
+        connections = PostgresConnections(location: location)
+        let place = location.description
+        let (layout, metadata) = try connections.inTransaction { session -> (StoreSchema, StoreMetadata) in
+            // One client makes or checks the tables at a time; the others wait here, then find them.
+            try session.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("termdata " + location.schema)])
+            try session.execute("CREATE SCHEMA IF NOT EXISTS " + Self.dialect.quote(location.schema))
+            if let found = try Self.open(session, model: model, place: place, options: options) { return found }
+            if options.readOnly {
+                throw ObjectGraphError.storeFormat(file: place, reason: "no store there (it cannot be created read-only)")
+            }
+            let layout = try StoreSchema(model: model)
+            let metadata = StoreMetadata(storeType: .postgres, versionHashes: model.entityVersionHashes,
+                                         versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
+            for sql in PostgresSchema(layout: layout).creationStatements { try session.execute(sql) }
+            for (_, mapping) in layout.mappings.sorted(by: { $0.value.number < $1.value.number }) {
+                let parent = mapping.entity.parentName.flatMap { layout.mapping(for: $0)?.number } ?? 0
+                try session.run(Self.dialect.render(.insert(into: "Z_PRIMARYKEY", columns: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"], values: [
+                    .value(.integer(Int64(mapping.number))), .value(.text(mapping.entity.name)), .value(.integer(Int64(parent))), .literal(0),
+                ])))
+            }
+            try session.run(Self.dialect.render(.insert(into: "Z_METADATA", columns: ["Z_VERSION", "Z_UUID", "Z_PLIST"], values: [
+                .literal(1), .value(.text(metadata.uuid)), .value(.blob(try PostgresMetadata.encode(metadata))),
+            ])))
+            return (layout, metadata)
+        }
+        self.metadata = metadata
+        schema = PostgresSchema(layout: layout)
+        let icu = try connections.withConnection { session in
+            try session.run("SELECT count(*) FROM pg_collation WHERE collname = 'und-x-icu'", [])
+        }
+        flavor = PostgresFetchFlavor(regexCollation: try icu.first.flatMap { try PostgresValueCoding.integer(Array($0)[0]) } == 1 ? "und-x-icu" : nil)
+        var roots: [String: String] = [:]
+        for entity in model.entities { roots[entity.name] = layout.mapping(for: entity.name)?.table.rootEntityName }
+        rootNames = roots
+    }
+
+    /// The schema and metadata of a store already there, checked against the model; nil when
+    /// the schema has no store yet.
+    private static func open(_ session: PostgresConnections.Session, model: ManagedObjectModel, place: String,
+                             options: StoreOptions) throws -> (StoreSchema, StoreMetadata)? {
+        // Every name here is the program's own; only values are bound.
+        let schemaName = SQLValue.text(session.location.schema)
+        let exists = try session.run("SELECT to_regclass(format('%I.%I', $1::text, 'Z_METADATA'))", [schemaName])
+        guard let cell = exists.first?.first(where: { _ in true }), cell.bytes != nil else {
+            // Tables of something else in the schema: not a store to write into.
+            let tables = try session.run("SELECT count(*) FROM information_schema.tables WHERE table_schema = $1", [schemaName])
+            if let count = try tables.first.flatMap({ try PostgresValueCoding.integer(Array($0)[0]) }), count > 0 {
+                throw ObjectGraphError.storeFormat(
+                    file: place, reason: "the schema \(session.location.schema) holds tables but no Z_METADATA: not a Core Data store")
+            }
+            return nil
+        }
+        let rows = try session.run(#"SELECT "Z_UUID", "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#, [])
+        guard let row = rows.first.map(Array.init), case .string(let uuid) = try PostgresValueCoding.plainValue(row[0]),
+              case .data(let plist) = try PostgresValueCoding.plainValue(row[1]) else {
+            throw ObjectGraphError.storeFormat(file: place, reason: "Z_METADATA has no property list")
+        }
+        let metadata = try PostgresMetadata.decode(plist, uuid: uuid, place: place)
+        if !options.ignoresVersioning, !metadata.versionHashes.isEmpty,
+           !model.entitiesDiffering(fromVersionHashes: metadata.versionHashes).isEmpty {
+            throw ObjectGraphError.mismatch(file: place, storeHashes: metadata.versionHashes, model: model)
+        }
+        var numbers: [String: Int] = [:]
+        for row in try session.run(#"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY""#, []) {
+            let cells = Array(row)
+            if let number = try PostgresValueCoding.integer(cells[0]), case .string(let name) = try PostgresValueCoding.plainValue(cells[1]) {
+                numbers[name] = Int(number)
+            }
+        }
+        let missing = model.entities.map(\.name).filter { numbers[$0] == nil }
+        if !missing.isEmpty {
+            throw ObjectGraphError.incompatibleStore(file: place, differingEntities: missing)
+        }
+        do {
+            return (try StoreSchema(model: model, numbers: numbers), metadata)
+        } catch let error as StoreSchema.MissingEntity {
+            throw ObjectGraphError.incompatibleStore(file: place, differingEntities: [error.name])
+        }
+    }
+
+    public func copyStore(to url: URL) throws {
+        throw ObjectGraphError.storeFormat(file: location.description,
+                                           reason: "a PostgreSQL store is not copied to a file; export it (termdata export) or use pg_dump")
+    }
+
+    public func close() { connections.close() }
+
+    public var readsConcurrently: Bool { true }
+
+    public var ordersTiesByKey: Bool { true }
+
+    func objectID(entityName: String, primaryKey: Int64) -> ManagedObjectID {
+        ManagedObjectID(entityName: entityName, storeIdentifier: identifier, reference: .permanent(primaryKey))
+    }
+
+    /// Runs the program's own SQL and reads every cell in its own type: for inspection and tests.
+    package func plainRows(_ sql: String, _ values: [SQLValue] = []) throws -> [[ObjectValue]] {
+        try connections.withConnection { session in
+            try session.run(sql, values).map { row in try row.map(PostgresValueCoding.plainValue) }
+        }
+    }
+
+    /// The SQL of a fetch as the store would run it, for inspection and tests.
+    public func sql(for request: StoreRequest) throws -> (sql: String, arguments: [String]) {
+        let query = try FetchQuery(schema: layout, request: request, flavor: flavor)
+        let rendered = Self.dialect.render(try query.selectForResult())
+        return (rendered.sql, rendered.arguments.map(\.description))
+    }
+}
+
+/// The property list in `Z_METADATA.Z_PLIST`, as the SQLite store keeps it: the store type,
+/// the version hashes of the model that wrote the store, and application keys.
+enum PostgresMetadata {
+    static func encode(_ metadata: StoreMetadata) throws -> Data {
+        var plist: [String: Any] = [
+            "NSStoreType": StoreType.postgres.rawValue,
+            "NSStoreModelVersionHashes": metadata.versionHashes,
+            "NSStoreModelVersionHashesVersion": 3,
+            "NSStoreModelVersionIdentifiers": metadata.versionIdentifiers.isEmpty ? [""] : metadata.versionIdentifiers,
+        ]
+        for (key, value) in metadata.userInfo where plist[key] == nil { plist[key] = value }
+        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+    }
+
+    static func decode(_ data: Data, uuid: String, place: String) throws -> StoreMetadata {
+        guard let plist = (try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)) as? [String: Any] else {
+            throw ObjectGraphError.storeDamaged(file: place, detail: "its metadata (Z_METADATA.Z_PLIST) is not a property list")
+        }
+        let hashes = (plist["NSStoreModelVersionHashes"] as? [String: Any] ?? [:]).compactMapValues { $0 as? Data }
+        let identifiers = (plist["NSStoreModelVersionIdentifiers"] as? [Any] ?? []).compactMap { $0 as? String }.filter { !$0.isEmpty }
+        let known: Set<String> = ["NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion", "NSStoreModelVersionIdentifiers"]
+        var userInfo: [String: String] = [:]
+        for (key, value) in plist where !known.contains(key) {
+            userInfo[key] = value as? String ?? "\(value)"
+        }
+        return StoreMetadata(storeType: .postgres, uuid: uuid, versionHashes: hashes, versionIdentifiers: identifiers, userInfo: userInfo)
+    }
+}

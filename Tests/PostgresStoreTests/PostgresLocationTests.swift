@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import PostgresStore
+
+@Suite("PostgreSQL store locations")
+struct PostgresLocationTests {
+    @Test("a URL gives host, port, user, password, database and schema")
+    func fullURL() throws {
+        let location = try PostgresLocation(url: URL(string: "postgres://ann:s%40cret@db.example.com:6543/team?schema=todo")!, environment: [:])
+        #expect(location == PostgresLocation(host: "db.example.com", port: 6543, user: "ann", password: "s@cret", database: "team", schema: "todo"))
+        #expect(location.description == "postgres://ann@db.example.com:6543/team?schema=todo", "no password in what is shown")
+    }
+
+    @Test("what the URL leaves out comes from PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE")
+    func environment() throws {
+        let environment = ["PGHOST": "pg.internal", "PGPORT": "5433", "PGUSER": "bob", "PGPASSWORD": "pw", "PGDATABASE": "shared"]
+        let location = try PostgresLocation(url: URL(string: "postgresql://")!, environment: environment)
+        #expect(location == PostgresLocation(host: "pg.internal", port: 5433, user: "bob", password: "pw", database: "shared", schema: "public"))
+        let urlWins = try PostgresLocation(url: URL(string: "postgres://carol@here/own")!, environment: environment)
+        #expect(urlWins.host == "here" && urlWins.user == "carol" && urlWins.database == "own" && urlWins.port == 5433)
+    }
+
+    @Test("a password comes from the first fitting line of PGPASSFILE, with * and escapes")
+    func passwordFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)")
+        try """
+        # host:port:database:user:password
+        other:5432:team:ann:wrong
+        db.example.com:5432:team:ann:a\\:b\\\\c
+        *:*:*:ann:fallback
+        """.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let environment = ["PGPASSFILE": file.path]
+        #expect(try PostgresLocation(url: URL(string: "postgres://ann@db.example.com/team")!, environment: environment).password == "a:b\\c")
+        #expect(try PostgresLocation(url: URL(string: "postgres://ann@elsewhere/x")!, environment: environment).password == "fallback")
+        #expect(try PostgresLocation(url: URL(string: "postgres://zed@elsewhere/x")!, environment: environment).password == nil)
+    }
+
+    @Test("only postgres:// and postgresql:// name a server; a bad PGPORT is named")
+    func recognising() throws {
+        #expect(PostgresLocation.isPostgresURL("postgres://h/d"))
+        #expect(PostgresLocation.isPostgresURL("PostgreSQL://h/d"))
+        #expect(!PostgresLocation.isPostgresURL("postgres:/d"))
+        #expect(!PostgresLocation.isPostgresURL("ToDo.sqlite"))
+        let error = #expect(throws: PostgresStoreError.self) {
+            try PostgresLocation(url: URL(string: "postgres://h/d")!, environment: ["PGPORT": "fifty"])
+        }
+        #expect(error?.description.contains("PGPORT is “fifty”") == true)
+    }
+}

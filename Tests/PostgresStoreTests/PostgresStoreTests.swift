@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import ObjectGraph
+import ObjectModel
+import Predicates
+import PostgresStore
+import TestSupport
+
+@Suite("A PostgreSQL store on a real server")
+struct PostgresStoreTests {
+    @Test("saved objects read back in another coordinator with their values and relationships")
+    func roundTrip() throws {
+        let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        try ToDoFixture.fill(stack.context)
+        let other = try stack.reopened()
+        #expect(other.store.identifier == stack.store.identifier, "the same store, found again")
+        let items = try other.context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "dueDate")]))
+        #expect(items.map { $0.string("name")! } == ToDoFixture.names)
+        #expect(items.map { $0.bool("completed")! } == [true, false, true, false, true])
+        #expect(items[2].date("dueDate") == Date(timeIntervalSinceReferenceDate: 7200))
+        let home = try #require(items[0].object("category"))
+        #expect(home.string("name") == "Home")
+        #expect((home.objects("todos") ?? []).count == 3)
+    }
+
+    @Test("the tables follow Core Data's layout in PostgreSQL's own types, with folded copies of text")
+    func layout() throws {
+        let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        let columns = try stack.store.plainRows("""
+            SELECT table_name, column_name, data_type FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name IN ('ZTODO', 'Z_PRIMARYKEY') ORDER BY table_name, ordinal_position
+            """).map { $0.map { $0.stringValue ?? "" }.joined(separator: " ") }
+        #expect(columns.contains("ZTODO Z_PK bigint"))
+        #expect(columns.contains("ZTODO Z_OPT bigint"))
+        #expect(columns.contains("ZTODO ZDUEDATE timestamp with time zone"))
+        #expect(columns.contains("ZTODO ZNAME text"))
+        #expect(columns.contains("ZTODO ZCATEGORY bigint"))
+        #expect(columns.contains("ZTODO Z_FCD_NAME text"))
+        #expect(columns.contains("Z_PRIMARYKEY Z_NAME text"))
+        let entities = try stack.store.plainRows(#"SELECT "Z_NAME" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#).map { $0[0].stringValue ?? "" }
+        #expect(Set(entities) == ["Category", "ToDo"])
+        let indexes = try stack.store.plainRows("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()").map { $0[0].stringValue ?? "" }
+        #expect(indexes.contains("ZTODO_ZCATEGORY_INDEX"))
+    }
+
+    @Test("every attribute type round-trips: decimals keep every digit, dates the microsecond, UUIDs and bytes")
+    func attributeTypes() throws {
+        let model = try XcodeModelFile.readVersion(try ModelFixtures.writeModelFile(ModelFixtures.modelXML("""
+            <entity name="Thing" representedClassName="Thing" syncable="YES">
+                <attribute name="b" optional="YES" attributeType="Boolean" usesScalarValueType="YES"/>
+                <attribute name="i" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
+                <attribute name="d" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
+                <attribute name="m" optional="YES" attributeType="Decimal"/>
+                <attribute name="t" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+                <attribute name="s" optional="YES" attributeType="String"/>
+                <attribute name="u" optional="YES" attributeType="UUID" usesScalarValueType="NO"/>
+                <attribute name="w" optional="YES" attributeType="URI"/>
+                <attribute name="x" optional="YES" attributeType="Binary"/>
+            </entity>
+            """), name: "Things"))
+        let stack = try PostgresTestStack(model: model)
+        let thing = try stack.context.insertObject(forEntityName: "Thing")
+        let uuid = UUID()
+        let values: [String: ObjectValue] = [
+            "b": .bool(true), "i": .int(Int(Int64.max)), "d": .double(0.1), "m": .decimal(Decimal(string: "12345678901234567890.123456789")!),
+            "t": .date(Date(timeIntervalSinceReferenceDate: 12.345678)), "s": .string("Straße ǅ 🙂"), "u": .uuid(uuid),
+            "w": .url(URL(string: "https://example.com/a?b=c")!), "x": .data(Data([0, 1, 2, 255])),
+        ]
+        for (key, value) in values { thing[key] = value }
+        let empty = try stack.context.insertObject(forEntityName: "Thing")
+        try stack.context.save()
+        let other = try stack.reopened().context
+        let read = try #require(try other.existingObject(with: thing.objectID))
+        for (key, value) in values { #expect(read[key] == value, "\(key)") }
+        let none = try #require(try other.existingObject(with: empty.objectID))
+        #expect(values.keys.allSatisfy { none[$0] == .null })
+    }
+
+    @Test("a store written with another model version is refused, naming the store")
+    func otherVersion() throws {
+        let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        try ToDoFixture.fill(stack.context)
+        let error = #expect(throws: ObjectGraphError.self) {
+            try PostgresTestStack(model: try ModelFixtures.companyModel(), url: stack.url)
+        }
+        #expect("\(error!)".contains(stack.url.host!))
+    }
+
+    @Test("text with a NUL character is refused before anything is written; the edits stay")
+    func nulCharacter() throws {
+        let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        let item = try stack.context.insertObject(forEntityName: "ToDo")
+        item["name"] = "before\u{0}after"
+        let error = #expect(throws: PostgresStoreError.self) { try stack.context.save() }
+        #expect(error?.description.contains("ToDo.name holds a NUL character") == true)
+        #expect(stack.context.hasChanges)
+        #expect(try stack.reopened().context.count(for: FetchRequest(entityName: "ToDo")) == 0)
+    }
+
+    @Test("a server nobody answers at is a clear error, not a hang")
+    func unreachable() throws {
+        PostgresStore.register()
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.toDoModel())
+        let error = #expect(throws: PostgresStoreError.self) {
+            try coordinator.addStore(type: .postgres, at: URL(string: "postgres://nobody@127.0.0.1:1/none"))
+        }
+        #expect(error?.description.hasPrefix("cannot reach the PostgreSQL server of postgres://nobody@127.0.0.1:1/none") == true)
+    }
+
+    @Test("keys come from sequences: two clients inserting at once never collide")
+    func keysFromSequences() throws {
+        let first = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        let second = try first.reopened()
+        for i in 0..<3 {
+            for stack in [first, second] {
+                let item = try stack.context.insertObject(forEntityName: "ToDo")
+                item["name"] = .string("\(i)")
+            }
+        }
+        let pending = Array(second.context.insertedObjects)
+        try second.context.obtainPermanentIDs(for: pending)
+        let early = pending.map(\.objectID)
+        try first.context.save()
+        try second.context.save()
+        let keys = try first.store.plainRows(#"SELECT "Z_PK" FROM "ZTODO" ORDER BY "Z_PK""#).compactMap { $0[0].intValue }
+        #expect(keys.count == 6 && Set(keys).count == 6)
+        #expect(Set(early.compactMap(\.primaryKey).map(Int.init)).isSubset(of: Set(keys)))
+    }
+}
