@@ -76,7 +76,7 @@ let package = Package(
         .target(
             name: "ToDoApp",
             dependencies: [
-                "AppShell", "TerminalBindings", "TerminalUI", "Bindings", "Migration", "SQLiteStore",
+                "AppShell", "TerminalBindings", "TerminalUI", "Bindings", "Migration", "SQLiteStore", "PostgresStore",
                 "ObjectGraph", "ObjectModel", "Predicates", "TermDataResources",
             ]
         ),
@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "termdata",
             dependencies: [
-                "Predicates", "ObjectModel", "ObjectGraph", "Migration", "SQLiteStore", "TermDataResources", "ToDoApp", "Browser",
+                "Predicates", "ObjectModel", "ObjectGraph", "Migration", "SQLiteStore", "PostgresStore", "TermDataResources", "ToDoApp", "Browser",
                 "Interchange", "TerminalUI", "TerminalUICurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -5,11 +5,6 @@ import PostgresNIO
 import Predicates
 import SQLSyntax
 
-extension StoreType {
-    /// A schema of a PostgreSQL database in Core Data's layout (the `PostgresStore` target).
-    public static let postgres = StoreType(rawValue: "PostgreSQL")
-}
-
 /// A store in a PostgreSQL database, shared by every client that opens the same URL: Core
 /// Data's tables in a schema of the database, written in one transaction per save, with
 /// optimistic locking on `Z_OPT`; fetches run in SQL, built from the same syntax tree as the
@@ -33,6 +28,8 @@ public final class PostgresStore: PersistentStore {
     public var identifier: String { metadata.uuid }
     /// The location without its password.
     public var url: URL? { location.url }
+    /// Whether opening made the store: the schema held none before.
+    public let madeStore: Bool
 
     let connections: PostgresConnections
     let schema: PostgresSchema
@@ -48,6 +45,39 @@ public final class PostgresStore: PersistentStore {
             guard let url else { throw PostgresStoreError.badLocation("a PostgreSQL store needs a postgres:// URL") }
             return try PostgresStore(model: model, location: PostgresLocation(url: url), configurationName: configuration, options: options)
         }
+        PersistentStoreCoordinator.registerMetadataReader(.postgres) { url in try readMetadata(at: url) }
+    }
+
+    /// The metadata of the store at a `postgres://` URL, read without a model: which model
+    /// versions wrote it.
+    ///
+    /// - Throws: `ObjectGraphError.storeFormat` when the schema holds no store.
+    public static func readMetadata(at url: URL) throws -> StoreMetadata {
+        let location = try PostgresLocation(url: url)
+        let connections = PostgresConnections(location: location)
+        defer { connections.close() }
+        return try connections.withConnection { session in
+            guard try hasStore(session) else {
+                throw ObjectGraphError.storeFormat(file: location.description, reason: "no store there (the schema \(location.schema) has no Z_METADATA)")
+            }
+            return try readMetadata(session, place: location.description)
+        }
+    }
+
+    /// Whether the schema holds a store (its `Z_METADATA` table).
+    private static func hasStore(_ session: PostgresConnections.Session) throws -> Bool {
+        // Every name here is the program's own; only values are bound.
+        let exists = try session.run("SELECT to_regclass(format('%I.%I', $1::text, 'Z_METADATA'))", [.text(session.location.schema)])
+        return exists.first?.first(where: { _ in true })?.bytes != nil
+    }
+
+    private static func readMetadata(_ session: PostgresConnections.Session, place: String) throws -> StoreMetadata {
+        let rows = try session.run(#"SELECT "Z_UUID", "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#, [])
+        guard let row = rows.first.map(Array.init), case .string(let uuid) = try PostgresValueCoding.plainValue(row[0]),
+              case .data(let plist) = try PostgresValueCoding.plainValue(row[1]) else {
+            throw ObjectGraphError.storeFormat(file: place, reason: "Z_METADATA has no property list")
+        }
+        return try PostgresMetadata.decode(plist, uuid: uuid, place: place)
     }
 
     /// Opens the store at `location`, making its schema and tables when they are not there.
@@ -62,14 +92,15 @@ public final class PostgresStore: PersistentStore {
         self.isReadOnly = options.readOnly
         connections = PostgresConnections(location: location)
         let place = location.description
+        var made = false
         let (layout, metadata) = try connections.inTransaction { session -> (StoreSchema, StoreMetadata) in
             // One client makes or checks the tables at a time; the others wait here, then find them.
             try session.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("termdata " + location.schema)])
-            try session.execute("CREATE SCHEMA IF NOT EXISTS " + Self.dialect.quote(location.schema))
             if let found = try Self.open(session, model: model, place: place, options: options) { return found }
             if options.readOnly {
                 throw ObjectGraphError.storeFormat(file: place, reason: "no store there (it cannot be created read-only)")
             }
+            try session.execute("CREATE SCHEMA IF NOT EXISTS " + Self.dialect.quote(location.schema))
             let layout = try StoreSchema(model: model)
             let metadata = StoreMetadata(storeType: .postgres, versionHashes: model.entityVersionHashes,
                                          versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
@@ -83,8 +114,10 @@ public final class PostgresStore: PersistentStore {
             try session.run(Self.dialect.render(.insert(into: "Z_METADATA", columns: ["Z_VERSION", "Z_UUID", "Z_PLIST"], values: [
                 .literal(1), .value(.text(metadata.uuid)), .value(.blob(try PostgresMetadata.encode(metadata))),
             ])))
+            made = true
             return (layout, metadata)
         }
+        madeStore = made
         self.metadata = metadata
         schema = PostgresSchema(layout: layout)
         let icu = try connections.withConnection { session in
@@ -100,24 +133,16 @@ public final class PostgresStore: PersistentStore {
     /// the schema has no store yet.
     private static func open(_ session: PostgresConnections.Session, model: ManagedObjectModel, place: String,
                              options: StoreOptions) throws -> (StoreSchema, StoreMetadata)? {
-        // Every name here is the program's own; only values are bound.
-        let schemaName = SQLValue.text(session.location.schema)
-        let exists = try session.run("SELECT to_regclass(format('%I.%I', $1::text, 'Z_METADATA'))", [schemaName])
-        guard let cell = exists.first?.first(where: { _ in true }), cell.bytes != nil else {
+        guard try hasStore(session) else {
             // Tables of something else in the schema: not a store to write into.
-            let tables = try session.run("SELECT count(*) FROM information_schema.tables WHERE table_schema = $1", [schemaName])
+            let tables = try session.run("SELECT count(*) FROM information_schema.tables WHERE table_schema = $1", [.text(session.location.schema)])
             if let count = try tables.first.flatMap({ try PostgresValueCoding.integer(Array($0)[0]) }), count > 0 {
                 throw ObjectGraphError.storeFormat(
                     file: place, reason: "the schema \(session.location.schema) holds tables but no Z_METADATA: not a Core Data store")
             }
             return nil
         }
-        let rows = try session.run(#"SELECT "Z_UUID", "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#, [])
-        guard let row = rows.first.map(Array.init), case .string(let uuid) = try PostgresValueCoding.plainValue(row[0]),
-              case .data(let plist) = try PostgresValueCoding.plainValue(row[1]) else {
-            throw ObjectGraphError.storeFormat(file: place, reason: "Z_METADATA has no property list")
-        }
-        let metadata = try PostgresMetadata.decode(plist, uuid: uuid, place: place)
+        let metadata = try readMetadata(session, place: place)
         if !options.ignoresVersioning, !metadata.versionHashes.isEmpty,
            !model.entitiesDiffering(fromVersionHashes: metadata.versionHashes).isEmpty {
             throw ObjectGraphError.mismatch(file: place, storeHashes: metadata.versionHashes, model: model)

@@ -260,7 +260,7 @@ public final class ToDoApplication {
         if !filterText.isEmpty { parts.append("filter: \(filterText)") }
         parts.append(changes == 0 ? "saved" : "\(changes) unsaved change\(changes == 1 ? "" : "s")")
         app.statusBar.status = parts.joined(separator: " · ")
-        mainWindow.title = "ToDo — \(store.url.lastPathComponent)"
+        mainWindow.title = "ToDo — \(store.displayName)"
         mainWindow.layoutSubviews()
         app.setNeedsDisplay()
     }

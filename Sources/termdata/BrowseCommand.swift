@@ -34,12 +34,12 @@ struct BrowseCommand: ParsableCommand {
         // keeps its journal), is browsed read-only rather than refused at the first save.
         let url = storeArguments.storeURL
         let files = FileManager.default
-        let cannotWrite = !readOnly && files.fileExists(atPath: url.path)
+        let cannotWrite = !readOnly && url.isFileURL && files.fileExists(atPath: url.path)
             && !(files.isWritableFile(atPath: url.path) && files.isWritableFile(atPath: url.deletingLastPathComponent().path))
         let context = try storeArguments.open(model: model, readOnly: readOnly || cannotWrite, tracksHistory: true)
         let browser: BrowserApplication
         do {
-            browser = try BrowserApplication(context: context, title: url.lastPathComponent,
+            browser = try BrowserApplication(context: context, title: url.isFileURL ? url.lastPathComponent : storeArguments.storeName,
                                              driver: CursesDriver.stoppingWork(of: context.coordinator),
                                              isReadOnly: readOnly || cannotWrite)
         } catch {

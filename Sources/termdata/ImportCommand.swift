@@ -47,7 +47,7 @@ struct ImportCommand: ParsableCommand {
         let problems = graph.problems(for: model)
         guard problems.isEmpty else { throw CommandFailure("\(file): \(GraphImportError(problems: problems))") }
         let url = storeArguments.storeURL
-        let existed = FileManager.default.fileExists(atPath: url.path)
+        let existed = !url.isFileURL || FileManager.default.fileExists(atPath: url.path)
         let context = try storeArguments.open(model: model, creating: true)
         context.transactionAuthor = "termdata import"
         do {
@@ -62,6 +62,6 @@ struct ImportCommand: ParsableCommand {
             if error is GraphImportError { throw CommandFailure("\(file): \(error)") }
             throw CommandFailure("\(file): nothing imported: \(error)")
         }
-        try StandardOutput.line("imported \(graph.objectCount) object(s) into \(url.path)")
+        try StandardOutput.line("imported \(graph.objectCount) object(s) into \(storeArguments.storeName)")
     }
 }

@@ -36,10 +36,10 @@ struct MigrateCommand: ParsableCommand {
             let from = try migrator.sourceVersion(forStoreAt: url, type: storeType)
             let steps = try migrator.plan(from: from)
             guard !steps.isEmpty else {
-                try StandardOutput.line("\(url.path) is at the current version (\(versions.currentVersionName)); nothing to do.")
+                try StandardOutput.line("\(storeArguments.storeName) is at the current version (\(versions.currentVersionName)); nothing to do.")
                 return
             }
-            try StandardOutput.line("\(url.path): version \(from) → \(versions.currentVersionName)")
+            try StandardOutput.line("\(storeArguments.storeName): version \(from) → \(versions.currentVersionName)")
             for step in steps {
                 try StandardOutput.line("  \(step.from) → \(step.to) (\(step.inferred ? "inferred" : "mapping file"))")
                 for line in step.changes { try StandardOutput.line("    \(line)") }

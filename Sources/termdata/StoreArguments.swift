@@ -3,6 +3,7 @@ import Foundation
 import Interchange
 import ObjectGraph
 import ObjectModel
+import PostgresStore
 import SQLiteStore
 import TermDataResources
 import ToDoApp
@@ -12,7 +13,7 @@ import ToDoApp
 /// Without `--store`, the ToDo application's store (`$XDG_DATA_HOME/termdata/ToDo.sqlite`)
 /// with the bundled ToDo model.
 struct StoreArguments: ParsableArguments {
-    @Option(help: "The store file (default: the ToDo store in $XDG_DATA_HOME/termdata).")
+    @Option(help: "The store: a file, or postgres://user@host:port/database?schema=NAME for a shared PostgreSQL store (default: the ToDo store in $XDG_DATA_HOME/termdata).")
     var store: String?
 
     @Option(help: "The model: an .xcdatamodeld bundle or .xcdatamodel folder, or ToDo for the bundled ToDo model (the default for a ToDo store).")
@@ -21,9 +22,15 @@ struct StoreArguments: ParsableArguments {
     @Option(help: "The store type: sqlite, xml or binary (default: what an existing file holds, else from the file extension, else sqlite).")
     var type: StoreKind?
 
-    var storeURL: URL { store.map { URL(fileURLWithPath: $0) } ?? ToDoStore.defaultURL() }
+    var storeURL: URL { (try? StoreLocation.url(of: store)) ?? ToDoStore.defaultURL() }
 
-    var storeType: StoreType { (type ?? StoreKind(inferringFrom: storeURL, default: .sqlite)).storeType }
+    var storeType: StoreType { StoreLocation.type(of: storeURL, named: type) }
+
+    /// Whether the store is on a server rather than in a file.
+    var isServerStore: Bool { !storeURL.isFileURL }
+
+    /// The store as messages show it (a server's URL without its password).
+    var storeName: String { StoreLocation.displayName(storeURL) }
 
     func loadModel() throws -> ManagedObjectModel {
         try loadVersions().current
@@ -46,7 +53,7 @@ struct StoreArguments: ParsableArguments {
         } else {
             let bundled = try ModelCommand.load(BundledResources.toDoModelURL)
             // A store that cannot be read is said to be so, not taken for another model's.
-            try CommandFailure.rethrowing { try StoreFiles.checkPermissions(storeURL, readOnly: true) }
+            if !isServerStore { try CommandFailure.rethrowing { try StoreFiles.checkPermissions(storeURL, readOnly: true) } }
             guard isToDoStore(storeURL, versions: bundled) else {
                 throw CommandFailure("--model is required for a store other than the ToDo store (--model ToDo names the bundled ToDo model)")
             }
@@ -69,7 +76,8 @@ struct StoreArguments: ParsableArguments {
     /// With `tracksHistory`, a SQLite store records its history from now on (see `termdata history`).
     func open(model: ManagedObjectModel, creating: Bool = false, readOnly: Bool = false,
               tracksHistory: Bool = false) throws -> ManagedObjectContext {
-        let url = storeURL
+        let url = try CommandFailure.rethrowing { try StoreLocation.url(of: store) } ?? ToDoStore.defaultURL()
+        if !url.isFileURL { return try openServerStore(url, model: model, readOnly: readOnly) }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandFailure("\(url.path) is a folder, not a store file")
@@ -99,5 +107,54 @@ struct StoreArguments: ParsableArguments {
             throw CommandFailure("unknown entity '\(name)' (the model has \(model.entityNames.sorted().joined(separator: ", ")))")
         }
         return entity
+    }
+}
+
+extension StoreArguments {
+    /// Opens a store on a server: it is made when missing unless `readOnly`.
+    private func openServerStore(_ url: URL, model: ManagedObjectModel, readOnly: Bool) throws -> ManagedObjectContext {
+        if let type { throw CommandFailure("--type \(type.rawValue) does not fit \(StoreLocation.displayName(url)), a PostgreSQL store") }
+        let coordinator = PersistentStoreCoordinator(model: model)
+        var options = StoreOptions()
+        options.readOnly = readOnly
+        try CommandFailure.rethrowing { try coordinator.addStore(type: .postgres, at: url, options: options) }
+        return ManagedObjectContext(coordinator: coordinator)
+    }
+}
+
+/// What a `--store` argument names: a file, or a store on a server. A URL is never taken
+/// for a file name: `postgres://…` opens PostgreSQL, and any other `scheme://` or a
+/// `postgres:` without `//` is refused, rather than made into a folder of that name.
+enum StoreLocation {
+    /// The URL of a `--store` argument; nil when none was given.
+    static func url(of argument: String?) throws -> URL? {
+        guard let argument else { return nil }
+        if PostgresLocation.isPostgresURL(argument) {
+            guard let url = URL(string: argument), url.host != nil || argument.contains(":///") || argument.hasSuffix("://") else {
+                throw CommandFailure("“\(argument)” is not a valid postgres:// URL (postgres://user:password@host:port/database?schema=NAME)")
+            }
+            _ = try CommandFailure.rethrowing { try PostgresLocation(url: url) }
+            return url
+        }
+        let lower = argument.lowercased()
+        if lower.hasPrefix("postgres:") || lower.hasPrefix("postgresql:") {
+            throw CommandFailure("“\(argument)” is not a postgres:// URL: a PostgreSQL store is written postgres://user@host:port/database?schema=NAME")
+        }
+        if let range = argument.range(of: "://"), let scheme = Optional(argument[..<range.lowerBound]),
+           !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }), scheme.first!.isLetter {
+            throw CommandFailure("“\(argument)” names a \(scheme):// store; stores are files, or PostgreSQL at postgres://…")
+        }
+        return URL(fileURLWithPath: argument)
+    }
+
+    /// The location as messages show it: a file's path, or the server's URL without its password.
+    static func displayName(_ url: URL) -> String {
+        url.isFileURL ? url.path : ((try? PostgresLocation(url: url))?.description ?? "a PostgreSQL store")
+    }
+
+    /// The store type of a location: PostgreSQL for a server; for a file, `--type`, else
+    /// what the file holds, else its extension, else SQLite.
+    static func type(of url: URL, named kind: StoreKind?) -> StoreType {
+        url.isFileURL ? (kind ?? StoreKind(inferringFrom: url, default: .sqlite)).storeType : .postgres
     }
 }

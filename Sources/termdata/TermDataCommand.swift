@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Interchange
 import ObjectModel
+import PostgresStore
 import SQLiteStore
 import TerminalUI
 import TermDataResources
@@ -20,6 +21,7 @@ struct TermDataCommand: ParsableCommand {
     static func main() {
         // Every store type the command line opens, registered once for the whole program.
         SQLiteStore.register()
+        PostgresStore.register()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -14,7 +14,7 @@ struct ToDoCommand: ParsableCommand {
         discussion: "Opens $XDG_DATA_HOME/termdata/ToDo.sqlite (~/.local/share/termdata/ToDo.sqlite), creating it when missing."
     )
 
-    @Option(help: "The store file (default: the ToDo store in the data directory).")
+    @Option(help: "The store: a file, or postgres://user@host:port/database?schema=NAME (default: the ToDo store in the data directory).")
     var store: String?
 
     /// `--type`, as every command names it; `--store-type`, its earlier name, still works.
@@ -38,8 +38,11 @@ struct ToDoCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error) (termdata needs a terminal for the ToDo application; `termdata --help` lists the commands that do not)")
         }
-        let url = store.map { URL(fileURLWithPath: $0) } ?? ToDoStore.defaultURL()
-        let type = storeType?.storeType ?? (store == nil ? .sqlite : StoreKind(inferringFrom: url, default: .sqlite).storeType)
+        let url = try StoreLocation.url(of: store) ?? ToDoStore.defaultURL()
+        if !url.isFileURL, let storeType {
+            throw CommandFailure("--type \(storeType.rawValue) does not fit \(StoreLocation.displayName(url)), a PostgreSQL store")
+        }
+        let type = store == nil ? (storeType?.storeType ?? .sqlite) : StoreLocation.type(of: url, named: storeType)
         let todoStore: ToDoStore
         do {
             let progress = ProgressLine()
@@ -48,7 +51,8 @@ struct ToDoCommand: ParsableCommand {
         } catch {
             // Store errors name the file already; others are given it, once.
             let message = "\(error)"
-            throw CommandFailure(message.contains(url.path) ? message : "\(url.path): \(message)")
+            let place = StoreLocation.displayName(url)
+            throw CommandFailure(message.contains(place) || !url.isFileURL ? message : "\(place): \(message)")
         }
         let application = try ToDoApplication(store: todoStore, driver: CursesDriver.stoppingWork(of: todoStore.coordinator),
                                               alertInterval: alertInterval,

@@ -127,3 +127,25 @@ struct PostgresStoreTests {
         #expect(Set(early.compactMap(\.primaryKey).map(Int.init)).isSubset(of: Set(keys)))
     }
 }
+
+/// A server of its own, stopped and started under a client.
+@Suite("A PostgreSQL server that goes away and comes back")
+struct PostgresRestartTests {
+    @Test("a save while the server is down fails with a clear message, keeps the edits, and succeeds once it is back")
+    func serverRestart() throws {
+        let server = try PostgresServer.dedicated()
+        defer { try? server.stop() }
+        let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel(), url: server.storeURL())
+        try ToDoFixture.fill(stack.context)
+        let item = try stack.context.insertObject(forEntityName: "ToDo")
+        item["name"] = "Written while the server was down"
+        try server.stop()
+        let error = #expect(throws: PostgresStoreError.self) { try stack.context.save() }
+        #expect(error?.description.hasPrefix("cannot reach the PostgreSQL server of postgres://termdata@127.0.0.1:") == true, "\(error.map { "\($0)" } ?? "")")
+        #expect(stack.context.hasChanges && item.string("name") == "Written while the server was down")
+        try server.start()
+        try stack.context.save()
+        let names = try stack.reopened().context.fetch(FetchRequest(entityName: "ToDo")).compactMap { $0.string("name") }
+        #expect(names.count == 6 && names.contains("Written while the server was down"))
+    }
+}

@@ -16,8 +16,12 @@ extension PersistentStoreCoordinator {
                          options: StoreOptions = StoreOptions(),
                          progress: ((Double, String) -> Void)? = nil) throws -> (store: any PersistentStore, migrations: [MigrationReport]) {
         var reports: [MigrationReport] = []
-        if FileManager.default.fileExists(atPath: url.path) {
-            let metadata = try Self.metadataForStore(ofType: type, at: url)
+        // A file is there or not; a server's store is there when its metadata can be read
+        // (what else goes wrong, adding the store says).
+        let metadata = url.isFileURL
+            ? (FileManager.default.fileExists(atPath: url.path) ? try Self.metadataForStore(ofType: type, at: url) : nil)
+            : try? Self.metadataForStore(ofType: type, at: url)
+        if let metadata {
             if !metadata.versionHashes.isEmpty && !model.isCompatible(withVersionHashes: metadata.versionHashes) {
                 guard options.migratesAutomatically else {
                     throw ObjectGraphError.incompatibleStore(file: url.path,

@@ -121,6 +121,11 @@ public struct StoreMigrator {
     public func migrateStore(at url: URL, type: StoreType) throws -> [MigrationReport] {
         let steps = try plan(forStoreAt: url, type: type)
         guard !steps.isEmpty else { return [] }
+        guard url.isFileURL else {
+            throw ObjectGraphError.storeFormat(
+                file: url.absoluteString,
+                reason: "it was written with model version \(steps[0].from), and a store on a server is not migrated here; open it with that version")
+        }
         if let reports = try migrateInPlace(at: url, type: type, steps: steps) { return reports }
         let folder = url.deletingLastPathComponent()
         var temporaries: [URL] = []

@@ -27,11 +27,14 @@ extension PersistentStoreCoordinator {
         let reader = metadataReaders[type]
         metadataLock.unlock()
         guard let reader else { throw ObjectGraphError.noMetadataReader(type) }
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw ObjectGraphError.storeFormat(file: url.path, reason: "no such store file")
+        // A server's store (postgres://) is asked by its reader; a file is looked at first.
+        if url.isFileURL {
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw ObjectGraphError.storeFormat(file: url.path, reason: "no such store file")
+            }
+            try StoreFiles.checkIsRegularFile(url)
+            try StoreFiles.checkPermissions(url, readOnly: true)
         }
-        try StoreFiles.checkIsRegularFile(url)
-        try StoreFiles.checkPermissions(url, readOnly: true)
         return try reader(url)
     }
 }

@@ -86,7 +86,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         if let configuration, configuration != ModelConfiguration.defaultName, model.configuration(named: configuration) == nil {
             throw ObjectGraphError.noConfiguration(configuration)
         }
-        if let url, type != .inMemory {
+        if let url, url.isFileURL, type != .inMemory {
             try StoreFiles.checkIsRegularFile(url)
             try StoreFiles.checkPermissions(url, readOnly: options.readOnly)
         }

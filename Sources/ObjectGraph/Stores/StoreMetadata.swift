@@ -33,6 +33,9 @@ public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let xml = StoreType(rawValue: "XML")
     /// A binary property list file, read and written whole.
     public static let binary = StoreType(rawValue: "Binary")
+    /// A schema of a PostgreSQL database in Core Data's layout (the `PostgresStore` target),
+    /// at a `postgres://` URL.
+    public static let postgres = StoreType(rawValue: "PostgreSQL")
     /// Memory only; gone when the process ends.
     public static let inMemory = StoreType(rawValue: "InMemory")
 

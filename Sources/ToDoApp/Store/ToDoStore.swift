@@ -3,6 +3,7 @@ import Migration
 import ObjectGraph
 import ObjectModel
 import Predicates
+import PostgresStore
 import SQLiteStore
 import TermDataResources
 
@@ -42,15 +43,18 @@ public final class ToDoStore {
                             progress: ((Double, String) -> Void)? = nil) throws -> ToDoStore {
         let versions = try bundledVersions()
         SQLiteStore.register()
+        PostgresStore.register()
         DoNotAlertMigrationPolicy.register()
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let isNew = !FileManager.default.fileExists(atPath: url.path)
+        if url.isFileURL { try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true) }
+        var isNew = url.isFileURL && !FileManager.default.fileExists(atPath: url.path)
         let coordinator = PersistentStoreCoordinator(model: versions.current)
         coordinator.register(ToDoItem.self, forEntityName: ToDoKeys.toDo)
         coordinator.register(ToDoCategory.self, forEntityName: ToDoKeys.categoryEntity)
         let (_, migrations) = try coordinator.addStore(
             type: type, at: url, versions: versions, mappings: [DoNotAlertMigrationPolicy.mapping],
             options: StoreOptions(migratesAutomatically: true, infersMappingModel: true, tracksHistory: true), progress: progress)
+        // A store on a server is new when opening it made it.
+        if let server = coordinator.stores.first as? PostgresStore { isNew = server.madeStore }
         let store = ToDoStore(versions: versions, coordinator: coordinator, url: url, type: type,
                               migrations: migrations, isNew: isNew)
         if isNew && seeded { try store.seed(now: now) }
@@ -86,6 +90,12 @@ public final class ToDoStore {
     }
 
     /// How many unsaved changes the context holds (inserted, updated and deleted objects).
+    /// The store as a title shows it: a file's name, or a server store's schema, database and host.
+    public var displayName: String {
+        guard !url.isFileURL, let location = try? PostgresLocation(url: url) else { return url.lastPathComponent }
+        return "\(location.schema) in \(location.database) on \(location.host)"
+    }
+
     public var unsavedChangeCount: Int {
         context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count
     }

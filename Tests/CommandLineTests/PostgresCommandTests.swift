@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The command line on a store on a real PostgreSQL server.
+@Suite("termdata on a PostgreSQL store")
+struct PostgresCommandTests {
+    @Test("import makes a ToDo store on the server; query and export read it back without --model")
+    func importQueryExport() throws {
+        let cli = try CommandLineSession()
+        let url = try PostgresServer.shared().storeURL().absoluteString
+        let path = try cli.write(StoreCommandTests.graph, to: "todo.json")
+        let imported = try cli.run(["import", "--store", url, "--model", "ToDo", path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("imported 6 object(s) into postgres://"))
+        let query = try cli.run(["query", "--store", url, "ToDo", "name BEGINSWITH[c] %@", "--arg", "\"b\"",
+                                 "--sort", "name", "--format", "json", "--keys", "name,category.name"])
+        #expect(query.status == 0, "\(query.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["name"] as? String } == ["Buy milk", "book flights"])
+        #expect(rows.map { $0["category.name"] as? String } == ["Home", "Work"])
+        let count = try cli.run(["query", "--store", url, "ToDo", "--count"])
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4", "\(count.stderr)")
+        let export = try cli.run(["export", "--store", url])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.contains("\"book flights\"") && export.stdout.contains("\"Work\""))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.directory.path).allSatisfy { !$0.hasPrefix("postgres") },
+                "no file or folder named after the URL")
+    }
+
+    @Test("a store URL is never taken for a file name", arguments: [
+        ("postgres:/tmp/x", "is not a postgres:// URL"),
+        ("postgresql:team", "is not a postgres:// URL"),
+        ("mysql://db/x", "names a mysql:// store"),
+    ])
+    func notAFileName(_ store: String, _ message: String) throws {
+        let cli = try CommandLineSession()
+        let path = try cli.write(StoreCommandTests.graph, to: "todo.json")
+        let result = try cli.run(["import", "--store", store, "--model", "ToDo", path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.directory.path).sorted() == ["todo.json"])
+    }
+
+    @Test("a server nobody answers at is said so in one line, the password left out")
+    func unreachable() throws {
+        let cli = try CommandLineSession()
+        let result = try cli.run(["query", "--store", "postgres://ann:secret@127.0.0.1:1/team", "--model", "ToDo", "ToDo", "--count"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("cannot reach the PostgreSQL server of postgres://ann@127.0.0.1:1/team"), "\(result.stderr)")
+        #expect(!result.stderr.contains("secret"))
+    }
+}
