@@ -17,7 +17,15 @@ extension PostgresStore {
     public func save(_ changes: StoreChanges) throws -> StoreSaveResult {
         guard !isReadOnly else { throw ObjectGraphError.readOnlyStore(location.description) }
         try checkStorable(changes)
-        return try connections.inTransaction { session in try write(changes, in: session) }
+        let recording = tracksHistory
+        var txid: Int64?
+        var result = try connections.inTransaction { session in
+            if recording { txid = try nameHistoryTransaction(changes.transaction, in: session) }
+            return try write(changes, in: session)
+        }
+        // Numbered at the commit, in commit order: read once it is done.
+        if let txid { result.transactionNumber = try historyNumber(ofDatabaseTransaction: txid) }
+        return result
     }
 
     private func write(_ changes: StoreChanges, in session: PostgresConnections.Session) throws -> StoreSaveResult {

@@ -4,6 +4,7 @@ import ObjectModel
 import PostgresNIO
 import Predicates
 import SQLSyntax
+import Synchronization
 
 /// A store in a PostgreSQL database, shared by every client that opens the same URL: Core
 /// Data's tables in a schema of the database, written in one transaction per save, with
@@ -30,6 +31,8 @@ public final class PostgresStore: PersistentStore {
     public var url: URL? { location.url }
     /// Whether opening made the store: the schema held none before.
     public let madeStore: Bool
+    /// Whether the store has its history tables and triggers.
+    let historyInstalled = Mutex(false)
 
     let connections: PostgresConnections
     let schema: PostgresSchema
@@ -91,33 +94,21 @@ public final class PostgresStore: PersistentStore {
         self.configurationName = configurationName
         self.isReadOnly = options.readOnly
         connections = PostgresConnections(location: location)
-        let place = location.description
         var made = false
+        var history = false
         let (layout, metadata) = try connections.inTransaction { session -> (StoreSchema, StoreMetadata) in
-            // One client makes or checks the tables at a time; the others wait here, then find them.
-            try session.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("termdata " + location.schema)])
-            if let found = try Self.open(session, model: model, place: place, options: options) { return found }
-            if options.readOnly {
-                throw ObjectGraphError.storeFormat(file: place, reason: "no store there (it cannot be created read-only)")
+            let opened = try Self.openOrCreate(session, model: model, location: location, options: options, made: &made)
+            // History is on where the schema has it; asked for, it starts now, so that every
+            // client's writes are recorded from here on.
+            history = try Self.hasHistory(session)
+            if !history, options.tracksHistory, !options.readOnly {
+                try Self.installHistory(PostgresSchema(layout: opened.0), in: session)
+                history = true
             }
-            try session.execute("CREATE SCHEMA IF NOT EXISTS " + Self.dialect.quote(location.schema))
-            let layout = try StoreSchema(model: model)
-            let metadata = StoreMetadata(storeType: .postgres, versionHashes: model.entityVersionHashes,
-                                         versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
-            for sql in PostgresSchema(layout: layout).creationStatements { try session.execute(sql) }
-            for (_, mapping) in layout.mappings.sorted(by: { $0.value.number < $1.value.number }) {
-                let parent = mapping.entity.parentName.flatMap { layout.mapping(for: $0)?.number } ?? 0
-                try session.run(Self.dialect.render(.insert(into: "Z_PRIMARYKEY", columns: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"], values: [
-                    .value(.integer(Int64(mapping.number))), .value(.text(mapping.entity.name)), .value(.integer(Int64(parent))), .literal(0),
-                ])))
-            }
-            try session.run(Self.dialect.render(.insert(into: "Z_METADATA", columns: ["Z_VERSION", "Z_UUID", "Z_PLIST"], values: [
-                .literal(1), .value(.text(metadata.uuid)), .value(.blob(try PostgresMetadata.encode(metadata))),
-            ])))
-            made = true
-            return (layout, metadata)
+            return opened
         }
         madeStore = made
+        historyInstalled.withLock { $0 = history }
         self.metadata = metadata
         schema = PostgresSchema(layout: layout)
         let icu = try connections.withConnection { session in
@@ -127,6 +118,34 @@ public final class PostgresStore: PersistentStore {
         var roots: [String: String] = [:]
         for entity in model.entities { roots[entity.name] = layout.mapping(for: entity.name)?.table.rootEntityName }
         rootNames = roots
+    }
+
+    /// Opens the store in the schema, or makes it there; inside the caller's transaction.
+    private static func openOrCreate(_ session: PostgresConnections.Session, model: ManagedObjectModel, location: PostgresLocation,
+                                     options: StoreOptions, made: inout Bool) throws -> (StoreSchema, StoreMetadata) {
+        let place = location.description
+        // One client makes or checks the tables at a time; the others wait here, then find them.
+        try session.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("termdata " + location.schema)])
+        if let found = try Self.open(session, model: model, place: place, options: options) { return found }
+        if options.readOnly {
+            throw ObjectGraphError.storeFormat(file: place, reason: "no store there (it cannot be created read-only)")
+        }
+        try session.execute("CREATE SCHEMA IF NOT EXISTS " + Self.dialect.quote(location.schema))
+        let layout = try StoreSchema(model: model)
+        let metadata = StoreMetadata(storeType: .postgres, versionHashes: model.entityVersionHashes,
+                                     versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
+        for sql in PostgresSchema(layout: layout).creationStatements { try session.execute(sql) }
+        for (_, mapping) in layout.mappings.sorted(by: { $0.value.number < $1.value.number }) {
+            let parent = mapping.entity.parentName.flatMap { layout.mapping(for: $0)?.number } ?? 0
+            try session.run(Self.dialect.render(.insert(into: "Z_PRIMARYKEY", columns: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"], values: [
+                .value(.integer(Int64(mapping.number))), .value(.text(mapping.entity.name)), .value(.integer(Int64(parent))), .literal(0),
+            ])))
+        }
+        try session.run(Self.dialect.render(.insert(into: "Z_METADATA", columns: ["Z_VERSION", "Z_UUID", "Z_PLIST"], values: [
+            .literal(1), .value(.text(metadata.uuid)), .value(.blob(try PostgresMetadata.encode(metadata))),
+        ])))
+        made = true
+        return (layout, metadata)
     }
 
     /// The schema and metadata of a store already there, checked against the model; nil when
