@@ -110,8 +110,12 @@ let package = Package(
         .executableTarget(
             name: "termdata-bench",
             dependencies: [
-                "Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration", "SQLiteStore", "TerminalUI", "ToDoApp",
+                "Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration", "SQLiteStore", "PostgresStore", "TerminalUI", "ToDoApp",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/TermDataBenchmarks"
         ),

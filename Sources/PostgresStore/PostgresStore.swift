@@ -195,6 +195,9 @@ public final class PostgresStore: PersistentStore {
 
     public var ordersTiesByKey: Bool { true }
 
+    /// A page of a fetch's results is read in one round trip when its first fault fires.
+    public var faultBatchSize: Int { 200 }
+
     func objectID(entityName: String, primaryKey: Int64) -> ManagedObjectID {
         ManagedObjectID(entityName: entityName, storeIdentifier: identifier, reference: .permanent(primaryKey))
     }

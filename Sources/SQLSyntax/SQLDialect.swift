@@ -29,7 +29,8 @@ public protocol SQLDialect: Sendable {
 
     /// Whether NULL sorts before every value in an ascending order without being told (SQLite);
     /// otherwise the renderer says `NULLS FIRST` (ascending) and `NULLS LAST` (descending), as
-    /// memory orders a missing value first.
+    /// memory orders a missing value first, and makes index columns `NULLS FIRST` so that an
+    /// index still serves such an order in both directions.
     var sortsNullsFirst: Bool { get }
 
     /// What a query with an offset but no limit writes after `LIMIT` (the tree holds a

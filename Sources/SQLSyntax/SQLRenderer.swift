@@ -84,7 +84,12 @@ struct SQLRenderer {
             sql += " ON "
             name(table)
             sql += " ("
-            names(columns)
+            if dialect.sortsNullsFirst {
+                names(columns)
+            } else {
+                // In the order fetches sort (nil first), so that an index serves ORDER BY both ways.
+                sql += columns.map { dialect.quote($0) + " NULLS FIRST" }.joined(separator: ", ")
+            }
             sql += ")"
         case .dropIndex(let index, let ifExists):
             sql += ifExists ? "DROP INDEX IF EXISTS " : "DROP INDEX "

@@ -12,6 +12,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("todo", ToDoBenchmarks.run),
     ("migration", MigrationBenchmarks.run),
     ("history", HistoryBenchmarks.run),
+    ("postgres", PostgresBenchmarks.run),
 ]
 
 // Every store type the benchmarks open, registered once for the whole program.

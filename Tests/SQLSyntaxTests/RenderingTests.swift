@@ -115,3 +115,32 @@ struct RenderingTests {
         #expect(rendered.arguments.isEmpty)
     }
 }
+
+@Suite("Rendering SQL for PostgreSQL")
+struct PostgresRenderingTests {
+    let dialect = PostgresDialect()
+
+    @Test("names are always quoted, values are $n, IS is IS NOT DISTINCT FROM, and nil sorts first")
+    func select() {
+        var select = SQLSelect(columns: [.column("Z_PK", of: "t0")], from: .table("ZITEM", as: "t0"),
+                               filter: .and([.binary(.column("ZNAME", of: "t0"), .is, .column("ZTITLE", of: "t0")),
+                                             .binary(.column("ZNAME", of: "t0"), .like, .value(.text("a%")))]))
+        select.orderBy = [SQLOrdering(.column("ZVALUE", of: "t0"), ascending: false), SQLOrdering(.column("Z_PK", of: "t0"))]
+        select.limit = .value(.integer(-1))
+        select.offset = .value(.integer(5))
+        assertSQL(dialect.render(select),
+                  #"SELECT "t0"."Z_PK" FROM "ZITEM" "t0" WHERE "t0"."ZNAME" IS NOT DISTINCT FROM "t0"."ZTITLE" AND "t0"."ZNAME" LIKE $1"#
+                  + #" ORDER BY "t0"."ZVALUE" DESC NULLS LAST, "t0"."Z_PK" ASC NULLS FIRST LIMIT ALL OFFSET $2"#,
+                  ["\"a%\"", "5"])
+    }
+
+    @Test("indexes keep nil first, and an insert that skips existing rows says ON CONFLICT DO NOTHING")
+    func statements() {
+        #expect(dialect.render(.createIndex("ZITEM_ZVALUE_INDEX", on: "ZITEM", columns: ["ZVALUE", "Z_PK"])).sql
+                == #"CREATE INDEX "ZITEM_ZVALUE_INDEX" ON "ZITEM" ("ZVALUE" NULLS FIRST, "Z_PK" NULLS FIRST)"#)
+        #expect(dialect.render(.insert(into: "Z_1TAGS", columns: ["Z_1BOOKS", "Z_2TAGS"], values: [.value(.integer(1)), .value(.integer(2))],
+                                       orIgnore: true)).sql
+                == #"INSERT INTO "Z_1TAGS" ("Z_1BOOKS", "Z_2TAGS") VALUES ($1, $2) ON CONFLICT DO NOTHING"#)
+        #expect(dialect.quote(#"we"ird"#) == #""we""ird""#)
+    }
+}

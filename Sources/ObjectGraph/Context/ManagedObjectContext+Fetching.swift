@@ -99,7 +99,8 @@ extension ManagedObjectContext {
             case .objectIDs: return .objectIDs(ids)
             default:
                 if request.returnsObjectsAsFaults && request.relationshipKeyPathsForPrefetching.isEmpty {
-                    return .objects(FetchedObjects(ids: ids, context: self, batchSize: request.fetchBatchSize))
+                    let batch = request.fetchBatchSize > 0 ? request.fetchBatchSize : (stores.map(\.faultBatchSize).max() ?? 0)
+                    return .objects(FetchedObjects(ids: ids, context: self, batchSize: batch))
                 }
                 return .objects(FetchedObjects(try materialise(ids, rows: rows, request: request)))
             }

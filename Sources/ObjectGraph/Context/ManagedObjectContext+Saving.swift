@@ -125,40 +125,54 @@ extension ManagedObjectContext {
     }
 
     /// Saves to one store (or the parent); on conflicts, applies the merge policy and tries
-    /// once more.
+    /// again. Another writer may change the same objects between the tries (clients of a
+    /// server store do not wait for each other): each new conflict is resolved the same way,
+    /// up to `conflictRetries` times, and then reported.
     private func saveResolvingConflicts(_ changes: StoreChanges,
                                         _ write: (StoreChanges) throws -> StoreSaveResult) throws -> StoreSaveResult {
-        do {
-            return try write(changes)
-        } catch let error as MergeConflictError {
-            guard mergePolicy != .error, mergePolicy != .overwrite else { throw error }
-            var retry = changes
-            for conflict in error.conflicts {
-                guard let object = registeredObject(for: conflict.objectID) else { continue }
-                let index = retry.updated.firstIndex { $0.objectID == conflict.objectID }
-                guard let persisted = conflict.persisted else {
-                    // Deleted by another save: nothing left to update.
-                    if let index { retry.updated.remove(at: index) }
-                    retry.deleted.removeAll { $0.objectID == conflict.objectID }
-                    continue
-                }
-                switch mergePolicy {
-                case .rollback:
-                    if let index { retry.updated.remove(at: index) }
-                    retry.deleted.removeAll { $0.objectID == conflict.objectID }
-                    refreshToStoreRow(object, persisted)
-                case .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump:
-                    let merged = mergeProperties(of: object, with: persisted, storeWins: mergePolicy == .mergeByPropertyStoreTrump)
-                    if let index { retry.updated[index] = try storedRow(of: merged) }
-                    if let d = retry.deleted.firstIndex(where: { $0.objectID == conflict.objectID }) {
-                        retry.deleted[d].version = persisted.version
-                    }
-                default:
-                    break
-                }
+        var attempt = changes
+        for _ in 0..<Self.conflictRetries {
+            do {
+                return try write(attempt)
+            } catch let error as MergeConflictError {
+                guard mergePolicy != .error, mergePolicy != .overwrite else { throw error }
+                attempt = try resolving(error, in: attempt)
             }
-            return try write(retry)
         }
+        return try write(attempt)
+    }
+
+    /// How many times a save resolves new conflicts before it reports them.
+    static let conflictRetries = 16
+
+    /// The changes to write again after the merge policy has settled each conflict.
+    private func resolving(_ error: MergeConflictError, in changes: StoreChanges) throws -> StoreChanges {
+        var retry = changes
+        for conflict in error.conflicts {
+            guard let object = registeredObject(for: conflict.objectID) else { continue }
+            let index = retry.updated.firstIndex { $0.objectID == conflict.objectID }
+            guard let persisted = conflict.persisted else {
+                // Deleted by another save: nothing left to update.
+                if let index { retry.updated.remove(at: index) }
+                retry.deleted.removeAll { $0.objectID == conflict.objectID }
+                continue
+            }
+            switch mergePolicy {
+            case .rollback:
+                if let index { retry.updated.remove(at: index) }
+                retry.deleted.removeAll { $0.objectID == conflict.objectID }
+                refreshToStoreRow(object, persisted)
+            case .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump:
+                let merged = mergeProperties(of: object, with: persisted, storeWins: mergePolicy == .mergeByPropertyStoreTrump)
+                if let index { retry.updated[index] = try storedRow(of: merged) }
+                if let d = retry.deleted.firstIndex(where: { $0.objectID == conflict.objectID }) {
+                    retry.deleted[d].version = persisted.version
+                }
+            default:
+                break
+            }
+        }
+        return retry
     }
 
     /// Takes the store's values for every property the object did not change (and, when
@@ -195,6 +209,24 @@ extension ManagedObjectContext {
             let mine = object.snapshot?.toOne[i]
             if theirs != mine && (storeWins || !object.changedKeys.contains(r.name)) {
                 primitiveSetToOne(object, i, theirs.map { self.object(with: $0) })
+            }
+        }
+        // The stored row is the base now: a key whose value is the store's is no change of
+        // ours, so that a conflict on the next try takes the store's newer value for it.
+        for (i, a) in object.entity.attributes.enumerated() where !a.isTransient {
+            let theirs = persisted.attributes[a.name] ?? .null
+            object.snapshot?.attributes[i] = theirs
+            if object.attributeValues?[i].isIdentical(to: theirs) == true {
+                object.changedKeys.remove(a.name)
+                object.originals[a.name] = nil
+            }
+        }
+        for (i, r) in object.entity.relationships.enumerated() where !r.isToMany && !r.isTransient {
+            let theirs = persisted.toOne[r.name]
+            object.snapshot?.toOne[i] = theirs
+            if case .toOne(let current) = object.relationshipValues[i], current?.objectID == theirs {
+                object.changedKeys.remove(r.name)
+                object.originals[r.name] = nil
             }
         }
         object.snapshot?.version = persisted.version

@@ -65,12 +65,18 @@ public protocol PersistentStore: AnyObject {
     /// Whether the store answers reads from several threads at once, each on a connection of
     /// its own, so that the coordinator need not serialise them (writes it always does).
     var readsConcurrently: Bool { get }
+
+    /// How many of a fetch's faults to fill together when one fires and the request names no
+    /// `fetchBatchSize`: 0 for one at a time (a local file answers each at once); a server
+    /// store asks for many, so that reading a page of results costs one round trip.
+    var faultBatchSize: Int { get }
 }
 
 extension PersistentStore {
     public func interrupt() {}
     public func interrupt(thread: WorkThread) {}
     public var readsConcurrently: Bool { false }
+    public var faultBatchSize: Int { 0 }
     public var ordersTiesByKey: Bool { false }
 
     public func rows(for objectIDs: [ManagedObjectID]) throws -> [StoredRow] {

@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+import Testing
+import ObjectGraph
+import ObjectModel
+import Predicates
+import PostgresStore
+import TestSupport
+
+/// Eight clients, each with a coordinator and connections of its own (the server sees eight
+/// clients), saving at once to the same few objects.
+@Suite("Eight clients saving to the same objects")
+struct PostgresLoadTests {
+    @Test("nothing is lost: every insert lands once, and every update that succeeded bumped its row's version once")
+    func overlappingSaves() throws {
+        let first = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        for i in 0..<3 { try first.context.insertObject(forEntityName: "ToDo")["name"] = .string("shared \(i)") }
+        try first.context.save()
+        let clients = 8, saves = 60
+        let updates = Mutex([Int: Int]())          // successful updates by item number
+        let conflicts = Mutex(0)
+        let failures = Mutex([String]())
+        DispatchQueue.concurrentPerform(iterations: clients) { client in
+            do {
+                let stack = try first.reopened()
+                let context = ManagedObjectContext(coordinator: stack.coordinator, concurrencyType: .privateQueue)
+                try context.performAndWait {
+                    // Half the clients let the store win property by property; the others are
+                    // told of each conflict, refresh, and try again.
+                    context.mergePolicy = client % 2 == 0 ? .mergeByPropertyStoreTrump : .error
+                    for n in 0..<saves {
+                        let number = (client + n) % 3
+                        while true {
+                            let item = try #require(try context.object(forEntityName: "ToDo", matchingKey: "name", value: "shared \(number)"))
+                            item["completed"] = .bool(n % 2 == 0)
+                            item["dueDate"] = .date(Date(timeIntervalSinceReferenceDate: Double(client * 1000 + n)))
+                            try context.insertObject(forEntityName: "Category")["name"] = .string("log \(client)-\(n)")
+                            do {
+                                try context.save()
+                                updates.withLock { $0[number, default: 0] += 1 }
+                                break
+                            } catch let error as MergeConflictError {
+                                // The store-trump clients' policy settles every conflict, however
+                                // many saves come between; only the others hear of them.
+                                guard context.mergePolicy == .error else { throw error }
+                                conflicts.withLock { $0 += 1 }
+                                context.rollback()
+                                context.refreshAllObjects()
+                            }
+                        }
+                    }
+                }
+            } catch {
+                failures.withLock { $0.append("client \(client): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        let logs = try first.store.plainRows(#"SELECT "ZNAME" FROM "ZCATEGORY""#).compactMap { $0[0].stringValue }
+        #expect(logs.count == clients * saves && Set(logs).count == logs.count, "every save's insert once")
+        let versions = try first.store.plainRows(#"SELECT "ZNAME", "Z_OPT" FROM "ZTODO""#)
+        let expected = updates.withLock { $0 }
+        for row in versions {
+            guard let name = row[0].stringValue, let number = Int(name.dropFirst("shared ".count)) else { continue }
+            #expect(row[1].intValue == 1 + (expected[number] ?? 0), "\(name): one version per successful update")
+        }
+        #expect(conflicts.withLock { $0 } > 0, "the clients did meet each other")
+    }
+}
+
+@Suite("Round trips and retries against a PostgreSQL server")
+struct PostgresRoundTripTests {
+    /// A coordinator over the store at `url`, through an `InterferingStore`.
+    func interfering(_ url: URL) throws -> (ManagedObjectContext, InterferingStore) {
+        let model = try ModelFixtures.toDoModel()
+        PostgresStore.register()
+        let store = InterferingStore(try PostgresStore(model: model, location: PostgresLocation(url: url)))
+        let coordinator = PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(store)
+        return (ManagedObjectContext(coordinator: coordinator), store)
+    }
+
+    @Test("reading a fetch's results fills their faults a page at a time: one round trip, not one per object")
+    func batchedFaulting() throws {
+        let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        for i in 0..<120 { try stack.context.insertObject(forEntityName: "ToDo")["name"] = .string("item \(i)") }
+        try stack.context.save()
+        let (context, store) = try interfering(stack.url)
+        let items = try context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
+        #expect(items.map { $0.string("name") ?? "" }.count == 120)
+        #expect(store.batchRequests == [120] && store.singleRowRequests == 0, "\(store.batchRequests) \(store.singleRowRequests)")
+    }
+
+    @Test("a merge policy settles a conflict that comes back on every retry, until the retry gets through")
+    func conflictsAgainOnRetry() throws {
+        let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        try ToDoFixture.fill(stack.context)
+        let (context, store) = try interfering(stack.url)
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        let mine = try #require(try context.object(forEntityName: "ToDo", matchingKey: "name", value: "Buy milk"))
+        _ = mine.string("name")
+        let otherStack = try stack.reopened()
+        let other = otherStack.context
+        let theirs = try #require(try other.object(forEntityName: "ToDo", matchingKey: "name", value: "Buy milk"))
+        // Another client saves just before each of this client's first three tries.
+        store.beforeSave = { n in
+            guard n <= 3 else { return }
+            theirs["dueDate"] = .date(Date(timeIntervalSinceReferenceDate: Double(n)))
+            try other.save()
+        }
+        mine["completed"] = true
+        try context.save()
+        #expect(store.saves == 4, "three conflicts settled, the fourth try written")
+        let reader = try stack.reopened()
+        let stored = try #require(try reader.context.object(forEntityName: "ToDo", matchingKey: "name", value: "Buy milk"))
+        #expect(stored.bool("completed") == true)
+        #expect(stored.date("dueDate") == Date(timeIntervalSinceReferenceDate: 3), "their last change kept: ours did not touch it")
+    }
+}
