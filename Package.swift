@@ -158,7 +158,7 @@ let package = Package(
         ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: [
-            "TestSupport", "ObjectModel", "ObjectGraph", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift"),
+            "TestSupport", "ObjectModel", "ObjectGraph", "SQLiteStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],
     swiftLanguageModes: [.v6]

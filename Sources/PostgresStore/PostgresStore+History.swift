@@ -8,8 +8,6 @@ import Predicates
 import SQLSyntax
 
 extension PostgresStore: HistoryTrackingStore {
-    public var tracksHistory: Bool { historyInstalled.withLock { $0 } }
-
     /// Whether the schema has the history tables.
     static func hasHistory(_ session: PostgresConnections.Session) throws -> Bool {
         let found = try session.run("SELECT to_regclass(format('%I.%I', $1::text, 'ATRANSACTION'))", [.text(session.location.schema)])

@@ -4,7 +4,6 @@ import ObjectModel
 import PostgresNIO
 import Predicates
 import SQLSyntax
-import Synchronization
 
 /// A store in a PostgreSQL database, shared by every client that opens the same URL: Core
 /// Data's tables in a schema of the database, written in one transaction per save, with
@@ -31,8 +30,8 @@ public final class PostgresStore: PersistentStore {
     public var url: URL? { location.url }
     /// Whether opening made the store: the schema held none before.
     public let madeStore: Bool
-    /// Whether the store has its history tables and triggers.
-    let historyInstalled = Mutex(false)
+    /// Whether the store has its history tables and triggers: every writer is recorded.
+    public let tracksHistory: Bool
 
     let connections: PostgresConnections
     let schema: PostgresSchema
@@ -108,7 +107,7 @@ public final class PostgresStore: PersistentStore {
             return opened
         }
         madeStore = made
-        historyInstalled.withLock { $0 = history }
+        tracksHistory = history
         self.metadata = metadata
         schema = PostgresSchema(layout: layout)
         let icu = try connections.withConnection { session in

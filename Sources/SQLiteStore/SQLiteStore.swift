@@ -230,6 +230,9 @@ public final class SQLiteStore: PersistentStore {
         var opened: (StoreSchema, StoreMetadata)?
         do {
             opened = try database.inDatabase { db -> (StoreSchema, StoreMetadata)? in
+                // Asked of the file itself: another process may have made the store since this
+                // connection first read the schema, and GRDB keeps what it read.
+                db.clearSchemaCache()
                 guard try db.tableExists("Z_METADATA") else {
                     let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
                     if tables > 0 {

@@ -44,7 +44,7 @@ struct HistoryCommand: ParsableCommand {
         let coordinator = context.coordinator
         let stores = coordinator.stores.map(\.identifier)
         guard coordinator.stores.contains(where: { ($0 as? any HistoryTrackingStore) != nil }) else {
-            throw CommandFailure("\(storeArguments.storeName) is a \(storeArguments.storeType.rawValue) store, which keeps no history (only SQLite stores do)")
+            throw CommandFailure("\(storeArguments.storeName) is a \(storeArguments.storeType.rawValue) store, which keeps no history (SQLite and PostgreSQL stores do)")
         }
         func token(_ text: String, _ option: String) throws -> HistoryToken {
             guard let token = HistoryToken(text: text, storeIdentifiers: stores) else {

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import ObjectGraph
+import PostgresStore
 import TestSupport
 
 /// The command line on a store on a real PostgreSQL server.
@@ -49,5 +51,24 @@ struct PostgresCommandTests {
         #expect(result.status != 0)
         #expect(result.stderr.contains("cannot reach the PostgreSQL server of postgres://ann@127.0.0.1:1/team"), "\(result.stderr)")
         #expect(!result.stderr.contains("secret"))
+    }
+
+    @Test("history lists the transactions other clients and imports made on the server")
+    func history() throws {
+        let cli = try CommandLineSession()
+        let url = try PostgresServer.shared().storeURL()
+        // A client that records history, as the ToDo application does: from now on every writer is recorded.
+        PostgresStore.register()
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.toDoModel())
+        try coordinator.addStore(type: .postgres, at: url, options: StoreOptions(tracksHistory: true))
+        let path = try cli.write(StoreCommandTests.graph, to: "todo.json")
+        let imported = try cli.run(["import", "--store", url.absoluteString, "--model", "ToDo", path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let result = try cli.run(["history", "--store", url.absoluteString, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let transactions = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(transactions.count == 1)
+        #expect(transactions.first?["author"] as? String == "termdata import")
+        #expect((transactions.first?["changes"] as? [Any])?.count == 6)
     }
 }
