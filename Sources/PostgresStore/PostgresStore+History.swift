@@ -6,6 +6,7 @@ import ObjectModel
 import PostgresNIO
 import Predicates
 import SQLSyntax
+import Synchronization
 
 extension PostgresStore: HistoryTrackingStore {
     /// Whether the schema has the history tables.
@@ -153,25 +154,94 @@ extension PostgresStore: HistoryTrackingStore {
     }
 
     /// Listens on the store's channel from a connection of its own: every commit that changed
-    /// the store, by any client, arrives as a notice with the transaction's number.
+    /// the store, by any client, arrives as a notice with the transaction's number. When the
+    /// connection is lost (the server restarted), the watch connects again, and then reports
+    /// the store's current token, so that what was committed meanwhile is merged too.
     public func watchCommits(_ handler: @escaping @Sendable (HistoryToken) -> Void) throws -> @Sendable () -> Void {
+        let watch = CommitWatch(connections: connections, channel: PostgresHistorySchema.channelPrefix + location.schema,
+                                store: identifier, handler: handler)
+        try watch.listen()
+        return { watch.stop() }
+    }
+}
+
+/// One store's LISTEN connection, made again whenever it is lost until the watch stops.
+final class CommitWatch: Sendable {
+    private let connections: PostgresConnections
+    private let channel: String
+    private let store: String
+    private let handler: @Sendable (HistoryToken) -> Void
+    private let state = Mutex<(connection: PostgresConnection?, listening: PostgresListenContext?, stopped: Bool)>((nil, nil, false))
+
+    init(connections: PostgresConnections, channel: String, store: String, handler: @escaping @Sendable (HistoryToken) -> Void) {
+        self.connections = connections
+        self.channel = channel
+        self.store = store
+        self.handler = handler
+    }
+
+    /// Connects and listens; throws when the server cannot be reached.
+    func listen() throws {
         let connection = try connections.connect()
-        let store = identifier
-        let channel = PostgresHistorySchema.channelPrefix + location.schema
+        let store = self.store, handler = self.handler
         let listening = connection.addListener(channel: channel) { _, notification in
             guard let number = Int64(notification.payload) else { return }
             handler(HistoryToken([store: number]))
         }
         do {
-            try PostgresConnections.Session(connection: connection, location: location).execute("LISTEN " + Self.dialect.quote(channel))
+            try PostgresConnections.Session(connection: connection, location: connections.location)
+                .execute("LISTEN " + PostgresDialect().quote(channel))
         } catch {
             listening.stop()
             PostgresConnections.discard(connection)
             throw error
         }
-        return {
+        let keep = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.connection = connection
+            state.listening = listening
+            return true
+        }
+        guard keep else {
             listening.stop()
             PostgresConnections.discard(connection)
+            return
         }
+        connection.closeFuture.whenComplete { [weak self] _ in
+            guard let watch = self, !watch.state.withLock({ $0.stopped }) else { return }
+            // Not on the event loop: connecting again waits for the server.
+            Thread.detachNewThread { watch.reconnect() }
+        }
+    }
+
+    /// Tries again, less often the longer the server is away, until it answers or the watch stops.
+    private func reconnect() {
+        var delay = 0.1
+        while !state.withLock({ $0.stopped }) {
+            Thread.sleep(forTimeInterval: delay)
+            do {
+                try listen()
+                // Whatever was committed while the connection was down: the current token.
+                if let token = try? currentToken() { handler(token) }
+                return
+            } catch {
+                delay = min(delay * 2, 2)
+            }
+        }
+    }
+
+    private func currentToken() throws -> HistoryToken {
+        let rows = try connections.withConnection { try $0.run(#"SELECT COALESCE(max("ZNUMBER"), 0) FROM "ATRANSACTION""#, []) }
+        return HistoryToken([store: try rows.first.flatMap { try PostgresValueCoding.integer(Array($0)[0]) } ?? 0])
+    }
+
+    func stop() {
+        let (connection, listening) = state.withLock { state -> (PostgresConnection?, PostgresListenContext?) in
+            state.stopped = true
+            defer { state.connection = nil; state.listening = nil }
+            return (state.connection, state.listening)
+        }
+        listening?.stop()
+        if let connection { PostgresConnections.discard(connection) }
     }
 }

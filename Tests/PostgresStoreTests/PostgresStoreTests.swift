@@ -148,4 +148,27 @@ struct PostgresRestartTests {
         let names = try stack.reopened().context.fetch(FetchRequest(entityName: "ToDo")).compactMap { $0.string("name") }
         #expect(names.count == 6 && names.contains("Written while the server was down"))
     }
+
+    @Test("remote-change notices resume after the server restarts, with what was committed meanwhile")
+    func watchSurvivesRestart() throws {
+        let server = try PostgresServer.dedicated()
+        defer { try? server.stop() }
+        let url = server.storeURL()
+        let here = try PostgresTestStack(model: try ModelFixtures.toDoModel(), url: url, options: StoreOptions(tracksHistory: true))
+        let notices = LockedBox<[RemoteChangeNotice]>([])
+        let observer = here.coordinator.observeRemoteChanges { notice in notices.mutate { $0.append(notice) } }
+        defer { here.coordinator.removeRemoteChangeObserver(observer) }
+        try server.stop()
+        try server.start()
+        let there = try PostgresTestStack(model: try ModelFixtures.toDoModel(), url: url, options: StoreOptions(tracksHistory: true))
+        try there.context.insertObject(forEntityName: "ToDo")["name"] = "After the restart"
+        try there.context.save()
+        let token = try there.coordinator.currentHistoryToken()
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, !notices.value.contains(where: { $0.token.includes(token) }) { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(notices.value.contains { $0.token.includes(token) }, "the watch listens again")
+        here.context.historyToken = HistoryToken([here.store.identifier: 0])
+        let merged = try here.context.mergeRemoteChanges()
+        #expect(merged.flatMap(\.changes).contains { $0.changeType == .insert })
+    }
 }
