@@ -169,6 +169,13 @@ final class PostgresConnections: Sendable {
             return try run(PostgresQuery(unsafeSQL: rendered.sql, binds: bindings))
         }
 
+        /// Whether the store's schema has a table of this name.
+        func hasTable(_ name: String) throws -> Bool {
+            // Every name here is bound as a value, never written into the text.
+            let found = try run("SELECT to_regclass(format('%I.%I', $1::text, $2::text))", [.text(location.schema), .text(name)])
+            return found.first?.first(where: { _ in true })?.bytes != nil
+        }
+
         /// Runs the program's own SQL text with bound values.
         @discardableResult
         func run(_ sql: String, _ values: [SQLValue]) throws -> PostgresQueryResult {

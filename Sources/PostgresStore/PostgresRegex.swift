@@ -26,7 +26,6 @@ enum PostgresRegex {
         let chars = Array(pattern)
         var i = 0
         func refuse(_ construct: String) -> Untranslatable { Untranslatable(construct: construct) }
-        func hex(_ s: String) -> UInt32? { UInt32(s, radix: 16) }
         while i < chars.count {
             let c = chars[i]
             switch c {

@@ -78,9 +78,8 @@ extension PostgresStore {
             guard let mapping = layout.mapping(for: entity) else { continue }
             for start in stride(from: 0, to: keys.count, by: Self.keysPerQuery) {
                 let batch = keys[start..<min(start + Self.keysPerQuery, keys.count)]
-                var select = SQLSelect(columns: Self.rowColumns(mapping), from: .table(mapping.table.name),
+                let select = SQLSelect(columns: Self.rowColumns(mapping), from: .table(mapping.table.name),
                                        filter: SQLExpression.column("Z_PK").isIn(batch.map { .value(.integer($0)) }))
-                select.orderBy = []
                 for row in try session.run(Self.dialect.render(select)) {
                     let stored = try storedRow(Array(row), mapping: mapping)
                     found[stored.objectID] = stored

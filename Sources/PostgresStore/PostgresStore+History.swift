@@ -11,8 +11,7 @@ import Synchronization
 extension PostgresStore: HistoryTrackingStore {
     /// Whether the schema has the history tables.
     static func hasHistory(_ session: PostgresConnections.Session) throws -> Bool {
-        let found = try session.run("SELECT to_regclass(format('%I.%I', $1::text, 'ATRANSACTION'))", [.text(session.location.schema)])
-        return found.first?.first(where: { _ in true })?.bytes != nil
+        try session.hasTable("ATRANSACTION")
     }
 
     /// Adds the history tables and triggers, inside the caller's transaction (which holds the
@@ -38,8 +37,13 @@ extension PostgresStore: HistoryTrackingStore {
 
     public func currentHistoryToken() throws -> HistoryToken {
         guard tracksHistory else { return HistoryToken([identifier: 0]) }
+        return try Self.currentHistoryToken(of: identifier, in: connections)
+    }
+
+    /// The number of the store's last committed transaction, as a token.
+    static func currentHistoryToken(of store: String, in connections: PostgresConnections) throws -> HistoryToken {
         let rows = try connections.withConnection { try $0.run(#"SELECT COALESCE(max("ZNUMBER"), 0) FROM "ATRANSACTION""#, []) }
-        return HistoryToken([identifier: try rows.first.flatMap { try PostgresValueCoding.integer(Array($0)[0]) } ?? 0])
+        return HistoryToken([store: try rows.first.flatMap { try PostgresValueCoding.integer(Array($0)[0]) } ?? 0])
     }
 
     public func fetchHistory(_ request: HistoryRequest) throws -> [HistoryTransaction] {
@@ -222,17 +226,12 @@ final class CommitWatch: Sendable {
             do {
                 try listen()
                 // Whatever was committed while the connection was down: the current token.
-                if let token = try? currentToken() { handler(token) }
+                if let token = try? PostgresStore.currentHistoryToken(of: store, in: connections) { handler(token) }
                 return
             } catch {
                 delay = min(delay * 2, 2)
             }
         }
-    }
-
-    private func currentToken() throws -> HistoryToken {
-        let rows = try connections.withConnection { try $0.run(#"SELECT COALESCE(max("ZNUMBER"), 0) FROM "ATRANSACTION""#, []) }
-        return HistoryToken([store: try rows.first.flatMap { try PostgresValueCoding.integer(Array($0)[0]) } ?? 0])
     }
 
     func stop() {

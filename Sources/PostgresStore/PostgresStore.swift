@@ -68,9 +68,7 @@ public final class PostgresStore: PersistentStore {
 
     /// Whether the schema holds a store (its `Z_METADATA` table).
     private static func hasStore(_ session: PostgresConnections.Session) throws -> Bool {
-        // Every name here is the program's own; only values are bound.
-        let exists = try session.run("SELECT to_regclass(format('%I.%I', $1::text, 'Z_METADATA'))", [.text(session.location.schema)])
-        return exists.first?.first(where: { _ in true })?.bytes != nil
+        try session.hasTable("Z_METADATA")
     }
 
     private static func readMetadata(_ session: PostgresConnections.Session, place: String) throws -> StoreMetadata {
@@ -219,28 +217,12 @@ public final class PostgresStore: PersistentStore {
 /// The property list in `Z_METADATA.Z_PLIST`, as the SQLite store keeps it: the store type,
 /// the version hashes of the model that wrote the store, and application keys.
 enum PostgresMetadata {
-    static func encode(_ metadata: StoreMetadata) throws -> Data {
-        var plist: [String: Any] = [
-            "NSStoreType": StoreType.postgres.rawValue,
-            "NSStoreModelVersionHashes": metadata.versionHashes,
-            "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreModelVersionIdentifiers": metadata.versionIdentifiers.isEmpty ? [""] : metadata.versionIdentifiers,
-        ]
-        for (key, value) in metadata.userInfo where plist[key] == nil { plist[key] = value }
-        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
-    }
+    static func encode(_ metadata: StoreMetadata) throws -> Data { try metadata.propertyList() }
 
     static func decode(_ data: Data, uuid: String, place: String) throws -> StoreMetadata {
         guard let plist = (try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)) as? [String: Any] else {
             throw ObjectGraphError.storeDamaged(file: place, detail: "its metadata (Z_METADATA.Z_PLIST) is not a property list")
         }
-        let hashes = (plist["NSStoreModelVersionHashes"] as? [String: Any] ?? [:]).compactMapValues { $0 as? Data }
-        let identifiers = (plist["NSStoreModelVersionIdentifiers"] as? [Any] ?? []).compactMap { $0 as? String }.filter { !$0.isEmpty }
-        let known: Set<String> = ["NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion", "NSStoreModelVersionIdentifiers"]
-        var userInfo: [String: String] = [:]
-        for (key, value) in plist where !known.contains(key) {
-            userInfo[key] = value as? String ?? "\(value)"
-        }
-        return StoreMetadata(storeType: .postgres, uuid: uuid, versionHashes: hashes, versionIdentifiers: identifiers, userInfo: userInfo)
+        return StoreMetadata(propertyList: plist, storeType: .postgres, uuid: uuid)
     }
 }

@@ -22,6 +22,40 @@ public struct StoreMetadata: Sendable, Equatable {
     }
 }
 
+extension StoreMetadata {
+    /// The keys of Core Data's metadata property list that `propertyList` writes itself.
+    public static let propertyListKeys: Set<String> = [
+        "NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion", "NSStoreModelVersionIdentifiers",
+    ]
+
+    /// The binary property list a SQL store keeps in `Z_METADATA.Z_PLIST`, as Core Data writes
+    /// it: the store type, the model's version hashes and identifiers, the application's keys,
+    /// and `extra` keys of the store's own.
+    public func propertyList(adding extra: [String: Any] = [:]) throws -> Data {
+        var plist: [String: Any] = [
+            "NSStoreType": storeType.rawValue,
+            "NSStoreModelVersionHashes": versionHashes,
+            "NSStoreModelVersionHashesVersion": 3,
+            "NSStoreModelVersionIdentifiers": versionIdentifiers.isEmpty ? [""] : versionIdentifiers,
+        ]
+        for (key, value) in extra { plist[key] = value }
+        for (key, value) in userInfo where plist[key] == nil { plist[key] = value }
+        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+    }
+
+    /// The metadata such a property list holds, read into a dictionary. Keys other than Core
+    /// Data's and `ignoring` become `userInfo`.
+    public init(propertyList plist: [String: Any], storeType: StoreType, uuid: String, ignoring: Set<String> = []) {
+        let hashes = (plist["NSStoreModelVersionHashes"] as? [String: Any] ?? [:]).compactMapValues { $0 as? Data }
+        let identifiers = (plist["NSStoreModelVersionIdentifiers"] as? [Any] ?? []).compactMap { $0 as? String }.filter { !$0.isEmpty }
+        var userInfo: [String: String] = [:]
+        for (key, value) in plist where !Self.propertyListKeys.contains(key) && !ignoring.contains(key) {
+            userInfo[key] = value as? String ?? "\(value)"
+        }
+        self.init(storeType: storeType, uuid: uuid, versionHashes: hashes, versionIdentifiers: identifiers, userInfo: userInfo)
+    }
+}
+
 /// The kind of a store: how and where it keeps its objects.
 public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: String

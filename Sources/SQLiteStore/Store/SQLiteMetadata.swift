@@ -10,16 +10,7 @@ enum SQLiteMetadata {
 
     /// The property list bytes for store metadata.
     static func encode(_ metadata: StoreMetadata) throws -> Data {
-        var plist: [String: Any] = [
-            "NSStoreType": "SQLite",
-            "NSStoreModelVersionHashes": metadata.versionHashes,
-            "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreModelVersionIdentifiers": metadata.versionIdentifiers.isEmpty ? [""] : metadata.versionIdentifiers,
-            "_NSAutoVacuumLevel": "2",
-            formatVersionKey: formatVersion,
-        ]
-        for (key, value) in metadata.userInfo where plist[key] == nil { plist[key] = value }
-        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        try metadata.propertyList(adding: ["_NSAutoVacuumLevel": "2", formatVersionKey: formatVersion])
     }
 
     /// Store metadata from property list bytes, and whether this project wrote them.
@@ -29,17 +20,8 @@ enum SQLiteMetadata {
         guard let plist = read as? [String: Any] else {
             throw SQLiteStoreError.unreadableMetadata("its metadata (Z_METADATA.Z_PLIST) is not a dictionary")
         }
-        let hashes = (plist["NSStoreModelVersionHashes"] as? [String: Any] ?? [:]).compactMapValues { $0 as? Data }
-        let identifiers = (plist["NSStoreModelVersionIdentifiers"] as? [Any] ?? []).compactMap { $0 as? String }.filter { !$0.isEmpty }
-        let known: Set<String> = ["NSStoreType", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion",
-                                  "NSStoreModelVersionIdentifiers", "_NSAutoVacuumLevel", formatVersionKey,
-                                  "NSPersistenceFrameworkVersion", "NSStoreUUID"]
-        var userInfo: [String: String] = [:]
-        for (key, value) in plist where !known.contains(key) {
-            if let s = value as? String { userInfo[key] = s } else { userInfo[key] = "\(value)" }
-        }
-        let metadata = StoreMetadata(storeType: .sqlite, uuid: uuid, versionHashes: hashes,
-                                     versionIdentifiers: identifiers, userInfo: userInfo)
+        let metadata = StoreMetadata(propertyList: plist, storeType: .sqlite, uuid: uuid,
+                                     ignoring: ["_NSAutoVacuumLevel", formatVersionKey, "NSPersistenceFrameworkVersion", "NSStoreUUID"])
         return (metadata, plist[formatVersionKey] != nil)
     }
 }
