@@ -154,7 +154,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "PostgresStoreTests", dependencies: [
-            "PostgresStore", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+            "PostgresStore", "Migration", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: [

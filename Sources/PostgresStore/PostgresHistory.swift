@@ -24,7 +24,7 @@ struct PostgresHistorySchema {
 
     /// The statements that add history to a store.
     var installStatements: [String] {
-        var statements = [
+        let statements = [
             #"CREATE SEQUENCE "Z_PK_SEQ_16001""#,
             #"CREATE SEQUENCE "Z_PK_SEQ_16002""#,
             #"CREATE SEQUENCE "Z_HISTORY_NUMBER""#,
@@ -73,9 +73,12 @@ struct PostgresHistorySchema {
             FOR EACH ROW EXECUTE FUNCTION "Z_HC_NUMBER"()
             """#,
         ]
-        for table in layout.tables { statements += tableTrigger(table) }
-        for join in layout.joinTables { statements += joinTrigger(join) }
-        return statements
+        return statements + triggerStatements
+    }
+
+    /// The triggers of the entity and join tables: made anew when a migration changes the columns.
+    var triggerStatements: [String] {
+        layout.tables.flatMap(tableTrigger) + layout.joinTables.flatMap(joinTrigger)
     }
 
     private func q(_ name: String) -> String { dialect.quote(name) }

@@ -20,12 +20,23 @@ extension PostgresStore {
         let recording = tracksHistory
         var txid: Int64?
         var result = try connections.inTransaction { session in
+            try checkVersion(in: session)
             if recording { txid = try nameHistoryTransaction(changes.transaction, in: session) }
             return try write(changes, in: session)
         }
         // Numbered at the commit, in commit order: read once it is done.
         if let txid { result.transactionNumber = try historyNumber(ofDatabaseTransaction: txid) }
         return result
+    }
+
+    /// Refuses the save when another client migrated the store since it was opened: the rows
+    /// this client would write no longer fit the tables. The row lock makes a migration wait
+    /// for saves in flight, and saves that start during one wait for it, then see it.
+    private func checkVersion(in session: PostgresConnections.Session) throws {
+        guard try Self.metadataDigest(session, lockingForSave: true) != metadataDigest else { return }
+        let now = try Self.readMetadata(session, place: location.description)
+        throw PostgresStoreError.migratedMeanwhile(location: location.description,
+                                                   differingEntities: model.entitiesDiffering(fromVersionHashes: now.versionHashes))
     }
 
     private func write(_ changes: StoreChanges, in session: PostgresConnections.Session) throws -> StoreSaveResult {

@@ -34,6 +34,9 @@ public final class PostgresStore: PersistentStore {
     public let tracksHistory: Bool
 
     let connections: PostgresConnections
+    /// The digest of `Z_METADATA.Z_PLIST` when the store was opened: a save finds it changed
+    /// when another client has migrated the store since.
+    let metadataDigest: String
     let schema: PostgresSchema
     var layout: StoreSchema { schema.layout }
     let rootNames: [String: String]
@@ -48,6 +51,9 @@ public final class PostgresStore: PersistentStore {
             return try PostgresStore(model: model, location: PostgresLocation(url: url), configurationName: configuration, options: options)
         }
         PersistentStoreCoordinator.registerMetadataReader(.postgres) { url in try readMetadata(at: url) }
+        PersistentStoreCoordinator.registerInPlaceMigrator(.postgres) { url, source, destination, renames in
+            try migrateInPlace(at: url, from: source, to: destination, renames: renames)
+        }
     }
 
     /// The metadata of the store at a `postgres://` URL, read without a model: which model
@@ -71,7 +77,7 @@ public final class PostgresStore: PersistentStore {
         try session.hasTable("Z_METADATA")
     }
 
-    private static func readMetadata(_ session: PostgresConnections.Session, place: String) throws -> StoreMetadata {
+    static func readMetadata(_ session: PostgresConnections.Session, place: String) throws -> StoreMetadata {
         let rows = try session.run(#"SELECT "Z_UUID", "Z_PLIST" FROM "Z_METADATA" ORDER BY "Z_VERSION" LIMIT 1"#, [])
         guard let row = rows.first.map(Array.init), case .string(let uuid) = try PostgresValueCoding.plainValue(row[0]),
               case .data(let plist) = try PostgresValueCoding.plainValue(row[1]) else {
@@ -93,8 +99,10 @@ public final class PostgresStore: PersistentStore {
         connections = PostgresConnections(location: location)
         var made = false
         var history = false
+        var digest = ""
         let (layout, metadata) = try connections.inTransaction { session -> (StoreSchema, StoreMetadata) in
             let opened = try Self.openOrCreate(session, model: model, location: location, options: options, made: &made)
+            digest = try Self.metadataDigest(session)
             // History is on where the schema has it; asked for, it starts now, so that every
             // client's writes are recorded from here on.
             history = try Self.hasHistory(session)
@@ -106,6 +114,7 @@ public final class PostgresStore: PersistentStore {
         }
         madeStore = made
         tracksHistory = history
+        metadataDigest = digest
         self.metadata = metadata
         schema = PostgresSchema(layout: layout)
         let icu = try connections.withConnection { session in
@@ -117,12 +126,19 @@ public final class PostgresStore: PersistentStore {
         rootNames = roots
     }
 
+    /// The digest of the metadata's property list, which a migration changes.
+    static func metadataDigest(_ session: PostgresConnections.Session, lockingForSave: Bool = false) throws -> String {
+        let rows = try session.run(#"SELECT md5("Z_PLIST") FROM "Z_METADATA" WHERE "Z_VERSION" = 1"# + (lockingForSave ? " FOR SHARE" : ""), [])
+        guard let cell = rows.first.map(Array.init)?.first, case .string(let digest) = try PostgresValueCoding.plainValue(cell) else { return "" }
+        return digest
+    }
+
     /// Opens the store in the schema, or makes it there; inside the caller's transaction.
     private static func openOrCreate(_ session: PostgresConnections.Session, model: ManagedObjectModel, location: PostgresLocation,
                                      options: StoreOptions, made: inout Bool) throws -> (StoreSchema, StoreMetadata) {
         let place = location.description
         // One client makes or checks the tables at a time; the others wait here, then find them.
-        try session.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("termdata " + location.schema)])
+        try lockSchema(session, location: location)
         if let found = try Self.open(session, model: model, place: place, options: options) { return found }
         if options.readOnly {
             throw ObjectGraphError.storeFormat(file: place, reason: "no store there (it cannot be created read-only)")
@@ -163,13 +179,7 @@ public final class PostgresStore: PersistentStore {
            !model.entitiesDiffering(fromVersionHashes: metadata.versionHashes).isEmpty {
             throw ObjectGraphError.mismatch(file: place, storeHashes: metadata.versionHashes, model: model)
         }
-        var numbers: [String: Int] = [:]
-        for row in try session.run(#"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY""#, []) {
-            let cells = Array(row)
-            if let number = try PostgresValueCoding.integer(cells[0]), case .string(let name) = try PostgresValueCoding.plainValue(cells[1]) {
-                numbers[name] = Int(number)
-            }
-        }
+        let numbers = try entityNumbers(session)
         let missing = model.entities.map(\.name).filter { numbers[$0] == nil }
         if !missing.isEmpty {
             throw ObjectGraphError.incompatibleStore(file: place, differingEntities: missing)

@@ -14,6 +14,8 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
     case unknownKey(entity: String, key: String)
     /// A value PostgreSQL cannot hold.
     case unstorableValue(String)
+    /// Another client migrated the store after this one opened it; the save was not written.
+    case migratedMeanwhile(location: String, differingEntities: [String])
 
     public var description: String {
         switch self {
@@ -23,6 +25,9 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
         case .unsupportedInSQL(let what): return "cannot fetch from a PostgreSQL store: \(what)"
         case .unknownKey(let entity, let key): return "entity \(entity) has no key '\(key)'"
         case .unstorableValue(let why): return why
+        case .migratedMeanwhile(let location, let entities):
+            return "\(location): another client migrated the store to another version of the model after it was opened here "
+                + "(entities differing: \(entities.joined(separator: ", "))); nothing was saved: open the store again with that version"
         }
     }
 }

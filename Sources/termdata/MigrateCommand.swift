@@ -55,8 +55,14 @@ struct MigrateCommand: ParsableCommand {
             progress.finish()
             let objects = reports.last?.objectCount ?? 0
             let how = reports.allSatisfy(\.inPlace) ? " in place" : ""
-            try StandardOutput.line(String(format: "Migrated %d objects%@ in %.1f s. The original is at %@.backup.",
-                         objects, how, Date().timeIntervalSince(started), url.path))
+            let seconds = Date().timeIntervalSince(started)
+            if url.isFileURL {
+                try StandardOutput.line(String(format: "Migrated %d objects%@ in %.1f s. The original is at %@.backup.",
+                                               objects, how, seconds, url.path))
+            } else {
+                // A server's DDL is transactional: there is no copy, and nothing half done.
+                try StandardOutput.line(String(format: "Migrated %d objects in place in %.1f s, each step in one transaction.", objects, seconds))
+            }
         } catch let error as ModelError {
             throw CommandFailure(error)
         } catch let error as MigrationError {

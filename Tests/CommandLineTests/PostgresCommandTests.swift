@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ObjectGraph
+import ObjectModel
 import PostgresStore
 import TestSupport
 
@@ -70,5 +71,42 @@ struct PostgresCommandTests {
         #expect(transactions.count == 1)
         #expect(transactions.first?["author"] as? String == "termdata import")
         #expect((transactions.first?["changes"] as? [Any])?.count == 6)
+    }
+
+    @Test("migrate brings a store on the server to the model's current version in place; a dry run changes nothing")
+    func migrate() throws {
+        let cli = try CommandLineSession()
+        let url = try PostgresServer.shared().storeURL()
+        PostgresStore.register()
+        let versions = try XcodeModelFile.read(ModelFixtures.toDoHistory)
+        do {
+            let coordinator = PersistentStoreCoordinator(model: versions.version(named: "ToDo")!)
+            let store = try coordinator.addStore(type: .postgres, at: url)
+            let context = ManagedObjectContext(coordinator: coordinator)
+            let item = try context.insertObject(forEntityName: "ToDo")
+            item["name"] = "Buy milk"
+            try context.save()
+            store.close()
+        }
+        // Version 3 renames entities, beyond a change in place: the model is cut to two versions.
+        let model = cli.directory.appendingPathComponent("ToDo.xcdatamodeld")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        for name in ["ToDo.xcdatamodel", "ToDo 2.xcdatamodel"] {
+            try FileManager.default.copyItem(at: ModelFixtures.toDoHistory.appendingPathComponent(name), to: model.appendingPathComponent(name))
+        }
+        try Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>ToDo 2.xcdatamodel</string></dict></plist>"#.utf8)
+            .write(to: model.appendingPathComponent(".xccurrentversion"))
+
+        let dry = try cli.run(["migrate", "--store", url.absoluteString, "--model", model.path, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("version ToDo → ToDo 2") && dry.stdout.contains("Dry run"), "\(dry.stdout)")
+        #expect(try PostgresStore.readMetadata(at: url).versionHashes == versions.version(named: "ToDo")!.entityVersionHashes)
+
+        let result = try cli.run(["migrate", "--store", url.absoluteString, "--model", model.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Migrated 1 objects in place") && !result.stdout.contains(".backup"), "\(result.stdout)")
+        #expect(try PostgresStore.readMetadata(at: url).versionHashes == versions.version(named: "ToDo 2")!.entityVersionHashes)
+        let query = try cli.run(["query", "--store", url.absoluteString, "--model", model.path, "ToDo", "doNotAlert == NO", "--count"])
+        #expect(query.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(query.stderr)")
     }
 }

@@ -121,11 +121,7 @@ public struct StoreMigrator {
     public func migrateStore(at url: URL, type: StoreType) throws -> [MigrationReport] {
         let steps = try plan(forStoreAt: url, type: type)
         guard !steps.isEmpty else { return [] }
-        guard url.isFileURL else {
-            throw ObjectGraphError.storeFormat(
-                file: url.absoluteString,
-                reason: "it was written with model version \(steps[0].from), and a store on a server is not migrated here; open it with that version")
-        }
+        guard url.isFileURL else { return try migrateOnServer(at: url, type: type, steps: steps) }
         if let reports = try migrateInPlace(at: url, type: type, steps: steps) { return reports }
         let folder = url.deletingLastPathComponent()
         var temporaries: [URL] = []
@@ -177,6 +173,31 @@ public struct StoreMigrator {
         } catch {
             try? Self.restore(url, from: backup, type: type)
             throw error
+        }
+        progress?(1, "done")
+        return reports
+    }
+
+    /// A store on a server changes where it lies, each step in one transaction of its own
+    /// (the server's DDL is transactional: a step that fails changes nothing). There is no
+    /// file to copy the objects into, so a step needs a change in place.
+    private func migrateOnServer(at url: URL, type: StoreType, steps: [Step]) throws -> [MigrationReport] {
+        var shown = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        shown?.password = nil
+        let place = shown?.string ?? url.absoluteString
+        guard let migrator = PersistentStoreCoordinator.inPlaceMigrator(for: type) else {
+            throw ObjectGraphError.storeFormat(file: place, reason: "it was written with model version \(steps[0].from), and this store type is not migrated here")
+        }
+        var reports: [MigrationReport] = []
+        for (n, step) in steps.enumerated() {
+            progress?(Double(n) / Double(steps.count), "\(step.from) → \(step.to): changing the store in place")
+            let source = versions.version(named: step.from)!, destination = versions.version(named: step.to)!
+            let why = step.inferred ? nil : "it needs a mapping model"
+            guard why == nil, try migrator(url, source, destination, Self.renames(in: step.mapping)) else {
+                throw MigrationError.notInPlace(store: place, from: step.from, to: step.to,
+                                                reason: why ?? "it adds, removes or renames entities, changes inheritance, a many-to-many relationship or a stored type")
+            }
+            reports.append(try Self.count(url, type: type, model: destination, mapping: step.mapping))
         }
         progress?(1, "done")
         return reports

@@ -1,0 +1,165 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+import SQLSyntax
+
+extension PostgresStore {
+    /// Migrates the store at a `postgres://` URL from `source` to `destination` where it lies,
+    /// in one transaction: PostgreSQL's DDL is transactional, so a step that fails leaves the
+    /// store exactly as it was, and no client ever sees half a migration.
+    ///
+    /// The transaction holds the schema's lock, the one every writable open takes: two
+    /// clients never migrate at once, and a client opening meanwhile waits, then finds the
+    /// new version. The second of two clients migrating finds the store current and changes
+    /// nothing. Saves of clients that opened the store before it was migrated are refused
+    /// from then on (`ObjectGraphError.mismatch`), their edits kept.
+    ///
+    /// Columns are added (filled with their defaults), renamed and dropped with their folded
+    /// copies; indexes made to match; history triggers made for the new columns; the
+    /// metadata's version hashes replaced. What `SchemaChange` does not plan returns false,
+    /// with nothing changed.
+    ///
+    /// - Parameter renames: per entity, new property name → old name.
+    /// - Throws: `ObjectGraphError.mismatch` when the store was written with neither version.
+    public static func migrateInPlace(at url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
+                                      renames: [String: [String: String]]) throws -> Bool {
+        let location = try PostgresLocation(url: url)
+        let connections = PostgresConnections(location: location)
+        defer { connections.close() }
+        do {
+            return try connections.inTransaction { session in
+                try migrate(session, location: location, source: source, destination: destination, renames: renames)
+            }
+        } catch is NotInPlace {
+            return false
+        }
+    }
+
+    /// Rolls the transaction back: the change is beyond a change in place.
+    private struct NotInPlace: Error {}
+
+    private static func migrate(_ session: PostgresConnections.Session, location: PostgresLocation, source: ManagedObjectModel,
+                                destination: ManagedObjectModel, renames: [String: [String: String]]) throws -> Bool {
+        let place = location.description
+        try lockSchema(session, location: location)
+        guard try session.hasTable("Z_METADATA") else {
+            throw ObjectGraphError.storeFormat(file: place, reason: "no store there (the schema \(location.schema) has no Z_METADATA)")
+        }
+        var metadata = try readMetadata(session, place: place)
+        // Another client may have migrated it while this one waited for the lock.
+        if destination.isCompatible(withVersionHashes: metadata.versionHashes) { return true }
+        guard source.isCompatible(withVersionHashes: metadata.versionHashes) else {
+            throw ObjectGraphError.mismatch(file: place, storeHashes: metadata.versionHashes, model: source)
+        }
+        // First, so that saves in flight finish before anything changes, and saves that
+        // start later wait, then find the new version and are refused.
+        metadata.versionHashes = destination.entityVersionHashes
+        metadata.versionIdentifiers = destination.versionIdentifier.map { [$0] } ?? []
+        try session.run(#"UPDATE "Z_METADATA" SET "Z_PLIST" = $1"#, [.blob(try PostgresMetadata.encode(metadata))])
+
+        let numbers = try entityNumbers(session)
+        guard let plan = try SchemaChange(from: source, to: destination, numbers: numbers, renames: renames,
+                                          storedType: PostgresValueCoding.columnType(of:)) else { throw NotInPlace() }
+        let old = PostgresSchema(layout: plan.old), new = PostgresSchema(layout: plan.new)
+        // History triggers name the columns: they go first and come back made for the new schema.
+        let history = try hasHistory(session)
+        if history {
+            for name in plan.old.tables.map(\.name) + plan.old.joinTables.map(\.name) {
+                try session.execute("DROP FUNCTION IF EXISTS " + dialect.quote("Z_HC_" + name) + "() CASCADE")
+            }
+        }
+        for change in plan.tables {
+            for statement in statements(for: change, old: old) { try session.run(dialect.render(statement)) }
+        }
+        if history {
+            for sql in PostgresHistorySchema(schema: new).triggerStatements { try session.execute(sql) }
+        }
+        let differences = try differences(of: new, in: session)
+        if !differences.isEmpty {
+            throw ObjectGraphError.storeFormat(file: place, reason: "the migrated schema does not fit: \(differences.joined(separator: "; "))")
+        }
+        return true
+    }
+
+    /// The lock a writable open and a migration take on the schema, for the transaction.
+    static func lockSchema(_ session: PostgresConnections.Session, location: PostgresLocation) throws {
+        try session.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("termdata " + location.schema)])
+    }
+
+    /// `Z_PRIMARYKEY`: entity name → number.
+    static func entityNumbers(_ session: PostgresConnections.Session) throws -> [String: Int] {
+        var numbers: [String: Int] = [:]
+        for row in try session.run(#"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY""#, []) {
+            let cells = Array(row)
+            if let number = try PostgresValueCoding.integer(cells[0]), case .string(let name) = try PostgresValueCoding.plainValue(cells[1]) {
+                numbers[name] = Int(number)
+            }
+        }
+        return numbers
+    }
+
+    /// One table's change in PostgreSQL's terms: text columns bring their folded copies along.
+    private static func statements(for change: SchemaChange.TableChange, old: PostgresSchema) -> [SQLStatement] {
+        let table = change.table
+        let oldColumns = Set(old.columnTypes[table]?.map(\.name) ?? [])
+        func copies(of column: String) -> [(fold: FoldedColumns.Fold, name: String)] {
+            FoldedColumns.Fold.allCases.map { ($0, FoldedColumns.name(of: column, $0)) }
+        }
+        var syntax: [SQLStatement] = []
+        for index in change.droppedIndexes { syntax.append(.dropIndex(index.name, ifExists: true)) }
+        for column in change.dropped {
+            syntax.append(.dropColumn(column, from: table))
+            for copy in copies(of: column) where oldColumns.contains(copy.name) { syntax.append(.dropColumn(copy.name, from: table)) }
+        }
+        for (from, to) in change.renamed {
+            syntax.append(.renameColumn(from, to: to, in: table))
+            for (copy, renamed) in zip(copies(of: from), copies(of: to)) where oldColumns.contains(copy.name) {
+                syntax.append(.renameColumn(copy.name, to: renamed.name, in: table))
+            }
+        }
+        for (column, attribute) in change.added {
+            syntax.append(.addColumn(to: table, SQLColumnDefinition(column, attribute.map { PostgresValueCoding.columnType(of: $0.type) } ?? .bigint)))
+            if let attribute, attribute.type == .string || attribute.type == .uri {
+                for copy in copies(of: column) { syntax.append(.addColumn(to: table, SQLColumnDefinition(copy.name, .textByCodePoint))) }
+            }
+        }
+        for fill in change.fills {
+            let ofEntities = SQLExpression.column("Z_ENT").isIn(fill.entities.map { .value(.integer(Int64($0))) })
+            var assignments: [(String, SQLExpression)] = [(fill.column, .value(PostgresValueCoding.sqlValue(fill.value)))]
+            if case .string(let text) = fill.value {
+                for copy in copies(of: fill.column) {
+                    assignments.append((copy.name, .value(FoldedColumns.value(of: text, copy.fold).map(SQLValue.text) ?? .null)))
+                }
+            }
+            syntax.append(.update(table, set: assignments,
+                                  where: fill.onlyNull ? .and([ofEntities, SQLExpression.column(fill.column).isNull()]) : ofEntities))
+        }
+        for index in change.indexes {
+            syntax.append(.createIndex(index.name, on: table, columns: index.columns, ifNotExists: true))
+        }
+        return syntax
+    }
+
+    /// Where the schema's entity tables differ from what the layout says they hold.
+    static func differences(of schema: PostgresSchema, in session: PostgresConnections.Session) throws -> [String] {
+        var found: [String: Set<String>] = [:]
+        let rows = try session.run("SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1",
+                                   [.text(session.location.schema)])
+        for row in rows {
+            let cells = Array(row)
+            if case .string(let table) = try PostgresValueCoding.plainValue(cells[0]),
+               case .string(let column) = try PostgresValueCoding.plainValue(cells[1]) {
+                found[table, default: []].insert(column)
+            }
+        }
+        var problems: [String] = []
+        for table in schema.layout.tables {
+            let expected = Set(["Z_PK", "Z_ENT", "Z_OPT"] + schema.columnTypes[table.name]!.map(\.name))
+            guard let columns = found[table.name] else { problems.append("\(table.name) is missing"); continue }
+            let missing = expected.subtracting(columns).sorted(), extra = columns.subtracting(expected).sorted()
+            if !missing.isEmpty { problems.append("\(table.name) lacks \(missing.joined(separator: ", "))") }
+            if !extra.isEmpty { problems.append("\(table.name) has \(extra.joined(separator: ", ")) besides") }
+        }
+        return problems
+    }
+}
