@@ -8,10 +8,11 @@ import PostgresNIO
 import PostgresStore
 import Predicates
 import Synchronization
+import ToDoApp
 
 /// The PostgreSQL store against the same SQL sent through postgres-nio directly: inserting
 /// and saving, a filtered and sorted fetch with a limit, a count; and how soon another
-/// client's save is noticed, and how many saves eight clients make together.
+/// client's save is noticed, and how many saves eight client processes make together.
 ///
 /// Needs a server: `TERMDATA_BENCH_POSTGRES` is a `postgres://` URL whose database the
 /// benchmark may make schemas in; `docs/floors/postgres-server.sh` starts a throwaway one.
@@ -101,7 +102,7 @@ enum PostgresBenchmarks {
         coordinator.removeStore(coordinator.stores[0])
 
         try remoteNotice(model: model, url: url("bench_notice_\(UUID().uuidString.prefix(8).lowercased())"), raw: raw)
-        try clients(model: model, url: url("bench_clients_\(UUID().uuidString.prefix(8).lowercased())"), raw: raw)
+        try clients(url: url("bench_clients_\(UUID().uuidString.prefix(8).lowercased())"), raw: raw)
     }
 
     /// From one client's save returning to another's remote-change notice, twenty times.
@@ -132,43 +133,40 @@ enum PostgresBenchmarks {
         try raw.execute(#"DROP SCHEMA "\#(url.query!.replacingOccurrences(of: "schema=", with: ""))" CASCADE"#)
     }
 
-    /// Eight clients, each with a coordinator and connections of its own, each making 200
-    /// saves that change one of 20 shared items (conflicts resolved by object trump).
-    static func clients(model: ManagedObjectModel, url: URL, raw: RawPostgres) throws {
-        let setup = PersistentStoreCoordinator(model: model)
+    /// Eight client processes (`postgres-client`), each making 500 saves that change one of
+    /// 20 shared items and insert a row; half settle conflicts by policy, half refresh and retry.
+    static func clients(url: URL, raw: RawPostgres) throws {
+        let setup = PersistentStoreCoordinator(model: try ToDoStore.bundledVersions().current)
         try setup.addStore(type: .postgres, at: url)
         let seed = ManagedObjectContext(coordinator: setup)
-        for i in 0..<20 {
-            let item = try seed.insertObject(forEntityName: "Item")
-            item["name"] = .string("shared \(i)")
-            item["value"] = .int(i)
-        }
+        for i in 0..<20 { try seed.insertObject(forEntityName: "ToDo")["name"] = .string(String(format: "shared %02d", i)) }
         try seed.save()
         setup.removeStore(setup.stores[0])
-        let saves = 200, clientCount = 8
-        let failures = Mutex([String]())
+        let saves = 500, clientCount = 8
+        let outputs = Mutex([String]())
         let start = DispatchTime.now().uptimeNanoseconds
         DispatchQueue.concurrentPerform(iterations: clientCount) { client in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            process.arguments = ["postgres-client", url.absoluteString, "\(client)", "\(saves)"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
             do {
-                let coordinator = PersistentStoreCoordinator(model: model)
-                try coordinator.addStore(type: .postgres, at: url)
-                let context = ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue)
-                try context.performAndWait {
-                    context.mergePolicy = .mergeByPropertyObjectTrump
-                    let items = try context.fetch(FetchRequest(entityName: "Item")).map { $0 }
-                    for n in 0..<saves {
-                        items[(client * 7 + n) % items.count]["score"] = .double(Double(client * 1000 + n))
-                        try context.save()
-                    }
-                }
+                try process.run()
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                outputs.withLock { $0.append(process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : "failed") }
             } catch {
-                failures.withLock { $0.append("\(error)") }
+                outputs.withLock { $0.append("failed: \(error)") }
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        print(String(format: "8 clients × %d saves to 20 shared items: %.0f saves/s (%.2f s)",
-                     saves, Double(saves * clientCount) / seconds, seconds))
-        for failure in failures.withLock({ $0 }) { print("  a client failed: \(failure)") }
+        let conflicts = outputs.withLock { $0 }.compactMap { line -> Int? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["conflicts"] as? Int
+        }
+        print(String(format: "8 client processes × %d saves to 20 shared items: %.0f saves/s (%.2f s, %d conflicts retried)",
+                     saves, Double(saves * clientCount) / seconds, seconds, conflicts.reduce(0, +)))
+        if conflicts.count < clientCount { print("  \(clientCount - conflicts.count) client(s) failed") }
         try raw.execute(#"DROP SCHEMA "\#(url.query!.replacingOccurrences(of: "schema=", with: ""))" CASCADE"#)
     }
 }

@@ -18,6 +18,10 @@ let groups: [(name: String, run: () throws -> Void)] = [
 // Every store type the benchmarks open, registered once for the whole program.
 SQLiteStore.register()
 
+if CommandLine.arguments.dropFirst().first == "postgres-client" {
+    try PostgresClient.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 if CommandLine.arguments.dropFirst().first?.hasPrefix("todo-") == true {
     try ToDoBenchmarks.runChild()
     exit(0)

@@ -67,6 +67,42 @@ struct PostgresLoadTests {
     }
 }
 
+/// Eight processes, each a client of its own (`termdata-bench postgres-client`), saving at once.
+@Suite("Eight client processes saving to the same objects")
+struct PostgresProcessLoadTests {
+    @Test("8 processes × 500 saves to 3 shared items: every insert lands once, every update is counted in its row's version")
+    func eightProcesses() throws {
+        let first = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        for i in 0..<3 { try first.context.insertObject(forEntityName: "ToDo")["name"] = .string("shared \(i)") }
+        try first.context.save()
+        let client = try #require(Fixtures.builtExecutable(named: "termdata-bench"), "swift build makes termdata-bench")
+        let clients = 8, saves = 500
+        let results = LockedBox<[Int: TermDataProcess.Result]>([:])
+        DispatchQueue.concurrentPerform(iterations: clients) { n in
+            let result = try? TermDataProcess.run(["postgres-client", first.url.absoluteString, "\(n)", "\(saves)"], executable: client)
+            results.mutate { $0[n] = result }
+        }
+        var updates: [String: Int] = [:]
+        var conflicts = 0
+        for n in 0..<clients {
+            let result = try #require(results.value[n], "client \(n) ran")
+            #expect(result.status == 0, "client \(n): \(result.stderr)")
+            guard let summary = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+                  let counted = summary["updates"] as? [String: Int] else { Issue.record("client \(n) printed \(result.stdout)"); continue }
+            updates.merge(counted, uniquingKeysWith: +)
+            conflicts += summary["conflicts"] as? Int ?? 0
+        }
+        #expect(updates.values.reduce(0, +) == clients * saves, "every save went through, by its policy or on a retry")
+        let logs = try first.store.plainRows(#"SELECT "ZNAME" FROM "ZCATEGORY""#).compactMap { $0[0].stringValue }
+        #expect(logs.count == clients * saves && Set(logs).count == logs.count, "every save's insert once")
+        for row in try first.store.plainRows(#"SELECT "ZNAME", "Z_OPT" FROM "ZTODO""#) {
+            let name = row[0].stringValue ?? ""
+            #expect(row[1].intValue == 1 + (updates[name] ?? 0), "\(name): one version per successful update")
+        }
+        #expect(conflicts > 0, "the clients that hear of conflicts did meet some")
+    }
+}
+
 @Suite("Round trips and retries against a PostgreSQL server")
 struct PostgresRoundTripTests {
     /// A coordinator over the store at `url`, through an `InterferingStore`.

@@ -149,6 +149,55 @@ struct PostgresRestartTests {
         #expect(names.count == 6 && names.contains("Written while the server was down"))
     }
 
+    @Test("the server stopped in the middle of a save: nothing of it is written, the client says so, the edits are kept")
+    func stoppedMidSave() throws {
+        let server = try PostgresServer.dedicated()
+        defer { try? server.stop() }
+        let url = server.storeURL()
+        let other = try PostgresTestStack(model: try ModelFixtures.toDoModel(), url: url, options: StoreOptions(tracksHistory: true))
+        let fixture = try ToDoFixture.fill(other.context).count
+        let stack = try other.reopened(options: StoreOptions(tracksHistory: true))
+        let context = ManagedObjectContext(coordinator: stack.coordinator, concurrencyType: .privateQueue)
+        try context.performAndWait {
+            let milk = try #require(try context.object(forEntityName: "ToDo", matchingKey: "name", value: "Buy milk"))
+            milk["name"] = "Buy oat milk"
+            for i in 0..<50 { try context.insertObject(forEntityName: "ToDo")["name"] = .string("new \(i)") }
+        }
+        // The other client holds the lock a commit takes to number its transaction: the save
+        // sends every statement, then waits at its COMMIT until the server goes.
+        _ = try other.store.plainRows("SELECT pg_advisory_lock(hashtext('termdata history ' || current_schema()))")
+        let outcome = LockedBox<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            do { try context.performAndWait { try context.save() } } catch { outcome.value = error }
+            done.signal()
+        }
+        let deadline = Date().addingTimeInterval(20)
+        var waiting = false
+        while !waiting, Date() < deadline {
+            waiting = try other.store.plainRows("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'advisory'")[0][0].intValue == 1
+            if !waiting { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        #expect(waiting, "the save reached its commit and waits there")
+        try server.stop()
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        let error = try #require(outcome.value as? PostgresStoreError)
+        #expect(error.description.hasPrefix("cannot reach the PostgreSQL server of postgres://termdata@127.0.0.1:"), "\(error)")
+        context.performAndWait {
+            #expect(context.hasChanges)
+            #expect(context.insertedObjects.count == 50)
+            #expect(context.updatedObjects.compactMap { $0.string("name") } == ["Buy oat milk"])
+        }
+        try server.start()
+        let names = try PostgresTestStack(model: try ModelFixtures.toDoModel(), url: url).context
+            .fetch(FetchRequest(entityName: "ToDo")).compactMap { $0.string("name") }
+        #expect(names.count == fixture && names.contains("Buy milk") && !names.contains("Buy oat milk"), "the transaction rolled back: \(names)")
+        try context.performAndWait { try context.save() }
+        let after = try PostgresTestStack(model: try ModelFixtures.toDoModel(), url: url).context
+            .fetch(FetchRequest(entityName: "ToDo")).compactMap { $0.string("name") }
+        #expect(after.count == fixture + 50 && after.contains("Buy oat milk"), "the kept edits save once the server is back")
+    }
+
     @Test("remote-change notices resume after the server restarts, with what was committed meanwhile")
     func watchSurvivesRestart() throws {
         let server = try PostgresServer.dedicated()
