@@ -38,6 +38,7 @@ extension PostgresStore {
                 return d
             })
         case .managedObjects, .objectIDs:
+            if let rows = try rowsInOneTrip(request, query: query) { return rows }
             let rendered = Self.dialect.render(try query.selectIDs())
             let names = layout.concreteEntityNamesByNumber
             let found = try connections.withConnection { try $0.run(rendered) }
@@ -54,6 +55,25 @@ extension PostgresStore {
             }
             return .rows(ids: ids, rows: nil)
         }
+    }
+
+    /// Objects of one entity, at most a page of them (or all with their values asked for):
+    /// their rows come with their keys, in one round trip rather than keys, then rows.
+    private func rowsInOneTrip(_ request: StoreRequest, query: FetchQuery) throws -> StoreResult? {
+        guard request.fetch.resultType == .managedObjects else { return nil }
+        let concrete = request.entityNames.filter { model.entity(named: $0)?.isAbstract == false }
+        guard concrete.count == 1, let mapping = layout.mapping(for: concrete[0]) else { return nil }
+        let limit = request.appliesLimits ? request.fetch.fetchLimit : 0
+        guard !request.fetch.returnsObjectsAsFaults || (limit > 0 && limit <= faultBatchSize) else { return nil }
+        var select = try query.selectIDs()
+        select.columns = Self.rowColumns(mapping, of: "t0")
+        var ids: [ManagedObjectID] = [], rows: [StoredRow] = []
+        for row in try connections.withConnection({ try $0.run(Self.dialect.render(select)) }) {
+            let stored = try storedRow(Array(row), mapping: mapping)
+            ids.append(stored.objectID)
+            rows.append(stored)
+        }
+        return .rows(ids: ids, rows: rows)
     }
 
     public func row(for objectID: ManagedObjectID) throws -> StoredRow? {
@@ -91,11 +111,11 @@ extension PostgresStore {
 
     /// `Z_PK`, `Z_OPT`, the attributes, then each to-one's key and entity (NULL where the
     /// destination has no sub-entities).
-    static func rowColumns(_ mapping: StoreSchema.EntityMapping) -> [SQLExpression] {
-        var columns = (["Z_PK", "Z_OPT"] + mapping.attributes.map(\.column)).map { SQLExpression.column($0) }
+    static func rowColumns(_ mapping: StoreSchema.EntityMapping, of table: String? = nil) -> [SQLExpression] {
+        var columns = (["Z_PK", "Z_OPT"] + mapping.attributes.map(\.column)).map { SQLExpression.column($0, of: table) }
         for (_, key) in mapping.toOne {
-            columns.append(.column(key.column))
-            columns.append(key.entityColumn.map { .column($0) } ?? .null)
+            columns.append(.column(key.column, of: table))
+            columns.append(key.entityColumn.map { .column($0, of: table) } ?? .null)
         }
         return columns
     }

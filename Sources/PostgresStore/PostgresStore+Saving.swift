@@ -47,14 +47,17 @@ extension PostgresStore {
             guard let root = rootNames[row.objectID.entityName] else { throw ObjectGraphError.unknownEntity(row.objectID.entityName) }
             fresh[root, default: 0] += 1
         }
-        var keys: [String: [Int64]] = [:]
-        for (root, count) in fresh { keys[root] = try takeKeys(count, root: root, in: session) }
+        var keys: [String: (keys: [Int64], next: Int)] = [:]
+        for (root, count) in fresh { keys[root] = (try takeKeys(count, root: root, in: session), 0) }
+        result.insertedIDs.reserveCapacity(changes.inserted.count)
         for row in changes.inserted {
             if hasKey(row.objectID) {
                 result.insertedIDs.append(row.objectID)
             } else {
                 let root = rootNames[row.objectID.entityName]!
-                result.insertedIDs.append(objectID(entityName: row.objectID.entityName, primaryKey: keys[root]!.removeFirst()))
+                let key = keys[root]!.keys[keys[root]!.next]
+                keys[root]!.next += 1
+                result.insertedIDs.append(objectID(entityName: row.objectID.entityName, primaryKey: key))
             }
         }
         let referenced = changes.inserted.contains { !$0.toOne.isEmpty || !$0.toMany.isEmpty }
@@ -128,9 +131,10 @@ extension PostgresStore {
         }
         var keys: [String: [Int64]] = [:]
         try connections.withConnection { session in
-            for (root, count) in counts { keys[root] = try takeKeys(count, root: root, in: session) }
+            // Reversed, to be taken from the end in order.
+            for (root, count) in counts { keys[root] = try takeKeys(count, root: root, in: session).reversed() }
         }
-        return entityNames.map { name in objectID(entityName: name, primaryKey: keys[rootNames[name]!]!.removeFirst()) }
+        return entityNames.map { name in objectID(entityName: name, primaryKey: keys[rootNames[name]!]!.removeLast()) }
     }
 
     /// The columns an insert or update writes after `Z_PK`, `Z_ENT` and `Z_OPT`, and their

@@ -12,8 +12,7 @@ public struct PostgresDialect: SQLDialect {
     public init() {}
 
     public func quote(_ identifier: String) -> String {
-        precondition(!identifier.utf8.contains(0), "an SQL identifier cannot hold a NUL character: \(identifier.debugDescription)")
-        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return Self.doubleQuoted(identifier)
     }
 
     public func placeholder(_ index: Int, for value: SQLValue) -> (text: String, value: SQLValue) {

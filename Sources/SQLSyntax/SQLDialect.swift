@@ -75,3 +75,22 @@ public struct RenderedSQL: Hashable, Sendable {
         self.arguments = arguments
     }
 }
+
+extension SQLDialect {
+    /// An identifier in double quotes, each `"` in it doubled: SQL's quoted name. Names are
+    /// quoted for every statement, so the common case (no quote in the name) copies once.
+    static func doubleQuoted(_ identifier: String) -> String {
+        var hasQuote = false
+        for byte in identifier.utf8 {
+            precondition(byte != 0, "an SQL identifier cannot hold a NUL character: \(identifier.debugDescription)")
+            if byte == UInt8(ascii: "\"") { hasQuote = true }
+        }
+        guard hasQuote else { return "\"" + identifier + "\"" }
+        var quoted = "\""
+        for character in identifier.unicodeScalars {
+            quoted.unicodeScalars.append(character)
+            if character == "\"" { quoted.unicodeScalars.append(character) }
+        }
+        return quoted + "\""
+    }
+}

@@ -14,7 +14,7 @@ public struct SQLiteDialect: SQLDialect {
     public func quote(_ identifier: String) -> String {
         precondition(!identifier.utf8.contains(0), "an SQL identifier cannot hold a NUL character: \(identifier.debugDescription)")
         if Self.isPlainWord(identifier), !Self.keywords.contains(identifier.uppercased()) { return identifier }
-        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return Self.doubleQuoted(identifier)
     }
 
     /// Text with a NUL character is bound as its UTF-8 bytes and read back as text:

@@ -126,6 +126,51 @@ struct PostgresRoundTripTests {
         #expect(store.batchRequests == [120] && store.singleRowRequests == 0, "\(store.batchRequests) \(store.singleRowRequests)")
     }
 
+    @Test("a page of a fetch (limit 50) comes with its rows: reading them asks the store for nothing more")
+    func pageInOneTrip() throws {
+        let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        for i in 0..<120 { try stack.context.insertObject(forEntityName: "ToDo")["name"] = .string(String(format: "item %03d", i)) }
+        try stack.context.save()
+        let (context, store) = try interfering(stack.url)
+        var request = FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "name >= 'item 030'"),
+                                   sortDescriptors: [ObjectSortDescriptor(key: "name", ascending: false)])
+        request.fetchLimit = 50
+        let items = try context.fetch(request)
+        #expect(items.first?.isFault == true, "still faults until read")
+        #expect(items.map { $0.string("name") ?? "" } == (70..<120).reversed().map { String(format: "item %03d", $0) })
+        #expect(store.batchRequests.isEmpty && store.singleRowRequests == 0, "\(store.batchRequests) \(store.singleRowRequests)")
+        // Without a limit the keys come alone, and the page of rows when read.
+        request.fetchLimit = 0
+        let all = try context.fetch(request)
+        context.refreshAllObjects()
+        #expect(all.map { $0.string("name") ?? "" }.count == 90)
+        #expect(store.batchRequests == [90], "\(store.batchRequests)")
+    }
+
+    @Test("a row sent with a fetch is not used once a merge says the object changed: the fault reads the store")
+    func mergedRowsAreNotStale() throws {
+        let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        try ToDoFixture.fill(stack.context)
+        let (context, _) = try interfering(stack.url)
+        var request = FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")])
+        request.fetchLimit = 10
+        let items = try context.fetch(request)
+        let other = try stack.reopened()
+        let theirs = try #require(try other.context.object(forEntityName: "ToDo", matchingKey: "name", value: "Buy milk"))
+        theirs["name"] = "Buy oat milk"
+        let saved = LockedBox<ContextDidSave?>(nil)
+        let observer = other.coordinator.observeSaves { saved.value = $0 }
+        defer { other.coordinator.removeSaveObserver(observer) }
+        try other.context.save()
+        // The other client's save, as this client learns of it (IDs are the same on the server),
+        // before any result was read: every object is still a fault.
+        context.mergeChanges(fromContextDidSave: try #require(saved.value))
+        let milk = context.object(with: theirs.objectID)
+        #expect(milk.isFault)
+        #expect(items.compactMap { $0.string("name") }.sorted() == ["Buy oat milk", "Call mom", "answer mail", "book flights", "water plants"])
+        #expect(milk.string("name") == "Buy oat milk")
+    }
+
     @Test("a merge policy settles a conflict that comes back on every retry, until the retry gets through")
     func conflictsAgainOnRetry() throws {
         let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())

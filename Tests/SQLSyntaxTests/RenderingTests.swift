@@ -120,6 +120,14 @@ struct RenderingTests {
 struct PostgresRenderingTests {
     let dialect = PostgresDialect()
 
+    @Test("every name is quoted, each quote in it doubled", arguments: [
+        ("ZNAME", "\"ZNAME\""), ("a\"b", "\"a\"\"b\""), ("\"\"", "\"\"\"\"\"\""), ("", "\"\""),
+        ("café \"x\" 🇫🇷", "\"café \"\"x\"\" 🇫🇷\""), ("x\"; DROP TABLE y; --", "\"x\"\"; DROP TABLE y; --\""),
+    ])
+    func quoting(_ name: String, _ expected: String) {
+        #expect(dialect.quote(name) == expected)
+    }
+
     @Test("names are always quoted, values are $n, IS is IS NOT DISTINCT FROM, and nil sorts first")
     func select() {
         var select = SQLSelect(columns: [.column("Z_PK", of: "t0")], from: .table("ZITEM", as: "t0"),

@@ -8,10 +8,10 @@ extension ManagedObjectContext {
     func fulfillFault(_ object: ManagedObject) throws {
         let id = object.objectID
         if let batch = faultBatches.take(id) {
-            try fulfillBatch(batch, for: object)
+            try fulfillBatch(batch.ids, fetched: batch.rows, for: object)
             return
         }
-        guard let row = try sourceRow(for: id) else {
+        guard let row = try faultBatches.takeRow(id) ?? sourceRow(for: id) else {
             throw ObjectGraphError.objectNotFound(entity: object.entity.name, objectID: id.description)
         }
         apply(row, to: object)
@@ -19,9 +19,11 @@ extension ManagedObjectContext {
     }
 
     /// Loads every fault of a fetched batch in one store request, the object that fired first included.
-    private func fulfillBatch(_ ids: [ManagedObjectID], for object: ManagedObject) throws {
+    private func fulfillBatch(_ ids: [ManagedObjectID], fetched: [ManagedObjectID: StoredRow], for object: ManagedObject) throws {
         let id = object.objectID
-        let rows = try sourceRows(for: ids)
+        // Rows the fetch brought need no store request; the others are read together.
+        let missing = ids.filter { fetched[$0] == nil && registeredObject(for: $0)?.isFault != false }
+        let rows = Array(fetched.values) + (missing.isEmpty ? [] : try sourceRows(for: missing))
         var found = false
         for row in rows {
             guard let o = registeredObject(for: row.objectID), o.isFault else { continue }

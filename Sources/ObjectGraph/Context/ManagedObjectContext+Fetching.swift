@@ -82,7 +82,7 @@ extension ManagedObjectContext {
             switch result {
             case .rows(let found, let foundRows):
                 ids += found
-                if !request.returnsObjectsAsFaults, let foundRows { for r in foundRows { rows[r.objectID] = r } }
+                if let foundRows { for r in foundRows { rows[r.objectID] = r } }
             case .dictionaries(let d): dictionaries += d
             case .count(let n): count += n
             }
@@ -100,6 +100,10 @@ extension ManagedObjectContext {
             default:
                 if request.returnsObjectsAsFaults && request.relationshipKeyPathsForPrefetching.isEmpty {
                     let batch = request.fetchBatchSize > 0 ? request.fetchBatchSize : (stores.map(\.faultBatchSize).max() ?? 0)
+                    // A store that loads faults in batches may send a small fetch's rows with
+                    // its IDs: they wait for the faults. (A store in memory sends its rows
+                    // always; its faults read them there.)
+                    if batch > 0, !rows.isEmpty, stores.allSatisfy({ $0.faultBatchSize > 0 }) { faultBatches.keep(rows.values) }
                     return .objects(FetchedObjects(ids: ids, context: self, batchSize: batch))
                 }
                 return .objects(FetchedObjects(try materialise(ids, rows: rows, request: request)))

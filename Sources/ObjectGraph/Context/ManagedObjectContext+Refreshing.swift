@@ -53,6 +53,7 @@ extension ManagedObjectContext {
         discarded.removeAll()
         pendingDeletes = []
         pendingResults.reset()
+        faultBatches = FaultBatches()
         startEvent()
         event.invalidatedAll = true
         processPendingChanges()
@@ -107,6 +108,7 @@ extension ManagedObjectContext {
 
     /// Makes an object a fault again: its values will be read from the store on next access.
     func turnIntoFault(_ object: ManagedObject) {
+        faultBatches.forgetRows(of: CollectionOfOne(object.objectID))
         updated.remove(object)
         object.changedKeys = []
         object.originals = [:]
@@ -138,6 +140,9 @@ extension ManagedObjectContext {
             object.objectID = permanent
             register(object)
         }
+        // A fault fired from now on reads what the other save wrote, not a row fetched before it.
+        faultBatches.forgetRows(of: save.updated)
+        faultBatches.forgetRows(of: save.deleted)
         for id in save.updated {
             if let object = registeredObject(for: id), object.status == .clean, !object.isFault || object.hasChanges,
                !(keepingUnsaved && object.hasChanges) {

@@ -68,7 +68,9 @@ public protocol PersistentStore: AnyObject {
 
     /// How many of a fetch's faults to fill together when one fires and the request names no
     /// `fetchBatchSize`: 0 for one at a time (a local file answers each at once); a server
-    /// store asks for many, so that reading a page of results costs one round trip.
+    /// store asks for many, so that reading a page of results costs one round trip. Such a
+    /// store may also send a small fetch's rows with its IDs (`.rows(ids:rows:)` for a
+    /// request of faults): the context keeps them for the faults, so the page costs none.
     var faultBatchSize: Int { get }
 }
 
