@@ -32,7 +32,7 @@ extension PostgresStore {
     /// Refuses the save when another client migrated the store since it was opened: the rows
     /// this client would write no longer fit the tables. The row lock makes a migration wait
     /// for saves in flight, and saves that start during one wait for it, then see it.
-    private func checkVersion(in session: PostgresConnections.Session) throws {
+    func checkVersion(in session: PostgresConnections.Session) throws {
         guard try Self.metadataDigest(session, lockingForSave: true) != metadataDigest else { return }
         let now = try Self.readMetadata(session, place: location.description)
         throw PostgresStoreError.migratedMeanwhile(location: location.description,
@@ -171,7 +171,7 @@ extension PostgresStore {
     }
 
     /// New rows, as many to a statement as PostgreSQL's 65,535 bound values allow.
-    private func insert(_ rows: [StoredRow], ids: [ManagedObjectID], key: (ManagedObjectID) -> Int64?,
+    func insert(_ rows: [StoredRow], ids: [ManagedObjectID], key: (ManagedObjectID) -> Int64?,
                         in session: PostgresConnections.Session) throws {
         var start = 0
         while start < rows.count {
@@ -271,7 +271,7 @@ extension PostgresStore {
 
     /// Refuses, before anything is sent, values PostgreSQL cannot hold: text with a NUL
     /// character.
-    private func checkStorable(_ changes: StoreChanges) throws {
+    func checkStorable(_ changes: StoreChanges) throws {
         for row in changes.inserted + changes.updated {
             guard let entity = layout.mapping(for: row.objectID.entityName)?.entity else { continue }
             let values = row.values(inOrderOf: entity) ?? entity.attributes.map { row.attributes[$0.name] ?? .null }

@@ -107,7 +107,7 @@ public enum BatchRequestError: Error, Equatable, CustomStringConvertible {
     case denied(entity: String, relationship: String, objects: Int)
     /// A key that is not a stored attribute of the entity.
     case notAnAttribute(entity: String, key: String)
-    /// A store that runs no batch requests (only SQLite stores do).
+    /// A store that runs no batch requests (only SQLite and PostgreSQL stores do).
     case unsupportedStore(StoreType)
 
     public var description: String {
@@ -117,7 +117,7 @@ public enum BatchRequestError: Error, Equatable, CustomStringConvertible {
         case let .notAnAttribute(entity, key):
             "\(entity) has no stored attribute '\(key)' (a batch request sets attributes only)"
         case let .unsupportedStore(type):
-            "a \(type.rawValue) store runs no batch requests (SQLite stores do)"
+            "a \(type.rawValue) store runs no batch requests (SQLite and PostgreSQL stores do)"
         }
     }
 }
