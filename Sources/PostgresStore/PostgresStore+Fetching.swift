@@ -13,11 +13,11 @@ extension PostgresStore {
         switch request.fetch.resultType {
         case .count:
             let rendered = Self.dialect.render(try query.selectCount())
-            let rows = try connections.withConnection { try $0.run(rendered) }
+            let rows = try reading { try $0.run(rendered) }
             return .count(Int(try rows.first.flatMap { try PostgresValueCoding.integer(Array($0)[0]) } ?? 0))
         case .dictionaries:
             let (select, names, decoders) = try query.selectDictionaries()
-            let rows = try connections.withConnection { try $0.run(Self.dialect.render(select)) }
+            let rows = try reading { try $0.run(Self.dialect.render(select)) }
             return .dictionaries(try rows.map { row in
                 let cells = Array(row)
                 var d: [String: ObjectValue] = [:]
@@ -41,7 +41,7 @@ extension PostgresStore {
             if let rows = try rowsInOneTrip(request, query: query) { return rows }
             let rendered = Self.dialect.render(try query.selectIDs())
             let names = layout.concreteEntityNamesByNumber
-            let found = try connections.withConnection { try $0.run(rendered) }
+            let found = try reading { try $0.run(rendered) }
             var ids: [ManagedObjectID] = []
             ids.reserveCapacity(found.count)
             for row in found {
@@ -68,12 +68,28 @@ extension PostgresStore {
         var select = try query.selectIDs()
         select.columns = Self.rowColumns(mapping, of: "t0")
         var ids: [ManagedObjectID] = [], rows: [StoredRow] = []
-        for row in try connections.withConnection({ try $0.run(Self.dialect.render(select)) }) {
+        for row in try reading({ try $0.run(Self.dialect.render(select)) }) {
             let stored = try storedRow(Array(row), mapping: mapping)
             ids.append(stored.objectID)
             rows.append(stored)
         }
         return .rows(ids: ids, rows: rows)
+    }
+
+    /// Runs a read. When the server refuses it (a column or table that is not there) because
+    /// another client migrated the store after this one opened it, says so instead.
+    func reading<T>(_ body: (PostgresConnections.Session) throws -> T) throws -> T {
+        do {
+            return try connections.withConnection(body)
+        } catch PostgresStoreError.server(let message) {
+            if let now = try? connections.withConnection({ session -> StoreMetadata? in
+                try Self.metadataDigest(session) == metadataDigest ? nil : Self.readMetadata(session, place: location.description)
+            }) {
+                throw PostgresStoreError.migratedMeanwhile(location: location.description,
+                                                           differingEntities: model.entitiesDiffering(fromVersionHashes: now.versionHashes))
+            }
+            throw PostgresStoreError.server(message)
+        }
     }
 
     public func row(for objectID: ManagedObjectID) throws -> StoredRow? {
@@ -82,7 +98,7 @@ extension PostgresStore {
 
     /// The rows of many objects: one query per entity and batch of keys, not one per object.
     public func rows(for objectIDs: [ManagedObjectID]) throws -> [StoredRow] {
-        try connections.withConnection { try rows(for: objectIDs, in: $0) }
+        try reading { try rows(for: objectIDs, in: $0) }
     }
 
     /// The most keys one query asks for.
@@ -145,7 +161,7 @@ extension PostgresStore {
     }
 
     public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        try connections.withConnection { try relatedObjectIDs(of: objectID, relationship: relationship, in: $0) }
+        try reading { try relatedObjectIDs(of: objectID, relationship: relationship, in: $0) }
     }
 
     func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription,

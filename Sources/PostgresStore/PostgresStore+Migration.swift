@@ -4,42 +4,54 @@ import ObjectModel
 import SQLSyntax
 
 extension PostgresStore {
-    /// Migrates the store at a `postgres://` URL from `source` to `destination` where it lies,
-    /// in one transaction: PostgreSQL's DDL is transactional, so a step that fails leaves the
-    /// store exactly as it was, and no client ever sees half a migration.
+    /// Migrates the store at a `postgres://` URL through `steps` where it lies, in one
+    /// transaction: PostgreSQL's DDL is transactional, so a migration that fails leaves the
+    /// store exactly as it was, and no client ever sees half of one or a version between.
     ///
     /// The transaction holds the schema's lock, the one every writable open takes: two
     /// clients never migrate at once, and a client opening meanwhile waits, then finds the
     /// new version. The second of two clients migrating finds the store current and changes
-    /// nothing. Saves of clients that opened the store before it was migrated are refused
-    /// from then on (`ObjectGraphError.mismatch`), their edits kept.
+    /// nothing. The entity tables are locked first, in one order, so that a client reading
+    /// them waits rather than deadlocks. Saves of clients that opened the store before it was
+    /// migrated are refused from then on (`PostgresStoreError.migratedMeanwhile`), their
+    /// edits kept.
     ///
     /// Columns are added (filled with their defaults), renamed and dropped with their folded
     /// copies; indexes made to match; history triggers made for the new columns; the
-    /// metadata's version hashes replaced. What `SchemaChange` does not plan returns false,
-    /// with nothing changed.
+    /// metadata's version hashes replaced.
     ///
-    /// - Parameter renames: per entity, new property name → old name.
-    /// - Throws: `ObjectGraphError.mismatch` when the store was written with neither version.
-    public static func migrateInPlace(at url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
-                                      renames: [String: [String: String]]) throws -> Bool {
+    /// - Returns: nil when the store is at the last step's version; else the index of the
+    ///   first step that `SchemaChange` does not plan, with nothing changed.
+    /// - Throws: `ObjectGraphError.mismatch` when the store was written with none of the versions.
+    public static func migrateInPlace(at url: URL, steps: [InPlaceMigrationStep]) throws -> Int? {
+        guard let last = steps.last else { return nil }
         let location = try PostgresLocation(url: url)
         let connections = PostgresConnections(location: location)
         defer { connections.close() }
         do {
-            return try connections.inTransaction { session in
-                try migrate(session, location: location, source: source, destination: destination, renames: renames)
+            try connections.inTransaction { session in
+                try migrate(session, location: location, steps: steps, to: last.destination)
             }
-        } catch is NotInPlace {
-            return false
+            return nil
+        } catch let refused as NotInPlace {
+            return refused.step
         }
     }
 
-    /// Rolls the transaction back: the change is beyond a change in place.
-    private struct NotInPlace: Error {}
+    /// One step, from `source` to `destination` (see `migrateInPlace(at:steps:)`); false when
+    /// the change is beyond a change in place, with nothing changed.
+    public static func migrateInPlace(at url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
+                                      renames: [String: [String: String]]) throws -> Bool {
+        try migrateInPlace(at: url, steps: [InPlaceMigrationStep(source: source, destination: destination, renames: renames)]) == nil
+    }
 
-    private static func migrate(_ session: PostgresConnections.Session, location: PostgresLocation, source: ManagedObjectModel,
-                                destination: ManagedObjectModel, renames: [String: [String: String]]) throws -> Bool {
+    /// Rolls the transaction back: a step is beyond a change in place.
+    private struct NotInPlace: Error {
+        var step: Int
+    }
+
+    private static func migrate(_ session: PostgresConnections.Session, location: PostgresLocation,
+                                steps: [InPlaceMigrationStep], to destination: ManagedObjectModel) throws {
         let place = location.description
         try lockSchema(session, location: location)
         guard try session.hasTable("Z_METADATA") else {
@@ -47,9 +59,9 @@ extension PostgresStore {
         }
         var metadata = try readMetadata(session, place: place)
         // Another client may have migrated it while this one waited for the lock.
-        if destination.isCompatible(withVersionHashes: metadata.versionHashes) { return true }
-        guard source.isCompatible(withVersionHashes: metadata.versionHashes) else {
-            throw ObjectGraphError.mismatch(file: place, storeHashes: metadata.versionHashes, model: source)
+        if destination.isCompatible(withVersionHashes: metadata.versionHashes) { return }
+        guard let first = steps.firstIndex(where: { $0.source.isCompatible(withVersionHashes: metadata.versionHashes) }) else {
+            throw ObjectGraphError.mismatch(file: place, storeHashes: metadata.versionHashes, model: steps[0].source)
         }
         // First, so that saves in flight finish before anything changes, and saves that
         // start later wait, then find the new version and are refused.
@@ -58,19 +70,30 @@ extension PostgresStore {
         try session.run(#"UPDATE "Z_METADATA" SET "Z_PLIST" = $1"#, [.blob(try PostgresMetadata.encode(metadata))])
 
         let numbers = try entityNumbers(session)
-        guard let plan = try SchemaChange(from: source, to: destination, numbers: numbers, renames: renames,
-                                          storedType: PostgresValueCoding.columnType(of:)) else { throw NotInPlace() }
-        let old = PostgresSchema(layout: plan.old), new = PostgresSchema(layout: plan.new)
-        // History triggers name the columns: they go first and come back made for the new schema.
+        var plans: [SchemaChange] = []
+        for index in first..<steps.count {
+            let step = steps[index]
+            guard let plan = try SchemaChange(from: step.source, to: step.destination, numbers: numbers, renames: step.renames,
+                                              storedType: PostgresValueCoding.columnType(of:)) else { throw NotInPlace(step: index) }
+            plans.append(plan)
+        }
+        // Every entity table at once, in one order: readers wait instead of deadlocking.
+        let tables = plans[0].old.tables.map(\.name).sorted().map(dialect.quote).joined(separator: ", ")
+        try session.execute("LOCK TABLE \(tables) IN ACCESS EXCLUSIVE MODE")
+        // History triggers name the columns: they go first and come back made for the new tables.
         let history = try hasHistory(session)
         if history {
-            for name in plan.old.tables.map(\.name) + plan.old.joinTables.map(\.name) {
+            for name in plans[0].old.tables.map(\.name) + plans[0].old.joinTables.map(\.name) {
                 try session.execute("DROP FUNCTION IF EXISTS " + dialect.quote("Z_HC_" + name) + "() CASCADE")
             }
         }
-        for change in plan.tables {
-            for statement in statements(for: change, old: old) { try session.run(dialect.render(statement)) }
+        for plan in plans {
+            let old = PostgresSchema(layout: plan.old)
+            for change in plan.tables {
+                for statement in statements(for: change, old: old) { try session.run(dialect.render(statement)) }
+            }
         }
+        let new = PostgresSchema(layout: plans[plans.count - 1].new)
         if history {
             for sql in PostgresHistorySchema(schema: new).triggerStatements { try session.execute(sql) }
         }
@@ -78,7 +101,6 @@ extension PostgresStore {
         if !differences.isEmpty {
             throw ObjectGraphError.storeFormat(file: place, reason: "the migrated schema does not fit: \(differences.joined(separator: "; "))")
         }
-        return true
     }
 
     /// The lock a writable open and a migration take on the schema, for the transaction.
@@ -126,7 +148,12 @@ extension PostgresStore {
         for fill in change.fills {
             let ofEntities = SQLExpression.column("Z_ENT").isIn(fill.entities.map { .value(.integer(Int64($0))) })
             var assignments: [(String, SQLExpression)] = [(fill.column, .value(PostgresValueCoding.sqlValue(fill.value)))]
-            if case .string(let text) = fill.value {
+            let text: String? = switch fill.value {
+            case .string(let s): s
+            case .url(let u): u.absoluteString
+            default: nil
+            }
+            if let text {
                 for copy in copies(of: fill.column) {
                     assignments.append((copy.name, .value(FoldedColumns.value(of: text, copy.fold).map(SQLValue.text) ?? .null)))
                 }

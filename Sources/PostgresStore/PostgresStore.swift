@@ -51,8 +51,8 @@ public final class PostgresStore: PersistentStore {
             return try PostgresStore(model: model, location: PostgresLocation(url: url), configurationName: configuration, options: options)
         }
         PersistentStoreCoordinator.registerMetadataReader(.postgres) { url in try readMetadata(at: url) }
-        PersistentStoreCoordinator.registerInPlaceMigrator(.postgres) { url, source, destination, renames in
-            try migrateInPlace(at: url, from: source, to: destination, renames: renames)
+        PersistentStoreCoordinator.registerTransactionalMigrator(.postgres) { url, steps in
+            try migrateInPlace(at: url, steps: steps)
         }
     }
 

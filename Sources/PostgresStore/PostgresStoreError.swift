@@ -14,7 +14,8 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
     case unknownKey(entity: String, key: String)
     /// A value PostgreSQL cannot hold.
     case unstorableValue(String)
-    /// Another client migrated the store after this one opened it; the save was not written.
+    /// Another client migrated the store after this one opened it: a save is not written, a
+    /// read that no longer fits the tables is refused.
     case migratedMeanwhile(location: String, differingEntities: [String])
 
     public var description: String {
@@ -27,7 +28,7 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
         case .unstorableValue(let why): return why
         case .migratedMeanwhile(let location, let entities):
             return "\(location): another client migrated the store to another version of the model after it was opened here "
-                + "(entities differing: \(entities.joined(separator: ", "))); nothing was saved: open the store again with that version"
+                + "(entities differing: \(entities.joined(separator: ", "))); nothing was saved or read: open the store again with that version"
         }
     }
 }

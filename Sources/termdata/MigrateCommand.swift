@@ -61,7 +61,7 @@ struct MigrateCommand: ParsableCommand {
                                                objects, how, seconds, url.path))
             } else {
                 // A server's DDL is transactional: there is no copy, and nothing half done.
-                try StandardOutput.line(String(format: "Migrated %d objects in place in %.1f s, each step in one transaction.", objects, seconds))
+                try StandardOutput.line(String(format: "Migrated %d objects in place in %.1f s, in one transaction.", objects, seconds))
             }
         } catch let error as ModelError {
             throw CommandFailure(error)

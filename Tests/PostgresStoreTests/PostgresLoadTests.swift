@@ -171,6 +171,28 @@ struct PostgresRoundTripTests {
         #expect(milk.string("name") == "Buy oat milk")
     }
 
+    @Test("a row a fetch brings for an object the context holds is not kept: once the context saves the object, its fault reads the save")
+    func ownSavesAreNotStale() throws {
+        let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        try ToDoFixture.fill(stack.context)
+        let (context, _) = try interfering(stack.url)
+        let id: ManagedObjectID
+        do {
+            let milk = try #require(try context.object(forEntityName: "ToDo", matchingKey: "name", value: "Buy milk"))
+            #expect(milk.string("name") == "Buy milk")
+            id = milk.objectID
+            var request = FetchRequest(entityName: "ToDo")
+            request.fetchLimit = 10
+            _ = try context.fetch(request)   // brings every row, this one too
+            milk["name"] = "Buy oat milk"
+            try context.save()
+        }
+        // Nothing holds the object any more: the next use of it is a fault.
+        let again = context.object(with: id)
+        #expect(again.isFault)
+        #expect(again.string("name") == "Buy oat milk")
+    }
+
     @Test("a merge policy settles a conflict that comes back on every retry, until the retry gets through")
     func conflictsAgainOnRetry() throws {
         let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())

@@ -100,22 +100,37 @@ struct PostgresMigrationTests {
         #expect(try count("label == 'ÉTÉ'") == 3)
     }
 
-    @Test("a step beyond a change in place is refused by name, and the store is as it was")
+    @Test("a step beyond a change in place is refused by name before anything changes: the store stays at its version")
     func refusedStep() throws {
         let old = try versionOneStore()
         let before = try columns(old, table: "ZTODO")
-        // Version 3 renames entities: no change in place covers it.
+        // Version 3 renames entities: no change in place covers it, and 1 → 2 is undone with it.
         #expect {
             try StoreMigrator(versions: versions).migrateStore(at: old.url, type: .postgres)
         } throws: { error in
-            guard case MigrationError.notInPlace(_, let from, let to, _) = error else { return false }
-            return from == "ToDo 2" && to == "ToDo 3" && "\(error)".contains("left at version ToDo 2")
+            guard case MigrationError.notInPlace(_, let from, let to, _, let storeVersion, _) = error else { return false }
+            return from == "ToDo 2" && to == "ToDo 3" && storeVersion == "ToDo" && "\(error)".contains("The store is unchanged")
         }
-        // The first step went through in a transaction of its own; the second changed nothing.
-        #expect(try PostgresStore.readMetadata(at: old.url).versionHashes == twoVersions.current.entityVersionHashes)
-        #expect(try columns(old, table: "ZTODO") == before.union(["ZDONOTALERT", "ZLASTALERTDATE"]))
-        let reopened = try PostgresTestStack(model: twoVersions.current, url: old.url)
-        #expect(try reopened.context.count(for: FetchRequest(entityName: "ToDo")) == 4)
+        #expect(try PostgresStore.readMetadata(at: old.url).versionHashes == versions.version(named: "ToDo")!.entityVersionHashes)
+        #expect(try columns(old, table: "ZTODO") == before)
+        let item = try #require(try old.context.fetch(FetchRequest(entityName: "ToDo")).first)
+        item["name"] = "still version 1"
+        try old.context.save()
+    }
+
+    @Test("a URI attribute added with a default gets folded copies, so [c] finds the filled rows")
+    func uriDefault() throws {
+        let old = try ManagedObjectModel(entities: [EntityDescription(name: "Link", attributes: [AttributeDescription(name: "title", type: .string)])])
+        var address = AttributeDescription(name: "address", type: .uri)
+        address.isOptional = false
+        address.defaultValue = .url(URL(string: "HTTPS://Example.COM/Start")!)
+        let new = try ManagedObjectModel(entities: [EntityDescription(name: "Link", attributes: [AttributeDescription(name: "title", type: .string), address])])
+        let stack = try PostgresTestStack(model: old)
+        try stack.context.insertObject(forEntityName: "Link")["title"] = "home"
+        try stack.context.save()
+        #expect(try PostgresStore.migrateInPlace(at: stack.url, from: old, to: new, renames: [:]))
+        let migrated = try PostgresTestStack(model: new, url: stack.url)
+        #expect(try migrated.context.count(for: FetchRequest(entityName: "Link", predicate: ObjectPredicate(format: "address CONTAINS[c] 'example.com/start'"))) == 1)
     }
 
     @Test("clients migrating at once: one changes the tables, the others find the store current")
@@ -157,6 +172,24 @@ struct PostgresMigrationTests {
         #expect(item.string("name") == "edited by a client of version 1")
         let current = try PostgresTestStack(model: twoVersions.current, url: old.url)
         #expect(try current.context.count(for: FetchRequest(entityName: "ToDo")) == 4, "nothing of the refused save was written")
+    }
+
+    @Test("a client that opened the store before another migrated it is told so when a read no longer fits the tables")
+    func readAfterMigrationElsewhere() throws {
+        let old = try ManagedObjectModel(entities: [EntityDescription(name: "Note", attributes: [
+            AttributeDescription(name: "text", type: .string), AttributeDescription(name: "draft", type: .boolean)])])
+        let new = try ManagedObjectModel(entities: [EntityDescription(name: "Note", attributes: [AttributeDescription(name: "text", type: .string)])])
+        let stack = try PostgresTestStack(model: old)
+        let note = try stack.context.insertObject(forEntityName: "Note")
+        note["draft"] = true
+        try stack.context.save()
+        #expect(try PostgresStore.migrateInPlace(at: stack.url, from: old, to: new, renames: [:]))
+        #expect {
+            try stack.newContext().count(for: FetchRequest(entityName: "Note", predicate: ObjectPredicate(format: "draft == YES")))
+        } throws: { error in
+            guard case PostgresStoreError.migratedMeanwhile(_, let entities) = error else { return false }
+            return entities == ["Note"]
+        }
     }
 
     @Test("a coordinator that migrates automatically brings a PostgreSQL store to its model when it adds it")

@@ -24,7 +24,7 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
     /// A mapping that names entities, keys or policies the model versions do not have.
     case mappingDoesNotFit(from: String, to: String, problems: [String])
     /// A store on a server changes only where it lies, and this step is beyond that.
-    case notInPlace(store: String, from: String, to: String, reason: String)
+    case notInPlace(store: String, from: String, to: String, reason: String, storeVersion: String, currentVersion: String)
 
     public var description: String {
         switch self {
@@ -45,9 +45,9 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
         case .invalidResult(let reason): return "the migrated store would be invalid: \(reason)"
         case .policyFailed(let mapping, let reason): return "mapping \(mapping): \(reason)"
         case .noPath(let from, let to): return "no way to migrate from version \(from) to \(to)"
-        case .notInPlace(let store, let from, let to, let reason):
+        case .notInPlace(let store, let from, let to, let reason, let storeVersion, let currentVersion):
             return "\(store): the step from version \(from) to \(to) cannot change a store on a server where it lies: \(reason). "
-                + "The store is left at version \(from); export it with that version and import the file with version \(to)"
+                + "The store is unchanged; export it with version \(storeVersion) and import the file with version \(currentVersion)"
         }
     }
 }

@@ -178,27 +178,34 @@ public struct StoreMigrator {
         return reports
     }
 
-    /// A store on a server changes where it lies, each step in one transaction of its own
-    /// (the server's DDL is transactional: a step that fails changes nothing). There is no
-    /// file to copy the objects into, so a step needs a change in place.
+    /// A store on a server changes where it lies, every step in one transaction (the
+    /// server's DDL is transactional: a migration that fails changes nothing, and no client
+    /// sees a version between). There is no file to copy the objects into, so every step
+    /// needs a change in place; one that does not is refused before anything changes.
     private func migrateOnServer(at url: URL, type: StoreType, steps: [Step]) throws -> [MigrationReport] {
         var shown = URLComponents(url: url, resolvingAgainstBaseURL: false)
         shown?.password = nil
+        let query = shown?.queryItems?.filter { $0.name.lowercased() != "password" }
+        shown?.queryItems = query?.isEmpty == true ? nil : query
         let place = shown?.string ?? url.absoluteString
-        guard let migrator = PersistentStoreCoordinator.inPlaceMigrator(for: type) else {
+        func refused(_ step: Step, _ reason: String) -> MigrationError {
+            .notInPlace(store: place, from: step.from, to: step.to, reason: reason,
+                        storeVersion: steps[0].from, currentVersion: versions.currentVersionName)
+        }
+        if let step = steps.first(where: { !$0.inferred }) { throw refused(step, "it needs a mapping model") }
+        guard let migrator = PersistentStoreCoordinator.transactionalMigrator(for: type) else {
             throw ObjectGraphError.storeFormat(file: place, reason: "it was written with model version \(steps[0].from), and this store type is not migrated here")
         }
-        var reports: [MigrationReport] = []
-        for (n, step) in steps.enumerated() {
-            progress?(Double(n) / Double(steps.count), "\(step.from) → \(step.to): changing the store in place")
-            let source = versions.version(named: step.from)!, destination = versions.version(named: step.to)!
-            let why = step.inferred ? nil : "it needs a mapping model"
-            guard why == nil, try migrator(url, source, destination, Self.renames(in: step.mapping)) else {
-                throw MigrationError.notInPlace(store: place, from: step.from, to: step.to,
-                                                reason: why ?? "it adds, removes or renames entities, changes inheritance, a many-to-many relationship or a stored type")
-            }
-            reports.append(try Self.count(url, type: type, model: destination, mapping: step.mapping))
+        progress?(0, "\(steps[0].from) → \(versions.currentVersionName): changing the store in place")
+        let inPlace = steps.map { step in
+            InPlaceMigrationStep(source: versions.version(named: step.from)!, destination: versions.version(named: step.to)!,
+                                 renames: Self.renames(in: step.mapping))
         }
+        if let failed = try migrator(url, inPlace) {
+            throw refused(steps[failed], "it adds, removes or renames entities, changes inheritance, a many-to-many relationship or a stored type")
+        }
+        // Counted in the store as it now is, with the current version.
+        let reports = try steps.map { try Self.count(url, type: type, model: versions.current, mapping: $0.mapping) }
         progress?(1, "done")
         return reports
     }
@@ -229,7 +236,7 @@ public struct StoreMigrator {
         let context = ManagedObjectContext(coordinator: coordinator)
         var report = MigrationReport(inPlace: true)
         for m in mapping.entityMappings where m.kind == .transform || m.kind == .copy {
-            guard let destination = m.destinationEntityName else { continue }
+            guard let destination = m.destinationEntityName, model.entity(named: destination) != nil else { continue }
             var request = FetchRequest(entityName: destination)
             request.includesSubentities = false
             report.entities.append(.init(mapping: m.name, source: m.sourceEntityName ?? "", destination: destination,

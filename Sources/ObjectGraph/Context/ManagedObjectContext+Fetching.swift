@@ -103,7 +103,11 @@ extension ManagedObjectContext {
                     // A store that loads faults in batches may send a small fetch's rows with
                     // its IDs: they wait for the faults. (A store in memory sends its rows
                     // always; its faults read them there.)
-                    if batch > 0, !rows.isEmpty, stores.allSatisfy({ $0.faultBatchSize > 0 }) { faultBatches.keep(rows.values) }
+                    // Only for objects still to be read: one the context holds has newer values
+                    // than the row as its own unsaved or saved changes go.
+                    if batch > 0, !rows.isEmpty, stores.allSatisfy({ $0.faultBatchSize > 0 }) {
+                        faultBatches.keep(rows.values.lazy.filter { self.registeredObject(for: $0.objectID)?.isFault != false })
+                    }
                     return .objects(FetchedObjects(ids: ids, context: self, batchSize: batch))
                 }
                 return .objects(FetchedObjects(try materialise(ids, rows: rows, request: request)))

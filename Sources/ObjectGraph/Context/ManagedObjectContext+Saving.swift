@@ -297,6 +297,9 @@ extension ManagedObjectContext {
             commitSnapshot(of: object, version: versions[object.objectID] ?? object.snapshot?.version ?? 1)
         }
         pendingResults.forget(deletedObjects.lazy.map(\.objectID))
+        // Rows a fetch brought for these objects are older than what was just saved.
+        faultBatches.forgetRows(of: updatedObjects.lazy.map(\.objectID))
+        faultBatches.forgetRows(of: deletedObjects.lazy.map(\.objectID))
         for object in deletedObjects + Array(discarded) {
             object.status = .invalid
             unregister(object)

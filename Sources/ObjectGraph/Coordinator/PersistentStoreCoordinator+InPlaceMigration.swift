@@ -8,7 +8,13 @@ extension PersistentStoreCoordinator {
     public typealias InPlaceMigrator = @Sendable (_ url: URL, _ source: ManagedObjectModel, _ destination: ManagedObjectModel,
                                                   _ renames: [String: [String: String]]) throws -> Bool
 
+    /// Changes a store on a server through every step of a migration in one transaction;
+    /// returns the index of the first step beyond a change in place (the store left as it
+    /// was), or nil when the store is at the last step's version.
+    public typealias TransactionalMigrator = @Sendable (_ url: URL, _ steps: [InPlaceMigrationStep]) throws -> Int?
+
     nonisolated(unsafe) private static var inPlaceMigrators: [StoreType: InPlaceMigrator] = [:]
+    nonisolated(unsafe) private static var transactionalMigrators: [StoreType: TransactionalMigrator] = [:]
     private static let registryLock = NSLock()
 
     /// Lets migrations of a store type change the file in place (the SQLite store does).
@@ -23,5 +29,33 @@ extension PersistentStoreCoordinator {
         registryLock.lock()
         defer { registryLock.unlock() }
         return inPlaceMigrators[type]
+    }
+
+    /// Lets migrations of a store type run every step in one transaction (the PostgreSQL store does).
+    public static func registerTransactionalMigrator(_ type: StoreType, migrator: @escaping TransactionalMigrator) {
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        transactionalMigrators[type] = migrator
+    }
+
+    /// The transactional migrator of a store type, if it has one.
+    public static func transactionalMigrator(for type: StoreType) -> TransactionalMigrator? {
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        return transactionalMigrators[type]
+    }
+}
+
+/// One step of a migration done in place: the versions it goes between and what it renames
+/// (per entity, new property name → old name).
+public struct InPlaceMigrationStep: Sendable {
+    public var source: ManagedObjectModel
+    public var destination: ManagedObjectModel
+    public var renames: [String: [String: String]]
+
+    public init(source: ManagedObjectModel, destination: ManagedObjectModel, renames: [String: [String: String]]) {
+        self.source = source
+        self.destination = destination
+        self.renames = renames
     }
 }
