@@ -13,6 +13,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("migration", MigrationBenchmarks.run),
     ("history", HistoryBenchmarks.run),
     ("postgres", PostgresBenchmarks.run),
+    ("live", LiveBenchmarks.run),
 ]
 
 // Every store type the benchmarks open, registered once for the whole program.

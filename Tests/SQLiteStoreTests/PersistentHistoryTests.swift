@@ -348,6 +348,37 @@ struct PersistentHistoryTests {
         #expect(try here.context.mergeRemoteChanges().isEmpty)
     }
 
+    @Test("a queue context that merges remote changes by itself shows another connection's save, until told to stop")
+    func automaticRemoteMerge() throws {
+        let here = try LibraryModel.stack()
+        try here.context.insertObject(forEntityName: "Book")["title"] = "Dune"
+        try here.context.save()
+        let reader = ManagedObjectContext(coordinator: here.coordinator, concurrencyType: .privateQueue)
+        let book = try reader.performAndWait {
+            let book = try #require(try reader.fetch(FetchRequest(entityName: "Book")).first)
+            _ = book.string("title")   // read: the context holds this version now
+            reader.automaticallyMergesRemoteChanges = true
+            return book
+        }
+        func title() -> String? { reader.performAndWait { book.string("title") } }
+        func waitFor(_ expected: String, seconds: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline, title() != expected { Thread.sleep(forTimeInterval: 0.01) }
+            return title() == expected
+        }
+        let there = try LibraryModel.stack(url: here.url)
+        let theirs = try #require(try there.context.fetch(FetchRequest(entityName: "Book")).first)
+        theirs["title"] = "Dune Messiah"
+        try there.context.save()
+        #expect(waitFor("Dune Messiah", seconds: 5), "merged within the wait: \(title() ?? "nil")")
+
+        reader.performAndWait { reader.automaticallyMergesRemoteChanges = false }
+        #expect(reader.performAndWait { !reader.automaticallyMergesRemoteChanges })
+        theirs["title"] = "Children of Dune"
+        try there.context.save()
+        #expect(!waitFor("Children of Dune", seconds: 0.5), "no longer merged")
+    }
+
     @Test("a commit by another connection is noticed, with the new token")
     func remoteChangeNotices() throws {
         let here = try LibraryModel.stack()

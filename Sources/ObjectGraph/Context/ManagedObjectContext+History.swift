@@ -1,6 +1,37 @@
 import Foundation
 
 extension ManagedObjectContext {
+    /// Whether the context merges what other programs and contexts commit as the stores
+    /// notice it (their remote-change notices): `mergeRemoteChanges` runs on the context's
+    /// queue after each, as a Core Data app merges history on
+    /// `NSPersistentStoreRemoteChange`. Turned on, the context follows history from its
+    /// `historyToken`, or from now. It needs a queue (`mainQueue` or `privateQueue`) for the
+    /// merge to run on. A merge that fails leaves the token where it was; the next notice
+    /// tries again.
+    public var automaticallyMergesRemoteChanges: Bool {
+        get { remoteMerging.withLock { $0 != nil } }
+        set {
+            precondition(!newValue || concurrencyType != .confined,
+                         "a confined context cannot merge as changes arrive; make it with concurrencyType .mainQueue or .privateQueue")
+            checkQueue()
+            if newValue, historyToken == nil { historyToken = try? coordinator.currentHistoryToken() }
+            let link = WeakContext(context: self)
+            let stale: UUID? = remoteMerging.withLock { observer in
+                guard newValue != (observer != nil) else { return nil }
+                if newValue {
+                    observer = coordinator.observeRemoteChanges { _ in
+                        guard let context = link.context else { return }
+                        context.perform { _ = try? context.mergeRemoteChanges() }
+                    }
+                    return nil
+                }
+                defer { observer = nil }
+                return observer
+            }
+            if let stale { coordinator.removeRemoteChangeObserver(stale) }
+        }
+    }
+
     /// Brings in what others committed to the stores since `historyToken`: other processes'
     /// saves, batch requests, other contexts' saves. Changed objects reload; one with unsaved
     /// changes keeps what it read, so that its save meets the other as a conflict for the

@@ -40,6 +40,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Whether the context merges its parent's commits, and its save observer on the
     /// coordinator when it has no parent; behind a lock, as the parent reads it on its queue.
     let mergesFromParent = Mutex(MergeFromParent())
+    /// The remote-change observer of `automaticallyMergesRemoteChanges`, behind a lock.
+    let remoteMerging = Mutex<UUID?>(nil)
     /// Children that merge what this context commits, behind a lock: a child is made, and
     /// goes away, on its own queue.
     let mergingChildren = Mutex<[WeakContext]>([])
@@ -144,6 +146,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     deinit {
         link.context = nil
         stopMergingFromParent()
+        if let observer = remoteMerging.withLock({ $0 }) { coordinator.removeRemoteChangeObserver(observer) }
     }
 
     /// The model the context's objects are instances of.
