@@ -11,6 +11,9 @@ import Synchronization
 final class CommitWatcher: Sendable {
     /// How often the file is asked without a word from the system, in seconds.
     static let interval = 0.1
+    /// After a write, the file is asked this many more times, this often, until it changed.
+    static let settleLooks = 10
+    static let settleInterval = 0.002
 
     private final class Flag: Sendable {
         let raised = Atomic<Bool>(false)
@@ -28,11 +31,22 @@ final class CommitWatcher: Sendable {
             defer { finished.signal() }
             let writes = FolderWrites(folder)
             var last = try? reader.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }
+            // Looks left soon after a write: a commit ends in the WAL index, shared memory the
+            // system reports no write to, a moment after its last write to the WAL.
+            var settling = 0
             while !stopped.raised.load(ordering: .relaxed) {
-                if let writes { writes.wait(timeout: Self.interval) } else { Thread.sleep(forTimeInterval: Self.interval) }
+                if settling > 0 {
+                    settling -= 1
+                    Thread.sleep(forTimeInterval: Self.settleInterval)
+                } else if let writes {
+                    if writes.wait(timeout: Self.interval) { settling = Self.settleLooks }
+                } else {
+                    Thread.sleep(forTimeInterval: Self.interval)
+                }
                 if stopped.raised.load(ordering: .relaxed) { break }
                 guard let version = try? reader.read({ try Int.fetchOne($0, sql: "PRAGMA data_version") }), version != last else { continue }
                 last = version
+                settling = 0
                 if let fileStray {
                     fileStray()
                     // Filing them is a commit of this store's own writer: seen next time round.
@@ -72,13 +86,14 @@ private final class FolderWrites {
 
     deinit { close(descriptor) }
 
-    /// Returns when a file of the folder was written, or after `timeout` seconds; what the
-    /// system reported is read and dropped: the caller looks at the store either way.
-    func wait(timeout: Double) {
+    /// Whether a file of the folder was written within `timeout` seconds (returning as soon
+    /// as one is); what the system reported is read and dropped.
+    func wait(timeout: Double) -> Bool {
         var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&request, 1, Int32(timeout * 1000)) > 0 else { return }
+        guard poll(&request, 1, Int32(timeout * 1000)) > 0 else { return false }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        return true
     }
 }
 
