@@ -11,7 +11,7 @@ import ToDoApp
 /// when `TERMDATA_BENCH_POSTGRES` names a server.
 ///
 /// ```
-/// swift build -c release --product termdata --product termdata-bench && .build/release/termdata-bench live
+/// swift build -c release --product termdata && swift build -c release --product termdata-bench && .build/release/termdata-bench live
 /// ```
 enum LiveBenchmarks {
     static func run() throws {
