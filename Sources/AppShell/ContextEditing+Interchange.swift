@@ -28,20 +28,41 @@ extension ContextEditing {
         return .redraw
     }
 
-    /// Adds a graph file's objects to the context as unsaved changes, one step to undo, with
-    /// the count so far in the status line as it goes. A file with problems adds nothing and
-    /// a dialog lists them.
+    /// Adds a graph file's objects to the context as unsaved changes, one step to undo. The
+    /// file is read and parsed in the background, the application answering meanwhile (Esc
+    /// stops it); its objects then go into the context on the loop, with the count so far in
+    /// the status line. A file with problems adds nothing and a dialog lists them.
     package func importGraph(from path: String) {
         guard commitEdits() else {
             app.showMessage("Finish or cancel the edit (Esc) before importing", isError: true)
             return
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            app.alert(title: "Nothing imported", message: "Cannot read \(path)")
+        let name = (path as NSString).lastPathComponent
+        app.beginWork("Reading \(name)", start: { progress, finish in
+            DispatchQueue.global(qos: .userInitiated).async {
+                finish(Result { () throws -> GraphFile in
+                    guard let data = FileManager.default.contents(atPath: path) else { throw ImportFailure("Cannot read \(path)") }
+                    progress.report("\(data.count / 1024) KB read, parsing")
+                    return try GraphFile(data: data)
+                })
+            }
+        }, done: { [weak self] (result: Result<GraphFile, any Error>) in
+            switch result {
+            case .success(let graph): self?.insertGraph(graph, from: name)
+            case .failure(let error as ImportFailure): self?.app.alert(title: "Nothing imported", message: error.description)
+            case .failure(let error): self?.refusedImport(name, error)
+            }
+        })
+    }
+
+    /// The objects of a parsed graph file, into the context as one undoable change.
+    private func insertGraph(_ graph: GraphFile, from name: String) {
+        // An edit begun while the file was read is committed first, as before an import.
+        guard commitEdits() else {
+            app.showMessage("Finish or cancel the edit (Esc) before importing", isError: true)
             return
         }
         do {
-            let graph = try GraphFile(data: data)
             let total = graph.objectCount
             let count = try inOneUndoStep {
                 try graph.importObjects(into: context, saving: false) { [weak self] done in
@@ -53,10 +74,14 @@ extension ContextEditing {
             app.showMessage("Imported \(count) object\(count == 1 ? "" : "s") — Ctrl-S saves, u takes them back")
         } catch {
             endEvent()
-            let text = "\(error)"
-            app.alert(title: "Nothing imported", message: "\((path as NSString).lastPathComponent): "
-                      + (text.hasPrefix("nothing imported:") ? String(text.dropFirst("nothing imported:".count)) : text))
+            refusedImport(name, error)
         }
+    }
+
+    private func refusedImport(_ name: String, _ error: any Error) {
+        let text = "\(error)"
+        app.alert(title: "Nothing imported", message: "\(name): "
+                  + (text.hasPrefix("nothing imported:") ? String(text.dropFirst("nothing imported:".count)) : text))
     }
 
     package func beginExport() -> EventResult {
@@ -123,4 +148,10 @@ private enum ExportFile {
         let warnings = problems == 0 ? "" : " (\(problems) reference\(problems == 1 ? "" : "s") to missing rows written as null)"
         return "Exported \(count) object\(count == 1 ? "" : "s") to \(path)\(warnings)"
     }
+}
+
+/// A graph file that could not be read at all.
+private struct ImportFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

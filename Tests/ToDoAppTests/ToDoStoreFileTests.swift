@@ -59,6 +59,28 @@ struct ToDoStoreFileTests: ToDoTesting {
         #expect(exported.entities["Category"]?.count == 4)
     }
 
+    @Test("a large file is read in the background: keys answer while it is parsed, and Esc stops the import with nothing added")
+    func importInBackground() throws {
+        let (todo, driver) = try launch()
+        let file = folder.appendingPathComponent("large.json")
+        var json = #"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": ["#
+        json += (0..<150_000).map { #"{"@id": "t\#($0)", "name": "Imported item number \#($0)"}"# }.joined(separator: ",")
+        json += "]}}"
+        try Data(json.utf8).write(to: file)
+        todo.app.perform("todo.import")
+        todo.app.runScript(file.path + "<Enter>", waitingForWork: false)
+        #expect(todo.app.isWorking, "the file is read off the loop")
+        #expect(screen(driver.screenLines).contains("Reading large.json"), "the status bar says what runs")
+        todo.app.runScript("?", waitingForWork: false)
+        #expect(screen(driver.screenLines).contains("Help"), "keys answer meanwhile")
+        todo.app.runScript("<Esc><Esc>", waitingForWork: false)
+        #expect(!todo.app.isWorking, "Esc stops it")
+        todo.app.waitForWork()
+        todo.app.runScript("")
+        #expect(todo.context.insertedObjects.isEmpty, "nothing of the stopped import was added")
+        // (Read to the end, a file's objects are added: the test above imports through the same path.)
+    }
+
     @Test("a version-1 store is migrated on open with the article's policy")
     func migratesVersionOne() throws {
         let versions = try ToDoStore.bundledVersions()
