@@ -54,40 +54,50 @@ struct PostgresSchema: Sendable {
     /// The statements that make an empty store.
     var creationStatements: [String] {
         let dialect = PostgresDialect()
-        var statements: [SQLStatement] = []
-        let bookkeeping = [SQLColumnDefinition("Z_PK", .bigint, primaryKey: true),
-                           SQLColumnDefinition("Z_ENT", .bigint), SQLColumnDefinition("Z_OPT", .bigint)]
-        for table in layout.tables {
-            let columns = columnTypes[table.name]!.map { SQLColumnDefinition($0.name, $0.type) }
-            statements.append(.createTable(table.name, columns: bookkeeping + columns))
-        }
-        for join in layout.joinTables {
-            let columns = ([join.firstColumn, join.secondColumn] + join.orderColumns).map { SQLColumnDefinition($0, .bigint) }
-            statements.append(.createTable(join.name, columns: columns, primaryKey: [join.firstColumn, join.secondColumn]))
-        }
-        for table in layout.tables {
-            if table.entityNumbers.count > 1 {
-                statements.append(.createIndex(table.name + "_Z_ENT_INDEX", on: table.name, columns: ["Z_ENT"]))
-            }
-            for index in table.indexes {
-                statements.append(.createIndex(index.name, on: index.table, columns: index.columns))
-            }
-        }
-        for join in layout.joinTables {
-            statements.append(.createIndex(join.index.name, on: join.index.table, columns: join.index.columns))
-        }
-        statements.append(.createTable("Z_PRIMARYKEY", columns: [
+        var text = layout.tables.map { dialect.render(tableCreation($0)).sql }
+        text += layout.joinTables.map { dialect.render(joinTableCreation($0)).sql }
+        for table in layout.tables { text += indexCreation(table).map { dialect.render($0).sql } }
+        text += layout.joinTables.map { dialect.render(joinIndexCreation($0)).sql }
+        text.append(dialect.render(.createTable("Z_PRIMARYKEY", columns: [
             SQLColumnDefinition("Z_ENT", .bigint, primaryKey: true), SQLColumnDefinition("Z_NAME", .textByCodePoint),
             SQLColumnDefinition("Z_SUPER", .bigint), SQLColumnDefinition("Z_MAX", .bigint),
-        ]))
-        statements.append(.createTable("Z_METADATA", columns: [
+        ])).sql)
+        text.append(dialect.render(.createTable("Z_METADATA", columns: [
             SQLColumnDefinition("Z_VERSION", .bigint, primaryKey: true), SQLColumnDefinition("Z_UUID", .textByCodePoint),
             SQLColumnDefinition("Z_PLIST", .bytea),
-        ]))
-        var text = statements.map { dialect.render($0).sql }
-        for table in layout.tables {
-            text.append("CREATE SEQUENCE " + dialect.quote(sequence(ofRoot: table.rootEntityName)))
-        }
+        ])).sql)
+        text += layout.tables.map(sequenceCreation)
         return text
+    }
+
+    /// An entity table: the bookkeeping columns, then its columns in their types.
+    func tableCreation(_ table: StoreSchema.Table) -> SQLStatement {
+        let bookkeeping = [SQLColumnDefinition("Z_PK", .bigint, primaryKey: true),
+                           SQLColumnDefinition("Z_ENT", .bigint), SQLColumnDefinition("Z_OPT", .bigint)]
+        return .createTable(table.name, columns: bookkeeping + columnTypes[table.name]!.map { SQLColumnDefinition($0.name, $0.type) })
+    }
+
+    func joinTableCreation(_ join: StoreSchema.JoinTable) -> SQLStatement {
+        let columns = ([join.firstColumn, join.secondColumn] + join.orderColumns).map { SQLColumnDefinition($0, .bigint) }
+        return .createTable(join.name, columns: columns, primaryKey: [join.firstColumn, join.secondColumn])
+    }
+
+    /// An entity table's indexes: `Z_ENT` where several entities share it, and the model's.
+    func indexCreation(_ table: StoreSchema.Table) -> [SQLStatement] {
+        var statements: [SQLStatement] = []
+        if table.entityNumbers.count > 1 {
+            statements.append(.createIndex(table.name + "_Z_ENT_INDEX", on: table.name, columns: ["Z_ENT"]))
+        }
+        for index in table.indexes { statements.append(.createIndex(index.name, on: index.table, columns: index.columns)) }
+        return statements
+    }
+
+    func joinIndexCreation(_ join: StoreSchema.JoinTable) -> SQLStatement {
+        .createIndex(join.index.name, on: join.index.table, columns: join.index.columns)
+    }
+
+    /// The sequence of a root table's keys.
+    func sequenceCreation(_ table: StoreSchema.Table) -> String {
+        "CREATE SEQUENCE " + PostgresDialect().quote(sequence(ofRoot: table.rootEntityName))
     }
 }

@@ -17,8 +17,9 @@ extension PostgresStore {
     /// edits kept.
     ///
     /// Columns are added (filled with their defaults), renamed and dropped with their folded
-    /// copies; indexes made to match; history triggers made for the new columns; the
-    /// metadata's version hashes replaced.
+    /// copies; tables of inheritance trees and many-to-many relationships made and dropped
+    /// (with their sequences and `Z_PRIMARYKEY` rows); indexes made to match; history
+    /// triggers made for the new columns; the metadata's version hashes replaced.
     ///
     /// - Returns: nil when the store is at the last step's version; else the index of the
     ///   first step that `SchemaChange` does not plan, with nothing changed.
@@ -69,12 +70,21 @@ extension PostgresStore {
         metadata.versionIdentifiers = destination.versionIdentifier.map { [$0] } ?? []
         try session.run(#"UPDATE "Z_METADATA" SET "Z_PLIST" = $1"#, [.blob(try PostgresMetadata.encode(metadata))])
 
-        let numbers = try entityNumbers(session)
+        // Entities a step adds take the next numbers, in the order their versions name them
+        // (below the history's own, which start at 16001).
+        var numbers = try entityNumbers(session)
+        for step in steps[first...] {
+            for name in step.destination.entityNames where numbers[name] == nil {
+                numbers[name] = (numbers.values.filter { $0 < 16_000 }.max() ?? 0) + 1
+            }
+        }
         var plans: [SchemaChange] = []
         for index in first..<steps.count {
             let step = steps[index]
             guard let plan = try SchemaChange(from: step.source, to: step.destination, numbers: numbers, renames: step.renames,
-                                              storedType: PostgresValueCoding.columnType(of:)) else { throw NotInPlace(step: index) }
+                                              storedType: PostgresValueCoding.columnType(of:), addsEntities: true) else {
+                throw NotInPlace(step: index)
+            }
             plans.append(plan)
         }
         // Every entity table at once, in one order: readers wait instead of deadlocking.
@@ -88,9 +98,34 @@ extension PostgresStore {
             }
         }
         for plan in plans {
-            let old = PostgresSchema(layout: plan.old)
+            let old = PostgresSchema(layout: plan.old), new = PostgresSchema(layout: plan.new)
+            for join in plan.droppedJoinTables { try session.execute("DROP TABLE " + dialect.quote(join.name)) }
+            for table in plan.droppedTables {
+                try session.execute("DROP TABLE " + dialect.quote(table.name))
+                try session.execute("DROP SEQUENCE IF EXISTS " + dialect.quote(old.sequence(ofRoot: table.rootEntityName)))
+            }
+            if !plan.removedEntities.isEmpty {
+                try session.run(dialect.render(.delete(from: "Z_PRIMARYKEY",
+                                                       where: SQLExpression.column("Z_NAME").isIn(plan.removedEntities.map { .value(.text($0)) }))))
+            }
             for change in plan.tables {
                 for statement in statements(for: change, old: old) { try session.run(dialect.render(statement)) }
+            }
+            for table in plan.addedTables {
+                try session.run(dialect.render(new.tableCreation(table)))
+                for index in new.indexCreation(table) { try session.run(dialect.render(index)) }
+                try session.execute(new.sequenceCreation(table))
+            }
+            for join in plan.addedJoinTables {
+                try session.run(dialect.render(new.joinTableCreation(join)))
+                try session.run(dialect.render(new.joinIndexCreation(join)))
+            }
+            for name in plan.addedEntities {
+                guard let mapping = plan.new.mapping(for: name) else { continue }
+                let parent = mapping.entity.parentName.flatMap { plan.new.mapping(for: $0)?.number } ?? 0
+                try session.run(dialect.render(.insert(into: "Z_PRIMARYKEY", columns: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"], values: [
+                    .value(.integer(Int64(mapping.number))), .value(.text(name)), .value(.integer(Int64(parent))), .literal(0),
+                ])))
             }
         }
         let new = PostgresSchema(layout: plans[plans.count - 1].new)

@@ -118,6 +118,46 @@ struct PostgresMigrationTests {
         try old.context.save()
     }
 
+    @Test("entities and many-to-many relationships added and removed: tables, keys and history follow, in one transaction")
+    func entitiesAddedAndRemoved() throws {
+        let old = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "text", type: .string)]),
+            EntityDescription(name: "Draft", attributes: [AttributeDescription(name: "body", type: .string)]),
+        ])
+        let new = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "text", type: .string)],
+                              relationships: [RelationshipDescription(name: "tags", destination: "Tag", inverse: "notes", isToMany: true)]),
+            EntityDescription(name: "Tag", attributes: [AttributeDescription(name: "label", type: .string)],
+                              relationships: [RelationshipDescription(name: "notes", destination: "Note", inverse: "tags", isToMany: true)]),
+        ])
+        var options = StoreOptions()
+        options.tracksHistory = true
+        let stack = try PostgresTestStack(model: old, options: options)
+        try stack.context.insertObject(forEntityName: "Note")["text"] = "kept"
+        try stack.context.insertObject(forEntityName: "Draft")["body"] = "dropped"
+        try stack.context.save()
+
+        #expect(try PostgresStore.migrateInPlace(at: stack.url, from: old, to: new, renames: [:]))
+        let tables = Set(try stack.store.plainRows("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
+            .compactMap { $0[0].stringValue })
+        #expect(tables.isSuperset(of: ["ZNOTE", "ZTAG", "Z_2TAGS"]) && !tables.contains("ZDRAFT"), "\(tables.sorted())")
+        let entities = try stack.store.plainRows(#"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#).map { "\($0[0].intValue ?? 0) \($0[1].stringValue ?? "")" }
+        #expect(entities == ["2 Note", "3 Tag", "16001 CHANGE", "16002 TRANSACTION"], "numbered after the highest entity, below the history's")
+
+        let migrated = try PostgresTestStack(model: new, url: stack.url, options: options)
+        let token = try migrated.coordinator.currentHistoryToken()
+        let note = try #require(try migrated.context.fetch(FetchRequest(entityName: "Note")).first)
+        let tag = try migrated.context.insertObject(forEntityName: "Tag")
+        tag["label"] = "Önsker"
+        tag["notes"] = .set([.object(note)])
+        try migrated.context.save()
+        let reread = try migrated.reopened(options: options).context
+        #expect(try reread.count(for: FetchRequest(entityName: "Note", predicate: ObjectPredicate(format: "ANY tags.label ==[cd] 'onsker'"))) == 1)
+        let history = try migrated.coordinator.fetchHistory(HistoryRequest(after: token))
+        #expect(history.flatMap(\.changes).contains { $0.changedObjectID.entityName == "Tag" && $0.changeType == .insert },
+                "the new table is recorded")
+    }
+
     @Test("a URI attribute added with a default gets folded copies, so [c] finds the filled rows")
     func uriDefault() throws {
         let old = try ManagedObjectModel(entities: [EntityDescription(name: "Link", attributes: [AttributeDescription(name: "title", type: .string)])])

@@ -202,7 +202,7 @@ public struct StoreMigrator {
                                  renames: Self.renames(in: step.mapping))
         }
         if let failed = try migrator(url, inPlace) {
-            throw refused(steps[failed], "it adds, removes or renames entities, changes inheritance, a many-to-many relationship or a stored type")
+            throw refused(steps[failed], "it renames an entity, adds or removes one within an inheritance tree, or changes inheritance or a stored type")
         }
         // Counted in the store as it now is, with the current version.
         let reports = try steps.map { try Self.count(url, type: type, model: versions.current, mapping: $0.mapping) }

@@ -8,8 +8,10 @@ import Predicates
 ///
 /// It covers what lightweight migration infers on the same entities: attributes and to-one
 /// relationships added, removed, renamed, made optional, made required with a default,
-/// integers widened. Anything else (entities added, removed or renamed, a change of
-/// inheritance or of a many-to-many, a column whose stored type changes) has no plan.
+/// integers widened; and, where the engine asks (`addsEntities`), whole inheritance trees and
+/// many-to-many relationships added or removed. Anything else (an entity renamed, added to
+/// or removed from a tree, a change of inheritance, a column whose stored type changes) has
+/// no plan.
 package struct SchemaChange: Sendable {
     /// The changes of one entity table.
     package struct TableChange: Sendable {
@@ -29,6 +31,15 @@ package struct SchemaChange: Sendable {
     package let old: StoreSchema
     package let new: StoreSchema
     package private(set) var tables: [TableChange] = []
+    /// Tables of inheritance trees the destination adds, and join tables it adds.
+    package private(set) var addedTables: [StoreSchema.Table] = []
+    package private(set) var addedJoinTables: [StoreSchema.JoinTable] = []
+    /// Tables of inheritance trees the destination removes, and join tables it removes.
+    package private(set) var droppedTables: [StoreSchema.Table] = []
+    package private(set) var droppedJoinTables: [StoreSchema.JoinTable] = []
+    /// Entities the destination adds (each in a tree of its own) and removes.
+    package private(set) var addedEntities: [String] = []
+    package private(set) var removedEntities: [String] = []
 
     /// The plan from `source` to `destination`, or nil when the change is beyond a change in
     /// place.
@@ -38,14 +49,41 @@ package struct SchemaChange: Sendable {
     ///   - renames: per entity, new property name → old name.
     ///   - storedType: the type a column of an attribute type has in the engine; a column
     ///     whose type would change has no plan.
+    ///   - addsEntities: whether whole inheritance trees and many-to-many relationships may
+    ///     come and go (tables made and dropped); an entity renamed, or added to or removed
+    ///     from a tree that stays, still has no plan.
     package init?(from source: ManagedObjectModel, to destination: ManagedObjectModel, numbers: [String: Int],
-                  renames: [String: [String: String]], storedType: (AttributeType) -> SQLColumnType) throws {
-        guard Set(source.entityNames) == Set(destination.entityNames),
-              source.entities.allSatisfy({ destination.entity(named: $0.name)?.parentName == $0.parentName }) else { return nil }
+                  renames: [String: [String: String]], storedType: (AttributeType) -> SQLColumnType,
+                  addsEntities: Bool = false) throws {
+        let before = Set(source.entityNames), after = Set(destination.entityNames)
+        let added = after.subtracting(before), removed = before.subtracting(after)
+        guard addsEntities || (added.isEmpty && removed.isEmpty) else { return nil }
+        // Whole trees only, and none named as another's former name (a rename).
+        guard added.allSatisfy({ added.contains(destination.entity(named: $0)!.rootName) }),
+              removed.allSatisfy({ removed.contains(source.entity(named: $0)!.rootName) }),
+              !added.contains(where: { destination.entity(named: $0)?.declaration.renamingIdentifier.map(removed.contains) == true }),
+              source.entities.filter({ after.contains($0.name) })
+                .allSatisfy({ destination.entity(named: $0.name)?.parentName == $0.parentName }) else { return nil }
         old = try StoreSchema(model: source, numbers: numbers)
         new = try StoreSchema(model: destination, numbers: numbers)
-        guard old.joinTables == new.joinTables, old.tables.map(\.name) == new.tables.map(\.name) else { return nil }
-        for (oldTable, newTable) in zip(old.tables, new.tables) {
+        addedEntities = destination.entityNames.filter(added.contains)
+        removedEntities = source.entityNames.filter(removed.contains)
+        addedTables = new.tables.filter { added.contains($0.rootEntityName) }
+        droppedTables = old.tables.filter { removed.contains($0.rootEntityName) }
+        let oldKept = old.tables.filter { !removed.contains($0.rootEntityName) }
+        let newKept = new.tables.filter { !added.contains($0.rootEntityName) }
+        guard oldKept.map(\.name) == newKept.map(\.name) else { return nil }
+        if addsEntities {
+            // A join table is kept only as it was: one of the same name but other columns has no plan.
+            for join in new.joinTables where !old.joinTables.contains(join) {
+                guard !old.joinTables.contains(where: { $0.name == join.name }) else { return nil }
+                addedJoinTables.append(join)
+            }
+            droppedJoinTables = old.joinTables.filter { join in !new.joinTables.contains(join) }
+        } else {
+            guard old.joinTables == new.joinTables else { return nil }
+        }
+        for (oldTable, newTable) in zip(oldKept, newKept) {
             guard let change = Self.change(from: oldTable, to: newTable, source: source, destination: destination, old: old, new: new,
                                            numbers: numbers, renames: renames, storedType: storedType) else { return nil }
             tables.append(change)
