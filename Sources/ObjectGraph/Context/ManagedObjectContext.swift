@@ -397,29 +397,36 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Runs the delete rules of every object deleted since they last ran.
     func propagateDeletes() {
+        // A round at a time, in the order they were deleted; what a Cascade deletes comes in
+        // the next round. (Taking them one by one from the front moved the rest each time.)
         while !pendingDeletes.isEmpty {
-            let object = pendingDeletes.removeFirst()
-            guard object.status == .deleted else { continue }
-            for (i, relationship) in object.entity.relationships.enumerated() {
-                switch relationship.deleteRule {
-                case .deny, .noAction:
-                    continue
-                case .nullify, .cascade:
-                    let destinations: [ManagedObject]
-                    if relationship.isToMany {
-                        destinations = Array((try? object.toManyMembers(i)) ?? [])
-                    } else {
-                        try? object.fireFault()
-                        if case .toOne(let d) = object.relationshipValues[i] { destinations = d.map { [$0] } ?? [] } else { destinations = [] }
-                    }
-                    if relationship.deleteRule == .cascade {
-                        for d in destinations where d.status == .clean || d.status == .inserted { delete(d) }
-                    }
-                    if relationship.isToMany {
-                        try? replaceToMany(of: object, index: i, with: [])
-                    } else {
-                        try? setToOne(of: object, index: i, to: nil)
-                    }
+            let round = pendingDeletes
+            pendingDeletes = []
+            for object in round { propagateDelete(of: object) }
+        }
+    }
+
+    private func propagateDelete(of object: ManagedObject) {
+        guard object.status == .deleted else { return }
+        for (i, relationship) in object.entity.relationships.enumerated() {
+            switch relationship.deleteRule {
+            case .deny, .noAction:
+                continue
+            case .nullify, .cascade:
+                let destinations: [ManagedObject]
+                if relationship.isToMany {
+                    destinations = Array((try? object.toManyMembers(i)) ?? [])
+                } else {
+                    try? object.fireFault()
+                    if case .toOne(let d) = object.relationshipValues[i] { destinations = d.map { [$0] } ?? [] } else { destinations = [] }
+                }
+                if relationship.deleteRule == .cascade {
+                    for d in destinations where d.status == .clean || d.status == .inserted { delete(d) }
+                }
+                if relationship.isToMany {
+                    try? replaceToMany(of: object, index: i, with: [])
+                } else {
+                    try? setToOne(of: object, index: i, to: nil)
                 }
             }
         }
