@@ -21,6 +21,10 @@ extension ContextEditing {
             app.showMessage("The store is open read-only", isError: true)
             return .redraw
         }
+        guard !app.isWorking else {
+            app.showMessage("Wait for the work in progress to end (Esc stops it) before importing", isError: true)
+            return .redraw
+        }
         app.beginPrompt("Import graph JSON from: ") { [weak self] path in
             guard !path.isEmpty else { return }
             self?.importGraph(from: Self.expanded(path))
@@ -33,6 +37,10 @@ extension ContextEditing {
     /// stops it); its objects then go into the context on the loop, with the count so far in
     /// the status line. A file with problems adds nothing and a dialog lists them.
     package func importGraph(from path: String) {
+        guard !app.isWorking else {
+            app.showMessage("Wait for the work in progress to end (Esc stops it) before importing", isError: true)
+            return
+        }
         guard commitEdits() else {
             app.showMessage("Finish or cancel the edit (Esc) before importing", isError: true)
             return
@@ -55,9 +63,21 @@ extension ContextEditing {
         })
     }
 
-    /// The objects of a parsed graph file, into the context as one undoable change.
+    /// The objects of a parsed graph file, into the context as one undoable change. While
+    /// the user is typing in an editor or answering a dialog, the file waits: it goes in once
+    /// they are done, so that no half-typed value is committed under them.
     private func insertGraph(_ graph: GraphFile, from name: String) {
-        // An edit begun while the file was read is committed first, as before an import.
+        if isBusyWithUser {
+            app.showMessage("Read \(name): its objects go in when the edit or dialog is done")
+            var timer: TimerID?
+            timer = app.schedule(after: 0.1, repeating: 0.1) { [weak self] app in
+                guard let self, !self.isBusyWithUser else { return .ignored }
+                if let timer { app.cancelTimer(timer) }
+                self.insertGraph(graph, from: name)
+                return .needsRedraw
+            }
+            return
+        }
         guard commitEdits() else {
             app.showMessage("Finish or cancel the edit (Esc) before importing", isError: true)
             return
@@ -76,6 +96,11 @@ extension ContextEditing {
             endEvent()
             refusedImport(name, error)
         }
+    }
+
+    /// Whether an editor has the keys or a dialog is open.
+    private var isBusyWithUser: Bool {
+        app.keyWindow?.isModal == true || app.keyWindow?.focusedView?.capturesTyping == true
     }
 
     private func refusedImport(_ name: String, _ error: any Error) {

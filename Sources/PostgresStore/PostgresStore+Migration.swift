@@ -18,7 +18,7 @@ extension PostgresStore {
     ///
     /// Columns are added (filled with their defaults), renamed and dropped with their folded
     /// copies; tables of inheritance trees and many-to-many relationships made and dropped
-    /// (with their sequences and `Z_PRIMARYKEY` rows); indexes made to match; history
+    /// (with their sequences; new entities get `Z_PRIMARYKEY` rows); indexes made to match; history
     /// triggers made for the new columns; the metadata's version hashes replaced.
     ///
     /// - Returns: nil when the store is at the last step's version; else the index of the
@@ -71,7 +71,8 @@ extension PostgresStore {
         try session.run(#"UPDATE "Z_METADATA" SET "Z_PLIST" = $1"#, [.blob(try PostgresMetadata.encode(metadata))])
 
         // Entities a step adds take the next numbers, in the order their versions name them
-        // (below the history's own, which start at 16001).
+        // (below the history's own, which start at 16001). A removed entity keeps its row in
+        // Z_PRIMARYKEY, so that its number is never given again: the history may name it.
         var numbers = try entityNumbers(session)
         for step in steps[first...] {
             for name in step.destination.entityNames where numbers[name] == nil {
@@ -103,10 +104,6 @@ extension PostgresStore {
             for table in plan.droppedTables {
                 try session.execute("DROP TABLE " + dialect.quote(table.name))
                 try session.execute("DROP SEQUENCE IF EXISTS " + dialect.quote(old.sequence(ofRoot: table.rootEntityName)))
-            }
-            if !plan.removedEntities.isEmpty {
-                try session.run(dialect.render(.delete(from: "Z_PRIMARYKEY",
-                                                       where: SQLExpression.column("Z_NAME").isIn(plan.removedEntities.map { .value(.text($0)) }))))
             }
             for change in plan.tables {
                 for statement in statements(for: change, old: old) { try session.run(dialect.render(statement)) }

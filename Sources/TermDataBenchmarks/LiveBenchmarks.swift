@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import ObjectModel
+import PostgresStore
 import Predicates
 import ToDoApp
 
@@ -40,7 +41,14 @@ enum LiveBenchmarks {
         let writer = try ToDoStore.open(at: url, type: type)
         let item = try require(try writer.context.fetch(FetchRequest(entityName: "ToDo")).first)
         let terminal = try Terminal(folder: folder, command: [termdata.path, "--store", url.isFileURL ? url.path : url.absoluteString])
-        defer { terminal.close() }
+        defer {
+            terminal.close()
+            // A server's schema goes with the run, as a file's folder does.
+            if let server = writer.coordinator.stores.first as? PostgresStore {
+                _ = try? server.plainRows(#"DROP SCHEMA "\#(server.location.schema)" CASCADE"#)
+            }
+            for store in writer.coordinator.stores { store.close() }
+        }
         _ = try terminal.waitFor(timeout: 30) { $0.contains("Welcome!") }
         var delays: [Double] = []
         for i in 0..<20 {

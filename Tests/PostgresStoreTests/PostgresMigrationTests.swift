@@ -142,7 +142,8 @@ struct PostgresMigrationTests {
             .compactMap { $0[0].stringValue })
         #expect(tables.isSuperset(of: ["ZNOTE", "ZTAG", "Z_2TAGS"]) && !tables.contains("ZDRAFT"), "\(tables.sorted())")
         let entities = try stack.store.plainRows(#"SELECT "Z_ENT", "Z_NAME" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#).map { "\($0[0].intValue ?? 0) \($0[1].stringValue ?? "")" }
-        #expect(entities == ["2 Note", "3 Tag", "16001 CHANGE", "16002 TRANSACTION"], "numbered after the highest entity, below the history's")
+        #expect(entities == ["1 Draft", "2 Note", "3 Tag", "16001 CHANGE", "16002 TRANSACTION"],
+                "numbered after the highest entity, below the history's; a removed one keeps its number, which the history may name")
 
         let migrated = try PostgresTestStack(model: new, url: stack.url, options: options)
         let token = try migrated.coordinator.currentHistoryToken()
@@ -156,6 +157,28 @@ struct PostgresMigrationTests {
         let history = try migrated.coordinator.fetchHistory(HistoryRequest(after: token))
         #expect(history.flatMap(\.changes).contains { $0.changedObjectID.entityName == "Tag" && $0.changeType == .insert },
                 "the new table is recorded")
+    }
+
+    @Test("a new entity with an ordered to-many to a kept one: the kept table gains the key and the order column")
+    func newOrderedOwner() throws {
+        let old = try ManagedObjectModel(entities: [EntityDescription(name: "Item", attributes: [AttributeDescription(name: "name", type: .string)])])
+        var items = RelationshipDescription(name: "items", destination: "Item", inverse: "list", isToMany: true)
+        items.isOrdered = true
+        let new = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Item", attributes: [AttributeDescription(name: "name", type: .string)],
+                              relationships: [RelationshipDescription(name: "list", destination: "List", inverse: "items")]),
+            EntityDescription(name: "List", attributes: [AttributeDescription(name: "title", type: .string)], relationships: [items]),
+        ])
+        let stack = try PostgresTestStack(model: old)
+        for name in ["b", "a", "c"] { try stack.context.insertObject(forEntityName: "Item")["name"] = .string(name) }
+        try stack.context.save()
+        #expect(try PostgresStore.migrateInPlace(at: stack.url, from: old, to: new, renames: [:]))
+        #expect(try columns(stack, table: "ZITEM").isSuperset(of: ["ZLIST", "Z_FOK_LIST"]))
+        let migrated = try PostgresTestStack(model: new, url: stack.url)
+        let list = try migrated.context.insertObject(forEntityName: "List")
+        for item in try migrated.context.fetch(FetchRequest(entityName: "Item")) { item["list"] = .object(list) }
+        try migrated.context.save()
+        #expect(try migrated.reopened().context.count(for: FetchRequest(entityName: "Item", predicate: ObjectPredicate(format: "list != nil"))) == 3)
     }
 
     @Test("a URI attribute added with a default gets folded copies, so [c] finds the filled rows")

@@ -81,6 +81,29 @@ struct ToDoStoreFileTests: ToDoTesting {
         // (Read to the end, a file's objects are added: the test above imports through the same path.)
     }
 
+    @Test("a file read while an item is being edited waits for the edit, and a second import is refused meanwhile")
+    func importWaitsForEdit() throws {
+        let (todo, _) = try launch()
+        let file = folder.appendingPathComponent("waiting.json")
+        var json = #"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": ["#
+        json += (0..<150_000).map { #"{"@id": "t\#($0)", "name": "Waiting item \#($0)"}"# }.joined(separator: ",")
+        json += "]}}"
+        try Data(json.utf8).write(to: file)
+        todo.app.perform("todo.import")
+        todo.app.runScript(file.path + "<Enter>", waitingForWork: false)
+        #expect(todo.app.isWorking)
+        // The user starts renaming the selected item while the file is read.
+        todo.app.runScript("<Enter><C-u>Half-typed", waitingForWork: false)
+        todo.app.perform("todo.import")
+        let refused = screen(todo.app.runScript("", waitingForWork: false))
+        #expect(refused.contains("Wait for the work in progress"), "\(refused)")
+        todo.app.waitForWork()
+        let text = screen(todo.app.runScript("", waitingForWork: false))
+        #expect(todo.context.insertedObjects.isEmpty, "nothing goes in under the editor")
+        #expect(text.contains("its objects go in when the edit or dialog is done"), "\(text)")
+        #expect(!names(todo).contains("Half-typed"), "the half-typed name is not committed")
+    }
+
     @Test("a version-1 store is migrated on open with the article's policy")
     func migratesVersionOne() throws {
         let versions = try ToDoStore.bundledVersions()

@@ -150,6 +150,13 @@ package struct SchemaChange: Sendable {
         for column in newTable.columns where oldColumns.contains(column.name) && !change.renamed.contains(where: { $0.to == column.name }) {
             if !change.added.contains(where: { $0.column == column.name }) { kept.insert(column.name) }
         }
+        // Keys the table holds for other entities' relationships (a to-many without an
+        // inverse, the order of an ordered inverse) that it lacked: new integer columns.
+        for column in newTable.columns where !oldColumns.contains(column.name) && !change.renamed.contains(where: { $0.to == column.name })
+            && !change.added.contains(where: { $0.column == column.name }) {
+            guard column.declaredType == .integer else { return nil }
+            change.added.append((column.name, nil))
+        }
         let targets = Set(change.renamed.map(\.to))
         guard targets.allSatisfy({ !oldColumns.contains($0) || !kept.contains($0) }) else { return nil }
         change.dropped = oldColumns.filter { !kept.contains($0) }.sorted()

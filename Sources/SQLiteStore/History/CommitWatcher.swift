@@ -21,15 +21,23 @@ final class CommitWatcher: Sendable {
 
     private let stopped = Flag()
     private let finished = DispatchSemaphore(value: 0)
+    /// The watch's own thread: stopped from there (a handler let go of the last observer),
+    /// it cannot wait for itself.
+    private let watcherThread = ThreadID()
+
+    private final class ThreadID: Sendable {
+        let value = Atomic<UInt>(0)
+    }
 
     /// Starts watching. `fileStray` files changes that other programs' plain SQL left
     /// without a transaction (for a store that may write), and `token` reads the store's
     /// token; `handler` gets it after each commit.
-    init(reader: DatabaseQueue, folder: String, fileStray: (@Sendable () -> Void)?, token: @escaping @Sendable (Database) throws -> HistoryToken,
+    init(reader: DatabaseQueue, storeFile: URL, fileStray: (@Sendable () -> Void)?, token: @escaping @Sendable (Database) throws -> HistoryToken,
          handler: @escaping @Sendable (HistoryToken) -> Void) {
-        let thread = Thread { [stopped, finished] in
+        let thread = Thread { [stopped, finished, watcherThread] in
             defer { finished.signal() }
-            let writes = FolderWrites(folder)
+            watcherThread.value.store(UInt(pthread_self()), ordering: .releasing)
+            let writes = FolderWrites(storeFile: storeFile)
             var last = try? reader.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }
             // Looks left soon after a write: a commit ends in the WAL index, shared memory the
             // system reports no write to, a moment after its last write to the WAL.
@@ -64,21 +72,27 @@ final class CommitWatcher: Sendable {
     /// Stops the watch and waits for its thread to end.
     func stop() {
         guard !stopped.raised.exchange(true, ordering: .relaxed) else { return }
+        guard watcherThread.value.load(ordering: .acquiring) != UInt(pthread_self()) else { return }
         finished.wait()
     }
 }
 
-/// Writes to the files of a folder, as the system reports them (inotify): a commit writes
-/// the store's WAL, which may be made anew, so the folder is watched rather than the file.
-/// Used by one thread.
+/// Writes to a store's files (the database, its WAL and journal), as the system reports them
+/// (inotify): the folder is watched, since the WAL may be made anew, and events for other
+/// files in it are dropped. Used by one thread.
 private final class FolderWrites {
     private let descriptor: Int32
+    private let name: String
 
     /// nil where the system cannot watch the folder; the watch then looks at its interval.
-    init?(_ folder: String) {
+    init?(storeFile: URL) {
+        // SQLite keeps the WAL beside the file a link points at.
+        let file = storeFile.resolvingSymlinksInPath()
+        name = file.lastPathComponent
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        guard inotify_add_watch(descriptor, folder, UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)) >= 0 else {
+        guard inotify_add_watch(descriptor, file.deletingLastPathComponent().path,
+                                UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)) >= 0 else {
             close(descriptor)
             return nil
         }
@@ -86,14 +100,35 @@ private final class FolderWrites {
 
     deinit { close(descriptor) }
 
-    /// Whether a file of the folder was written within `timeout` seconds (returning as soon
-    /// as one is); what the system reported is read and dropped.
+    /// Whether one of the store's files was written within `timeout` seconds (returning as
+    /// soon as one is).
     func wait(timeout: Double) -> Bool {
-        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&request, 1, Int32(timeout * 1000)) > 0 else { return false }
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard left > 0, poll(&request, 1, Int32((left * 1000).rounded(.up))) > 0 else { return false }
+            if readEvents() { return true }
+        }
+    }
+
+    /// Reads what the system reported; whether any of it names one of the store's files.
+    private func readEvents() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-        return true
+        var ours = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return ours }
+            // Each event: wd (4 bytes), mask (4), cookie (4), len (4), then len bytes of name, NUL-padded.
+            var offset = 0
+            while offset + 16 <= count {
+                let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
+                let bytes = buffer[(offset + 16)..<min(count, offset + 16 + length)]
+                let written = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                if written == name || written.hasPrefix(name + "-") { ours = true }
+                offset += 16 + length
+            }
+        }
     }
 }
 
@@ -112,7 +147,7 @@ extension SQLiteStore {
                 return .commit
             }
         } : nil
-        let watcher = CommitWatcher(reader: reader, folder: url.deletingLastPathComponent().path, fileStray: fileStray, token: { db in
+        let watcher = CommitWatcher(reader: reader, storeFile: url, fileStray: fileStray, token: { db in
             guard try db.tableExists(HistorySchema.transactionTable) else { return HistoryToken([identifier: 0]) }
             return HistoryToken([identifier: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(Z_PK), 0) FROM ATRANSACTION") ?? 0])
         }, handler: handler)
