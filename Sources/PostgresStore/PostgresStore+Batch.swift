@@ -96,35 +96,10 @@ extension PostgresStore: BatchRequestStore {
     private func batchDelete(_ request: BatchDeleteRequest, in session: PostgresConnections.Session) throws -> BatchResult {
         guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
         let first = try objectIDs(session.run(Self.dialect.render(try matching(entity: entity, predicate: request.predicate))))
-        var doomed: [ManagedObjectID] = []
-        var seen: Set<ManagedObjectID> = []
-        var queue = first
-        var nullify: [(destination: ManagedObjectID, inverse: RelationshipDescription)] = []
-        while let id = queue.popLast() {
-            guard seen.insert(id).inserted, let object = model.entity(named: id.entityName) else { continue }
-            doomed.append(id)
-            for relationship in object.relationships where !relationship.isTransient {
-                let destinations = try self.destinations(of: id, relationship, in: session)
-                guard !destinations.isEmpty else { continue }
-                switch relationship.deleteRule {
-                case .deny:
-                    throw BatchRequestError.denied(entity: id.entityName, relationship: relationship.name, objects: 1)
-                case .cascade:
-                    queue += destinations
-                case .nullify:
-                    guard let inverseName = relationship.inverseName else { continue }
-                    for destination in destinations {
-                        if let inverse = model.entity(named: destination.entityName)?.relationship(named: inverseName), !inverse.isToMany {
-                            nullify.append((destination, inverse))
-                        }
-                    }
-                case .noAction:
-                    continue
-                }
-            }
-        }
+        let deletion = try BatchDeletion(matched: first, model: model) { try destinations(of: $0, $1, in: session) }
+        let doomed = deletion.doomed
         let nextVersion = SQLExpression.binary(.binary(.column("Z_OPT"), .remainder, .literal(Int64.max)), .plus, .literal(1))
-        for (destination, inverse) in nullify where !seen.contains(destination) {
+        for (destination, inverse) in deletion.nullified {
             guard let mapping = layout.mapping(for: destination.entityName), let key = mapping.foreignKey(for: inverse.name),
                   let pk = destination.primaryKey else { continue }
             var set: [(String, SQLExpression)] = [(key.column, .null)]

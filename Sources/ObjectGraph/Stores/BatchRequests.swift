@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 import Predicates
 
 /// What a batch request returns: how many objects it touched, or which.
@@ -119,6 +120,48 @@ public enum BatchRequestError: Error, Equatable, CustomStringConvertible {
         case let .unsupportedStore(type):
             "a \(type.rawValue) store runs no batch requests (SQLite and PostgreSQL stores do)"
         }
+    }
+}
+
+/// What a batch delete removes: the objects it matched and those their Cascade rules reach,
+/// each once, and the surviving objects whose to-one inverse a Nullify rule clears. A Deny
+/// rule with destinations refuses the whole request. The stores walk it alike.
+package struct BatchDeletion {
+    package var doomed: [ManagedObjectID] = []
+    /// Destinations outside `doomed` whose to-one `inverse` is to be cleared.
+    package var nullified: [(destination: ManagedObjectID, inverse: RelationshipDescription)] = []
+
+    /// Walks the delete rules from `matched`; `destinations` reads, as the store has them
+    /// now, the objects a relationship of an object leads to.
+    package init(matched: [ManagedObjectID], model: ManagedObjectModel,
+                 destinations: (ManagedObjectID, RelationshipDescription) throws -> [ManagedObjectID]) throws {
+        var seen: Set<ManagedObjectID> = []
+        var queue = matched
+        var nullify: [(destination: ManagedObjectID, inverse: RelationshipDescription)] = []
+        while let id = queue.popLast() {
+            guard seen.insert(id).inserted, let object = model.entity(named: id.entityName) else { continue }
+            doomed.append(id)
+            for relationship in object.relationships where !relationship.isTransient {
+                let reached = try destinations(id, relationship)
+                guard !reached.isEmpty else { continue }
+                switch relationship.deleteRule {
+                case .deny:
+                    throw BatchRequestError.denied(entity: id.entityName, relationship: relationship.name, objects: 1)
+                case .cascade:
+                    queue += reached
+                case .nullify:
+                    guard let inverseName = relationship.inverseName else { continue }
+                    for destination in reached {
+                        if let inverse = model.entity(named: destination.entityName)?.relationship(named: inverseName), !inverse.isToMany {
+                            nullify.append((destination, inverse))
+                        }
+                    }
+                case .noAction:
+                    continue
+                }
+            }
+        }
+        nullified = nullify.filter { !seen.contains($0.destination) }
     }
 }
 

@@ -106,35 +106,10 @@ extension SQLiteStore: BatchRequestStore {
         guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
         let first = try objectIDs(try matching(entity: entity, predicate: request.predicate), in: db)
         // The objects to delete, the request's and those its Cascade rules reach, each once.
-        var doomed: [ManagedObjectID] = []
-        var seen: Set<ManagedObjectID> = []
-        var queue = first
-        var nullify: [(destination: ManagedObjectID, inverse: RelationshipDescription)] = []
-        while let id = queue.popLast() {
-            guard seen.insert(id).inserted, let object = model.entity(named: id.entityName) else { continue }
-            doomed.append(id)
-            for relationship in object.relationships where !relationship.isTransient {
-                let destinations = try self.destinations(of: id, relationship, in: db)
-                guard !destinations.isEmpty else { continue }
-                switch relationship.deleteRule {
-                case .deny:
-                    throw BatchRequestError.denied(entity: id.entityName, relationship: relationship.name, objects: 1)
-                case .cascade:
-                    queue += destinations
-                case .nullify:
-                    guard let inverseName = relationship.inverseName else { continue }
-                    for destination in destinations {
-                        if let inverse = model.entity(named: destination.entityName)?.relationship(named: inverseName), !inverse.isToMany {
-                            nullify.append((destination, inverse))
-                        }
-                    }
-                case .noAction:
-                    continue
-                }
-            }
-        }
+        let deletion = try BatchDeletion(matched: first, model: model) { try destinations(of: $0, $1, in: db) }
+        let doomed = deletion.doomed
         // Inverses kept by a key on a surviving destination's row are cleared.
-        for (destination, inverse) in nullify where !seen.contains(destination) {
+        for (destination, inverse) in deletion.nullified {
             guard let mapping = schema.mapping(for: destination.entityName), let key = mapping.foreignKey(for: inverse.name),
                   let pk = destination.primaryKey else { continue }
             var set: [(String, SQLExpression)] = [(key.column, .null)]
