@@ -1,6 +1,5 @@
 import Foundation
 import ObjectModel
-import Synchronization
 
 extension PersistentStoreCoordinator {
     /// Changes a store file from one model version to another where it lies, when the
@@ -14,27 +13,39 @@ extension PersistentStoreCoordinator {
     /// was), or nil when the store is at the last step's version.
     public typealias TransactionalMigrator = @Sendable (_ url: URL, _ steps: [InPlaceMigrationStep]) throws -> Int?
 
-    /// The migrators store types registered, behind a lock: stores register from any thread.
-    private static let migrators = Mutex<(inPlace: [StoreType: InPlaceMigrator], transactional: [StoreType: TransactionalMigrator])>(([:], [:]))
+    // Unsafe only in name: every read and write of these two goes through `registryLock`
+    // (below). A `Mutex` around them trips ThreadSanitizer's access checks on this toolchain
+    // when two stores register at once, though the lock holds.
+    nonisolated(unsafe) private static var inPlaceMigrators: [StoreType: InPlaceMigrator] = [:]
+    nonisolated(unsafe) private static var transactionalMigrators: [StoreType: TransactionalMigrator] = [:]
+    private static let registryLock = NSLock()
 
     /// Lets migrations of a store type change the file in place (the SQLite store does).
     public static func registerInPlaceMigrator(_ type: StoreType, migrator: @escaping InPlaceMigrator) {
-        migrators.withLock { $0.inPlace[type] = migrator }
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        inPlaceMigrators[type] = migrator
     }
 
     /// The in-place migrator of a store type, if it has one.
     public static func inPlaceMigrator(for type: StoreType) -> InPlaceMigrator? {
-        migrators.withLock { $0.inPlace[type] }
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        return inPlaceMigrators[type]
     }
 
     /// Lets migrations of a store type run every step in one transaction (the PostgreSQL store does).
     public static func registerTransactionalMigrator(_ type: StoreType, migrator: @escaping TransactionalMigrator) {
-        migrators.withLock { $0.transactional[type] = migrator }
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        transactionalMigrators[type] = migrator
     }
 
     /// The transactional migrator of a store type, if it has one.
     public static func transactionalMigrator(for type: StoreType) -> TransactionalMigrator? {
-        migrators.withLock { $0.transactional[type] }
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        return transactionalMigrators[type]
     }
 }
 
