@@ -16,7 +16,7 @@ struct StoreArguments: ParsableArguments {
     @Option(help: "The store: a file, or postgres://user@host:port/database?schema=NAME for a shared PostgreSQL store (default: the ToDo store in $XDG_DATA_HOME/termdata).")
     var store: String?
 
-    @Option(help: "The model: an .xcdatamodeld bundle or .xcdatamodel folder, or ToDo for the bundled ToDo model (the default for a ToDo store).")
+    @Option(help: "The model: an .xcdatamodeld bundle or .xcdatamodel folder, a compiled .momd folder or .mom file, or ToDo for the bundled ToDo model (the default for a ToDo store).")
     var model: String?
 
     @Option(help: "The store type: sqlite, xml or binary (default: what an existing file holds, else from the file extension, else sqlite).")

@@ -218,3 +218,46 @@ struct MigrateCommandTests {
         #expect(try Data(contentsOf: url) == before)
     }
 }
+
+@Suite("termdata model on compiled models")
+struct CompiledModelCommandTests {
+    static let sampleMomd = Fixtures.corpusFile("coredataplus-samplemodel/SampleModel.momd")
+
+    @Test("prints a real .momd as it prints its source, and a single .mom")
+    func printsCompiled() throws {
+        let compiled = try TermDataProcess.run(["model", Self.sampleMomd.path])
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+        let source = try TermDataProcess.run(["model", ModelFixtures.sampleModel.path])
+        #expect(compiled.stdout == source.stdout)
+        let one = try TermDataProcess.run(["model", Self.sampleMomd.appendingPathComponent("SampleModel3.mom").path])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stdout.contains("Maker"))
+        #expect(one.stdout.contains("LuxuryCar : SportCar"))
+    }
+
+    @Test("--write-xcdatamodeld recovers a source that reads back as the compiled model, and never overwrites")
+    func writesSource() throws {
+        let folder = try Fixtures.temporaryDirectory("recovered")
+        let target = folder.appendingPathComponent("Recovered.xcdatamodeld")
+        let result = try TermDataProcess.run(["model", Self.sampleMomd.path, "--write-xcdatamodeld", target.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("3 versions, current SampleModel"))
+        let recovered = try XcodeModelFile.read(target)
+        let compiled = try CompiledModelFile.read(Self.sampleMomd)
+        #expect(recovered == compiled)
+        let again = try TermDataProcess.run(["model", Self.sampleMomd.path, "--write-xcdatamodeld", target.path])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("already exists"))
+    }
+
+    @Test("a broken .mom is refused naming the file and the byte")
+    func broken() throws {
+        let url = try Fixtures.temporaryDirectory("mom").appendingPathComponent("Cut.mom")
+        let whole = try Data(contentsOf: Self.sampleMomd.appendingPathComponent("SampleModel.mom"))
+        try whole.prefix(whole.count - 40).write(to: url)
+        let result = try TermDataProcess.run(["model", url.path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(url.path))
+        #expect(result.stderr.contains("byte"), "\(result.stderr)")
+    }
+}

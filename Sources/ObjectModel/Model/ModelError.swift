@@ -39,6 +39,10 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Two entity names that differ only in case, which a SQLite store would keep in one
         /// table.
         case entityNamesDifferOnlyInCase(String, String)
+        /// A compiled model's binary property list that cannot be read (the byte where it fails).
+        case malformedBinaryPropertyList(String)
+        /// A compiled model's archive whose objects are not a model's.
+        case malformedArchive(String)
     }
 
     public var kind: Kind
@@ -105,6 +109,8 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the name is not an identifier: a name starts with a letter and holds only letters, digits and _"
         case .entityNamesDifferOnlyInCase(let a, let b):
             return "the entities '\(a)' and '\(b)' differ only in case; a SQLite store names its tables in capitals, so one name must change"
+        case .malformedBinaryPropertyList(let why): return "malformed binary property list: \(why)"
+        case .malformedArchive(let why): return "malformed compiled model: \(why)"
         case .missingCurrentVersion(let v): return "the current version '\(v)' is not in the bundle"
         }
     }
