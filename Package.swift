@@ -37,10 +37,17 @@ let package = Package(
         .target(name: "Migration", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
 
         .target(name: "SQLSyntax", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
+        // zlib: a Core Data store caches its model compressed with DEFLATE.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "ObjectGraph", "ObjectModel", "Predicates", "SQLSyntax",
+                "ObjectGraph", "ObjectModel", "Predicates", "SQLSyntax", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import ObjectModel
+import ObjectGraph
 
-/// `termdata model PATH [--format text|json] [--write-xcdatamodeld DIR]`
+/// `termdata model PATH [--format text|json] [--write-xcdatamodeld DIR]`, or
+/// `termdata model --store STORE`: the model a store keeps of itself.
 struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
@@ -18,7 +20,10 @@ struct ModelCommand: ParsableCommand {
     }
 
     @Argument(help: "The .xcdatamodeld bundle, .xcdatamodel folder, .momd folder or .mom file; ToDo names the bundled ToDo model.")
-    var path: String
+    var path: String?
+
+    @Option(help: "Instead of a model file, a Core Data SQLite store: the model it caches of itself.")
+    var store: String?
 
     @Option(name: .customLong("write-xcdatamodeld"),
             help: "Write the model, every version, as an Xcode .xcdatamodeld bundle at this path (which must not exist).")
@@ -28,14 +33,25 @@ struct ModelCommand: ParsableCommand {
     var format: Format = .text
 
     func run() throws {
-        let versions = try Self.load(StoreArguments.modelURL(path))
+        let versions: ModelVersions
+        var heading = ""
+        switch (path, store) {
+        case (let path?, nil):
+            versions = try Self.load(StoreArguments.modelURL(path))
+        case (nil, let store?):
+            (versions, heading) = try Self.storeModel(store)
+        case (nil, nil):
+            throw ValidationError("Name a model file, or a store with --store.")
+        case (_?, _?):
+            throw ValidationError("Name a model file or a store, not both.")
+        }
         if let writeXcdatamodeld {
             try write(versions, to: writeXcdatamodeld)
             return
         }
         let summary = ModelSummary(versions)
         switch format {
-        case .text: try StandardOutput.write(summary.text)
+        case .text: try StandardOutput.write(heading + summary.text)
         case .json: try StandardOutput.write(try summary.json())
         }
     }
@@ -46,6 +62,18 @@ struct ModelCommand: ParsableCommand {
         } catch let error as ModelError {
             throw CommandFailure(error)
         }
+    }
+
+    /// The model a store keeps of itself, and a line saying where it came from.
+    static func storeModel(_ store: String) throws -> (ModelVersions, String) {
+        guard let url = try StoreLocation.url(of: store), url.isFileURL else {
+            throw CommandFailure("--store names a file: a Core Data SQLite store")
+        }
+        guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("no store at \(url.path)") }
+        if let cached = try StoreArguments.storesOwnModel(url, type: .sqlite) {
+            return (cached, "The model \(url.lastPathComponent) caches of itself (Z_MODELCACHE), as Core Data compiled it.\n\n")
+        }
+        throw CommandFailure("\(url.path) keeps no model of its own (no Z_MODELCACHE row)")
     }
 
     private func write(_ versions: ModelVersions, to path: String) throws {

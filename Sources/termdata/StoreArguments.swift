@@ -54,13 +54,23 @@ struct StoreArguments: ParsableArguments {
             let bundled = try ModelCommand.load(BundledResources.toDoModelURL)
             // A store that cannot be read is said to be so, not taken for another model's.
             if !isServerStore { try CommandFailure.rethrowing { try StoreFiles.checkPermissions(storeURL, readOnly: true) } }
-            guard isToDoStore(storeURL, versions: bundled) else {
-                throw CommandFailure("--model is required for a store other than the ToDo store (--model ToDo names the bundled ToDo model)")
-            }
-            return bundled
+            if isToDoStore(storeURL, versions: bundled) { return bundled }
+            if FileManager.default.fileExists(atPath: storeURL.path),
+               let own = try StoreArguments.storesOwnModel(storeURL, type: storeType) { return own }
+            throw CommandFailure("--model is required for \(storeName): it is not a ToDo store and keeps no model of its own (--model ToDo names the bundled ToDo model)")
         }
         guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("no model at \(url.path)") }
         return try ModelCommand.load(url)
+    }
+
+    /// The name a model read from its store goes by.
+    static let cachedVersionName = "Z_MODELCACHE"
+
+    /// The model a Core Data SQLite store caches of itself, when it keeps one.
+    static func storesOwnModel(_ url: URL, type: StoreType) throws -> ModelVersions? {
+        guard url.isFileURL, type == .sqlite,
+              let cached = try CommandFailure.rethrowing({ try SQLiteStore.cachedModel(at: url) }) else { return nil }
+        return try ModelVersions(versions: [.init(name: cachedVersionName, model: cached)], currentVersionName: cachedVersionName)
     }
 
     /// Whether a store was written with a version of the bundled ToDo model (a ToDo store

@@ -260,4 +260,21 @@ struct CompiledModelCommandTests {
         #expect(result.stderr.contains(url.path))
         #expect(result.stderr.contains("byte"), "\(result.stderr)")
     }
+
+    @Test("a store that caches its model needs no --model: model --store prints it, query reads with it, the file stays as it was")
+    func cachedModel() throws {
+        let store = try Fixtures.copyOfCorpusFile(ModelFixtures.sampleStoreV2)
+        let before = try Data(contentsOf: store)
+        let printed = try TermDataProcess.run(["model", "--store", store.path])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stdout.contains("caches of itself (Z_MODELCACHE)"))
+        #expect(printed.stdout.contains("LuxuryCar : SportCar"))
+        // sqlite3: SELECT COUNT(*) FROM ZCAR WHERE Z_ENT = 3 gives 5; FROM ZPERSON gives 20.
+        let luxury = try TermDataProcess.run(["query", "--store", store.path, "LuxuryCar", "--count"])
+        #expect(luxury.status == 0, "\(luxury.stderr)")
+        #expect(luxury.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "5")
+        let people = try TermDataProcess.run(["query", "--store", store.path, "Person", "--count"])
+        #expect(people.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "20")
+        #expect(try Data(contentsOf: store) == before)
+    }
 }

@@ -1,0 +1,90 @@
+import CZlib
+import Foundation
+import GRDB
+import ObjectGraph
+import ObjectModel
+
+/// The model a Core Data SQLite store keeps of itself: `Z_MODELCACHE.Z_CONTENT`, the
+/// compiled model (a `.mom` archive, in the cache's own layout) compressed with raw DEFLATE.
+///
+/// ```swift
+/// if let model = try SQLiteStore.cachedModel(at: url) { ... }   // no .xcdatamodeld needed
+/// ```
+extension SQLiteStore {
+    /// The largest cached model inflated: a model is kilobytes; a larger result is not one.
+    public static let maximumCachedModelSize = 64 * 1_048_576
+
+    /// The model cached in the store at `url`, or `nil` when the store keeps none (older
+    /// stores have no `Z_MODELCACHE`; some have the table with no row). The file is read as
+    /// it is and left so, WAL included.
+    ///
+    /// - Throws: `ObjectGraphError.storeFormat` when the file cannot be read as a store;
+    ///   `ModelError` naming the store when the cached model is damaged.
+    public static func cachedModel(at url: URL) throws -> ManagedObjectModel? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database: DatabaseQueue
+        do { database = try openReadOnly(url, configuration: configuration) } catch {
+            throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be opened: \(error)")
+        }
+        defer { try? database.close() }
+        let blob: Data?
+        do {
+            blob = try database.read { db -> Data? in
+                guard try db.tableExists("Z_MODELCACHE") else { return nil }
+                return try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE WHERE Z_CONTENT IS NOT NULL LIMIT 1")
+            }
+        } catch {
+            if case let damaged as ObjectGraphError = damage(error, path: url.path) { throw damaged }
+            throw ObjectGraphError.storeFormat(file: url.path, reason: describe(error))
+        }
+        guard let blob, !blob.isEmpty else { return nil }
+        let name = "\(url.path) (Z_MODELCACHE)"
+        let archive: Data
+        do { archive = try inflateRaw(blob, limit: maximumCachedModelSize) } catch let problem as InflateProblem {
+            throw ModelError(.unreadable("the cached model is not DEFLATE data: \(problem.message)"), file: name)
+        }
+        return try CompiledModelFile.model(archive: archive, file: name)
+    }
+
+    struct InflateProblem: Error { var message: String }
+
+    /// Inflates raw DEFLATE data (no zlib or gzip header), refusing a result over `limit`.
+    static func inflateRaw(_ data: Data, limit: Int) throws -> Data {
+        var stream = z_stream()
+        // Negative window bits: raw DEFLATE, as Core Data writes the cache.
+        guard inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw InflateProblem(message: "zlib could not start")
+        }
+        defer { inflateEnd(&stream) }
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var input = [UInt8](data)
+        let count = input.count
+        return try input.withUnsafeMutableBufferPointer { inputBuffer in
+            stream.next_in = inputBuffer.baseAddress
+            stream.avail_in = uInt(count)
+            while true {
+                let status = chunk.withUnsafeMutableBufferPointer { out -> Int32 in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+                let produced = chunk.count - Int(stream.avail_out)
+                output.append(contentsOf: chunk[0..<produced])
+                guard output.count <= limit else {
+                    throw InflateProblem(message: "it inflates to more than \(limit / 1_048_576) MB")
+                }
+                switch status {
+                case Z_STREAM_END: return output
+                case Z_OK: continue
+                case Z_BUF_ERROR where stream.avail_in == 0:
+                    throw InflateProblem(message: "it ends before its last block")
+                default:
+                    let message = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+                    throw InflateProblem(message: message)
+                }
+            }
+        }
+    }
+}
