@@ -36,14 +36,18 @@ struct BrowseCommand: ParsableCommand {
         let files = FileManager.default
         let cannotWrite = !readOnly && url.isFileURL && files.fileExists(atPath: url.path)
             && !(files.isWritableFile(atPath: url.path) && files.isWritableFile(atPath: url.deletingLastPathComponent().path))
-        let context = try storeArguments.open(model: model, readOnly: readOnly || cannotWrite, tracksHistory: true)
+        let inferred = storeArguments.opensReadOnlyForItsModel(model)
+        let context = try storeArguments.open(model: model, readOnly: readOnly || cannotWrite || inferred, tracksHistory: true)
         let browser: BrowserApplication
         do {
             browser = try BrowserApplication(context: context, title: url.isFileURL ? url.lastPathComponent : storeArguments.storeName,
                                              driver: CursesDriver.stoppingWork(of: context.coordinator),
-                                             isReadOnly: readOnly || cannotWrite)
+                                             isReadOnly: readOnly || cannotWrite || inferred)
         } catch {
             throw CommandFailure(error)
+        }
+        if inferred {
+            browser.app.showMessage("The model was inferred from the store's layout: read-only (--writable to edit; termdata model --store shows the guesses)")
         }
         if cannotWrite { browser.app.showMessage("\(url.lastPathComponent) cannot be written here: it is open read-only") }
         do {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ObjectModel
 import ObjectGraph
+import SQLiteStore
 
 /// `termdata model PATH [--format text|json] [--write-xcdatamodeld DIR]`, or
 /// `termdata model --store STORE`: the model a store keeps of itself.
@@ -34,12 +35,12 @@ struct ModelCommand: ParsableCommand {
 
     func run() throws {
         let versions: ModelVersions
-        var heading = ""
+        var heading = "", tail = ""
         switch (path, store) {
         case (let path?, nil):
             versions = try Self.load(StoreArguments.modelURL(path))
         case (nil, let store?):
-            (versions, heading) = try Self.storeModel(store)
+            (versions, heading, tail) = try Self.storeModel(store)
         case (nil, nil):
             throw ValidationError("Name a model file, or a store with --store.")
         case (_?, _?):
@@ -51,7 +52,7 @@ struct ModelCommand: ParsableCommand {
         }
         let summary = ModelSummary(versions)
         switch format {
-        case .text: try StandardOutput.write(heading + summary.text)
+        case .text: try StandardOutput.write(heading + summary.text + tail)
         case .json: try StandardOutput.write(try summary.json())
         }
     }
@@ -65,15 +66,26 @@ struct ModelCommand: ParsableCommand {
     }
 
     /// The model a store keeps of itself, and a line saying where it came from.
-    static func storeModel(_ store: String) throws -> (ModelVersions, String) {
+    static func storeModel(_ store: String) throws -> (ModelVersions, String, String) {
         guard let url = try StoreLocation.url(of: store), url.isFileURL else {
             throw CommandFailure("--store names a file: a Core Data SQLite store")
         }
         guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("no store at \(url.path)") }
-        if let cached = try StoreArguments.storesOwnModel(url, type: .sqlite) {
-            return (cached, "The model \(url.lastPathComponent) caches of itself (Z_MODELCACHE), as Core Data compiled it.\n\n")
+        if let cached = try CommandFailure.rethrowing({ try SQLiteStore.cachedModel(at: url) }) {
+            let versions = try ModelVersions(versions: [.init(name: StoreArguments.cachedVersionName, model: cached)],
+                                             currentVersionName: StoreArguments.cachedVersionName)
+            return (versions, "The model \(url.lastPathComponent) caches of itself (Z_MODELCACHE), as Core Data compiled it.\n\n", "")
         }
-        throw CommandFailure("\(url.path) keeps no model of its own (no Z_MODELCACHE row)")
+        let inferred = try CommandFailure.rethrowing { try SQLiteStore.inferModel(at: url) }
+        let versions = try ModelVersions(versions: [.init(name: StoreArguments.inferredVersionName, model: inferred.model)],
+                                         currentVersionName: StoreArguments.inferredVersionName)
+        var tail = "\nGuesses (what the layout does not settle):\n"
+        for key in inferred.guesses.keys.sorted() { tail += "  \(key): \(inferred.guesses[key]!)\n" }
+        if inferred.guesses.isEmpty { tail += "  none\n" }
+        tail += "\n" + inferred.notes.map { "  " + $0 }.joined(separator: "\n") + "\n"
+        let heading = "\(url.lastPathComponent) keeps no model of its own; this one is inferred from its layout. "
+            + "A store opened on it is read-only unless --writable is given.\n\n"
+        return (versions, heading, tail)
     }
 
     private func write(_ versions: ModelVersions, to path: String) throws {

@@ -19,6 +19,9 @@ struct StoreArguments: ParsableArguments {
     @Option(help: "The model: an .xcdatamodeld bundle or .xcdatamodel folder, a compiled .momd folder or .mom file, or ToDo for the bundled ToDo model (the default for a ToDo store).")
     var model: String?
 
+    @Flag(help: "Open a store whose model was inferred from its layout (no --model, no model cached in it) for writing; it opens read-only otherwise.")
+    var writable = false
+
     @Option(help: "The store type: sqlite, xml or binary (default: what an existing file holds, else from the file extension, else sqlite).")
     var type: StoreKind?
 
@@ -66,11 +69,23 @@ struct StoreArguments: ParsableArguments {
     /// The name a model read from its store goes by.
     static let cachedVersionName = "Z_MODELCACHE"
 
-    /// The model a Core Data SQLite store caches of itself, when it keeps one.
+    /// The name a model inferred from a store's layout goes by.
+    static let inferredVersionName = "inferred"
+
+    /// The model of a Core Data SQLite store found without one: the model it caches of
+    /// itself, else one inferred from its layout.
     static func storesOwnModel(_ url: URL, type: StoreType) throws -> ModelVersions? {
-        guard url.isFileURL, type == .sqlite,
-              let cached = try CommandFailure.rethrowing({ try SQLiteStore.cachedModel(at: url) }) else { return nil }
-        return try ModelVersions(versions: [.init(name: cachedVersionName, model: cached)], currentVersionName: cachedVersionName)
+        guard url.isFileURL, type == .sqlite else { return nil }
+        if let cached = try CommandFailure.rethrowing({ try SQLiteStore.cachedModel(at: url) }) {
+            return try ModelVersions(versions: [.init(name: cachedVersionName, model: cached)], currentVersionName: cachedVersionName)
+        }
+        let inferred = try CommandFailure.rethrowing { try SQLiteStore.inferModel(at: url) }
+        return try ModelVersions(versions: [.init(name: inferredVersionName, model: inferred.model)], currentVersionName: inferredVersionName)
+    }
+
+    /// Whether the model was inferred from the store's layout and `--writable` not given.
+    func opensReadOnlyForItsModel(_ model: ManagedObjectModel) -> Bool {
+        InferredModel.isInferred(model) && !writable
     }
 
     /// Whether a store was written with a version of the bundled ToDo model (a ToDo store
@@ -84,8 +99,12 @@ struct StoreArguments: ParsableArguments {
     /// Opens the store; when `creating`, makes it (and its folder) if missing. A `readOnly`
     /// store is left exactly as it was: no journal-mode change, no write of any kind.
     /// With `tracksHistory`, a SQLite store records its history from now on (see `termdata history`).
+    /// A store opened on a model inferred from its layout is read-only unless `--writable`.
     func open(model: ManagedObjectModel, creating: Bool = false, readOnly: Bool = false,
               tracksHistory: Bool = false) throws -> ManagedObjectContext {
+        if !readOnly, opensReadOnlyForItsModel(model) {
+            throw CommandFailure("\(storeName) keeps no model of its own, and one inferred from its layout may miss what the store's own model says (names, optionality, delete rules): it is only read. Give --writable to write with it anyway, or --model to name the store's model")
+        }
         let url = try CommandFailure.rethrowing { try StoreLocation.url(of: store) } ?? ToDoStore.defaultURL()
         if !url.isFileURL { return try openServerStore(url, model: model, readOnly: readOnly) }
         var isDirectory: ObjCBool = false

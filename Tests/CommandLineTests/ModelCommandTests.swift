@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import TestSupport
 import ObjectModel
@@ -276,5 +277,46 @@ struct CompiledModelCommandTests {
         let people = try TermDataProcess.run(["query", "--store", store.path, "Person", "--count"])
         #expect(people.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "20")
         #expect(try Data(contentsOf: store) == before)
+    }
+}
+
+@Suite("termdata on a store found without its model")
+struct InferredModelCommandTests {
+    /// SampleModel's version-1 store without its cached model, as older Core Data wrote them.
+    private func storeWithoutCache() throws -> URL {
+        let url = try Fixtures.copyOfCorpusFile(ModelFixtures.sampleStoreV1)
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { try $0.execute(sql: "DROP TABLE Z_MODELCACHE") }
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+        try queue.close()
+        return url
+    }
+
+    @Test("model --store says the model is inferred and lists the guesses; query reads with it")
+    func inferred() throws {
+        let url = try storeWithoutCache()
+        let printed = try TermDataProcess.run(["model", "--store", url.path])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stdout.contains("inferred from its layout"))
+        #expect(printed.stdout.contains("Car.owner: destination Person"))
+        #expect(printed.stdout.contains("ExpensiveSportCar : SportCar"))
+        let count = try TermDataProcess.run(["query", "--store", url.path, "Person", "cars.@count > 5", "--count"])
+        #expect(count.status == 0, "\(count.stderr)")
+        #expect(count.stdout == "1\n")
+    }
+
+    @Test("a store opened on an inferred model is read-only unless --writable")
+    func readOnlyUnlessWritable() throws {
+        let url = try storeWithoutCache()
+        let graph = url.deletingLastPathComponent().appendingPathComponent("people.json")
+        try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"Person": [{"@id": "p", "firstName": "Ada", "lastName": "Byron", "updatedat": "2024-05-01T00:00:00Z"}]}}"#.utf8).write(to: graph)
+        let refused = try TermDataProcess.run(["import", "--store", url.path, graph.path])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("inferred from its layout"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--writable"))
+        let allowed = try TermDataProcess.run(["import", "--store", url.path, "--writable", graph.path])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        let count = try TermDataProcess.run(["query", "--store", url.path, "Person", "--count"])
+        #expect(count.stdout == "21\n")
     }
 }

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import Testing
+import ObjectGraph
+import ObjectModel
+import Predicates
+import SQLiteStore
+import TestSupport
+
+/// A model inferred from a Core Data SQLite store's layout, for stores found without one.
+@Suite("Inferring a model from a store's layout")
+struct ModelInferenceTests {
+    /// SampleModel's version-1 store as Core Data wrote it, without its cached model.
+    private func appleStoreWithoutCache() throws -> URL {
+        let url = try Fixtures.copyOfCorpusFile(ModelFixtures.sampleStoreV1)
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { try $0.execute(sql: "DELETE FROM Z_MODELCACHE") }
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+        try queue.close()
+        return url
+    }
+
+    private func readOnly(_ model: ManagedObjectModel, _ url: URL) throws -> SQLiteTestStack {
+        var options = StoreOptions()
+        options.readOnly = true
+        return try SQLiteTestStack(model: model, url: url, options: options)
+    }
+
+    @Test("Apple's store: entities and inheritance from Z_PRIMARYKEY, types from the columns, names from the uniqueness indexes")
+    func appleStore() throws {
+        let url = try appleStoreWithoutCache()
+        let inferred = try SQLiteStore.inferModel(at: url)
+        let model = inferred.model
+        #expect(model.entityNames.sorted() == ["Car", "ExpensiveSportCar", "Person", "SportCar"])
+        #expect(model.entity(named: "ExpensiveSportCar")?.parentName == "SportCar")
+        #expect(model.entity(named: "SportCar")?.parentName == "Car")
+        let car = try #require(model.entity(named: "Car"))
+        #expect(car.attribute(named: "numberPlate")?.type == .string, "spelled by Z_Car_UNIQUE_numberPlate")
+        #expect(car.declaration.uniquenessConstraints == [["numberPlate"]])
+        #expect(car.attribute(named: "markedfordeletionasof")?.type == .date)
+        #expect(car.attribute(named: "color")?.type == .binary)
+        // Only ExpensiveSportCar rows hold isLimitedEdition, so it is declared there.
+        #expect(car.attribute(named: "islimitededition") == nil)
+        #expect(model.entity(named: "ExpensiveSportCar")?.declaration.attributes.map(\.name) == ["islimitededition"])
+        #expect(model.entity(named: "ExpensiveSportCar")?.attribute(named: "islimitededition")?.type == .boolean)
+        let person = try #require(model.entity(named: "Person"))
+        #expect(person.attribute(named: "id")?.type == .uuid)
+        #expect(person.declaration.uniquenessConstraints == [["firstName", "lastName"]])
+        // ZCAR.ZOWNER holds Person keys; Person gets the to-many back.
+        #expect(car.relationship(named: "owner")?.destinationEntityName == "Person")
+        #expect(car.relationship(named: "owner")?.inverseName == "cars")
+        #expect(person.relationship(named: "cars")?.isToMany == true)
+        #expect(inferred.guesses["Car.owner"]?.contains("every value is one of its keys") == true)
+        #expect(inferred.guesses["Person.cars"] != nil)
+        #expect(InferredModel.isInferred(model))
+    }
+
+    @Test("the inferred model opens the store and reads it as its source does, leaving the file byte for byte")
+    func readsAsTheSource() throws {
+        let url = try appleStoreWithoutCache()
+        let before = try Data(contentsOf: url)
+        let stack = try readOnly(try SQLiteStore.inferModel(at: url).model, url)
+        // sqlite3: SELECT COUNT(*) FROM ZCAR (125), ... WHERE Z_ENT = 3 (5), FROM ZPERSON (20).
+        #expect(try stack.context.count(for: FetchRequest(entityName: "Car")) == 125)
+        #expect(try stack.context.count(for: FetchRequest(entityName: "ExpensiveSportCar")) == 5)
+        #expect(try stack.context.count(for: FetchRequest(entityName: "Person")) == 20)
+        let car = try #require(try stack.context.object(forEntityName: "Car", matchingKey: "numberPlate", value: "302"))
+        let owner = try #require(car.object("owner"))
+        #expect(owner.string("lastName") == "Pyke", "spelled by Z_Person_UNIQUE_firstName_lastName")
+        #expect(owner.objects("cars").count == 3)
+        let limited = try stack.context.count(for: FetchRequest(entityName: "ExpensiveSportCar",
+                                                                 predicate: try ObjectPredicate(format: "islimitededition == YES")))
+        #expect(limited == 2)
+        stack.coordinator.removeStore(stack.store)
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test("a store written here from each corpus model: the inferred model has its entities, join tables and columns, and opens it",
+          arguments: ModelFixtures.corpusModels)
+    func corpusModels(url: URL) throws {
+        let source = try XcodeModelFile.read(url).current
+        let store = try Fixtures.temporaryDirectory("infer").appendingPathComponent("Store.sqlite")
+        let written = try SQLiteTestStack(model: source, url: store)
+        written.coordinator.removeStore(written.store)
+        let inferred = try SQLiteStore.inferModel(at: store).model
+        #expect(inferred.entityNames.sorted() == source.entityNames.sorted())
+        for entity in source.entities {
+            let other = try #require(inferred.entity(named: entity.name))
+            #expect(other.parentName == entity.parentName, "\(entity.name)")
+            for a in entity.attributes where !a.isTransient {
+                #expect(other.attribute(named: a.name.lowercased()) != nil
+                        || other.attributes.contains { $0.name.lowercased() == a.name.lowercased() }, "\(entity.name).\(a.name)")
+            }
+            // Many-to-many relationships have a join table each: both sides come back.
+            for r in entity.relationships where r.isToMany && !r.isTransient {
+                guard let inverse = r.inverseName, source.entity(named: r.destinationEntityName)?.relationship(named: inverse)?.isToMany == true else { continue }
+                let found = other.relationships.first { $0.name == r.name.lowercased() }
+                #expect(found?.destinationEntityName == r.destinationEntityName, "\(entity.name).\(r.name)")
+                #expect(found?.inverseName == inverse.lowercased(), "\(entity.name).\(r.name)")
+                #expect(found?.isOrdered == r.isOrdered, "\(entity.name).\(r.name)")
+            }
+        }
+        // Whatever was guessed, the store opens on it: every column the model names is there.
+        _ = try readOnly(inferred, store)
+    }
+
+    @Test("a store with data: the to-one, its to-many inverse and the types come back, and the inverse reads")
+    func toOnesByValues() throws {
+        let source = try ModelFixtures.toDoModel()
+        let store = try Fixtures.temporaryDirectory("infer").appendingPathComponent("ToDo.sqlite")
+        let stack = try SQLiteTestStack(model: source, url: store)
+        try ToDoFixture.fill(stack.context)
+        stack.coordinator.removeStore(stack.store)
+        let inferred = try SQLiteStore.inferModel(at: store)
+        let todo = try #require(inferred.model.entity(named: "ToDo"))
+        #expect(todo.relationship(named: "category")?.destinationEntityName == "Category")
+        #expect(todo.attribute(named: "duedate")?.type == .date)
+        #expect(todo.attribute(named: "completed")?.type == .integer64, "not named like a flag: an integer, and said to be a guess")
+        #expect(inferred.guesses["ToDo.completed"]?.contains("INTEGER") == true)
+        let category = try #require(inferred.model.entity(named: "Category"))
+        let back = try #require(category.relationships.first { $0.destinationEntityName == "ToDo" })
+        #expect(back.inverseName == "category")
+        let reopened = try readOnly(inferred.model, store)
+        let home = try #require(try reopened.context.object(forEntityName: "Category", matchingKey: "name", value: "Home"))
+        #expect(home.objects(back.name).count == 3)
+    }
+
+    @Test("a file that is no Core Data store is refused, naming what is missing")
+    func notCoreData() throws {
+        let url = try Fixtures.temporaryDirectory("infer").appendingPathComponent("Plain.sqlite")
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { try $0.execute(sql: "CREATE TABLE t (a)") }
+        try queue.close()
+        #expect { try SQLiteStore.inferModel(at: url) } throws: { "\($0)".contains("Z_PRIMARYKEY") }
+    }
+}
