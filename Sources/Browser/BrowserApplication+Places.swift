@@ -100,12 +100,15 @@ extension BrowserApplication {
     }
 
     /// The columns of an entity's table: attributes, then to-one relationships (their
-    /// destination's name) and to-many ones (how many they hold).
+    /// destination's name) and to-many ones (how many they hold). The first text column takes
+    /// the width the table has to spare, rather than cutting its text short beside a blank.
     static func columns(for entity: Entity, editable: Bool) -> [TableColumn] {
         var columns: [TableColumn] = []
+        let filler = entity.attributes.first { !$0.isTransient && $0.type == .string }?.name
         for attribute in entity.attributes where !attribute.isTransient {
             let (width, format) = Self.presentation(of: attribute.type)
             columns.append(TableColumn(attribute.name, title: attribute.name, width: max(width, min(attribute.name.displayWidth, 24)),
+                                       fillsSpareWidth: attribute.name == filler,
                                        format: format, editor: editable ? EditorKind(for: attribute) : .readOnly))
         }
         for relationship in entity.relationships where !relationship.isTransient {

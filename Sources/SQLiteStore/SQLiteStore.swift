@@ -92,7 +92,10 @@ public final class SQLiteStore: PersistentStore {
                 throw ObjectGraphError.storeFormat(file: database.path, reason: "not a Core Data store (no Z_METADATA)")
             }
             var (metadata, ownFormat) = try SQLiteMetadata.decode(plist, uuid: row["Z_UUID"] ?? "")
-            if !ownFormat { metadata.versionHashes = [:] }
+            if !ownFormat {
+                metadata.appleVersionHashes = metadata.versionHashes
+                metadata.versionHashes = [:]
+            }
             return metadata
         }
     }

@@ -116,6 +116,20 @@ struct BrowserTests {
         #expect(driver.screenLines.last?.hasSuffix("0 Department · saved") == true, "\(driver.screenLines.last ?? "")")
     }
 
+    @Test("the first text column takes the width the table has to spare: a long name shows whole, not cut beside a blank")
+    func nameTakesSpareWidth() throws {
+        let (browser, driver, stack) = try launch(model: ModelFixtures.toDo, width: 120)
+        let long = "Renew the passport before the summer trip abroad"
+        let category = try stack.context.insertObject(forEntityName: "Category")
+        category["name"] = .string(long)
+        try stack.context.save()
+        browser.app.runScript("<Enter>")
+        let row = try #require(driver.screenLines.first { $0.contains("Renew the passport") })
+        #expect(row.contains(long), "\(row)")
+        // The name column ends where the table does, not in a blank column.
+        #expect(row.hasSuffix("│") && !row.contains("│ │"))
+    }
+
     @Test("the entities are listed with their counts, and the first one's objects and form are shown")
     func firstScreen() throws {
         let (browser, driver) = try launch()
@@ -150,7 +164,7 @@ struct BrowserTests {
     func followToMany() throws {
         let (browser, driver) = try launch(entity: "Person")
         let theodora = try #require(driver.screenLines.first { $0.contains("│Theodora ") })
-        #expect(theodora.hasSuffix("│   100│   │"), "each row counts its own cars: \(theodora)")
+        #expect(theodora.hasSuffix("│   100│"), "each row counts its own cars, and the names take the spare width: \(theodora)")
         browser.app.runScript("Gllll<Enter>")             // Ross, the last person, and his cars
         #expect(browser.objects?.arrangedCount == 2)
         #expect(driver.screenLines.last?.contains("2 Car · Person “Ross” › cars") == true, "\(driver.screenLines.last ?? "")")

@@ -50,10 +50,13 @@ public struct StoreMigrator {
 
     /// The version a store was written with: the one whose hashes its metadata records or,
     /// for a store written by Apple's Core Data (whose hashes cannot be computed here), the
-    /// newest version whose schema the store fits.
+    /// one a compiled `.momd` lists those hashes for, else the newest version whose schema
+    /// the store fits.
     public func sourceVersion(forStoreAt url: URL, type: StoreType) throws -> String {
         let metadata = try PersistentStoreCoordinator.metadataForStore(ofType: type, at: url)
         guard metadata.versionHashes.isEmpty else { return try sourceVersion(for: metadata, storeName: url.path) }
+        // Apple's hashes match a compiled model's own list of them exactly.
+        if let name = versions.versionName(forAppleHashes: metadata.appleVersionHashes) { return name }
         var options = StoreOptions()
         options.readOnly = true
         for version in versions.versions.reversed() {

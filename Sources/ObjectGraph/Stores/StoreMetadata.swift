@@ -11,6 +11,10 @@ public struct StoreMetadata: Sendable, Equatable {
     public var versionIdentifiers: [String]
     /// Application keys.
     public var userInfo: [String: String]
+    /// The entity version hashes of a store Apple's Core Data wrote: its algorithm is not
+    /// published, so they cannot be compared with a model's here, only with the hashes a
+    /// compiled `.momd` lists for each of its versions (`ModelVersions.appleVersionHashes`).
+    public var appleVersionHashes: [String: Data] = [:]
 
     public init(storeType: StoreType, uuid: String = UUID().uuidString, versionHashes: [String: Data] = [:],
                 versionIdentifiers: [String] = [], userInfo: [String: String] = [:]) {

@@ -80,10 +80,26 @@ public enum CompiledModelFile {
         }
         let current = try currentVersionName(in: url, names: names)
         do {
-            return try ModelVersions(versions: versions, currentVersionName: current)
+            var result = try ModelVersions(versions: versions, currentVersionName: current)
+            result.appleVersionHashes = appleVersionHashes(in: url)
+            return result
         } catch let error as ModelError {
             throw error.located(file: url.appendingPathComponent("VersionInfo.plist").path, line: nil)
         }
+    }
+
+    /// `VersionInfo.plist`'s `NSManagedObjectModel_VersionHashes`: Apple's entity version
+    /// hashes of each version, by version name; empty when the file lists none.
+    public static func appleVersionHashes(in folder: URL) -> [String: [String: Data]] {
+        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("VersionInfo.plist").path),
+              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+              let byVersion = plist["NSManagedObjectModel_VersionHashes"] as? [String: Any] else { return [:] }
+        var result: [String: [String: Data]] = [:]
+        for (version, entities) in byVersion {
+            guard let entities = entities as? [String: Any] else { continue }
+            result[version] = entities.compactMapValues { $0 as? Data }
+        }
+        return result
     }
 
     /// `VersionInfo.plist`'s `NSManagedObjectModel_CurrentVersionName`; without the file, a

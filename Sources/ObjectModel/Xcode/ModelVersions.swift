@@ -23,6 +23,10 @@ public struct ModelVersions: Sendable, Hashable {
     public var versions: [Version]
     /// The name of the current version.
     public var currentVersionName: String
+    /// Apple's own entity version hashes of each version, by version name, where a compiled
+    /// `.momd` lists them (`VersionInfo.plist`): they tell which version a store Apple's Core
+    /// Data wrote was written with. Not part of equality: they describe the same versions.
+    public var appleVersionHashes: [String: [String: Data]] = [:]
 
     public init(versions: [Version], currentVersionName: String) throws {
         guard !versions.isEmpty else { throw ModelError(.noVersions) }
@@ -41,5 +45,20 @@ public struct ModelVersions: Sendable, Hashable {
     /// The version of this name.
     public func version(named name: String) -> ManagedObjectModel? {
         versions.first { $0.name == name }?.model
+    }
+
+    /// The version whose Apple hashes are these (a store's `NSStoreModelVersionHashes`).
+    public func versionName(forAppleHashes hashes: [String: Data]) -> String? {
+        guard !hashes.isEmpty else { return nil }
+        return versions.map(\.name).last { appleVersionHashes[$0] == hashes }
+    }
+
+    public static func == (lhs: ModelVersions, rhs: ModelVersions) -> Bool {
+        lhs.versions == rhs.versions && lhs.currentVersionName == rhs.currentVersionName
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(versions)
+        hasher.combine(currentVersionName)
     }
 }
