@@ -203,6 +203,42 @@ enum SQLiteBenchmarks {
         })
         precondition(storeCount == rawCount, "counts differ: \(storeCount) vs \(rawCount)")
         report("count matching of \(rows) rows", storeCountTime, rawCountTime)
+
+        // 5. Text tests under [c], [d], [cd] and LIKE, against SQLite's built-in lower() and LIKE
+        // on the same (ASCII) names. Each side counts the rows it matches, or fetches 50 sorted.
+        let textCases: [(label: String, format: String, raw: String)] = [
+            ("BEGINSWITH[c], sort, limit 50", "name BEGINSWITH[c] 'ITEM 9' AND score < 0.25",
+             "SELECT Z_PK, ZNAME FROM ZITEM WHERE lower(ZNAME) LIKE 'item 9%' AND ZSCORE < 0.25 ORDER BY ZVALUE DESC LIMIT 50"),
+            ("CONTAINS[cd], count", "name CONTAINS[cd] '99'", "SELECT COUNT(*) FROM ZITEM WHERE lower(ZNAME) LIKE '%99%'"),
+            ("ENDSWITH[c], count", "name ENDSWITH[c] '7'", "SELECT COUNT(*) FROM ZITEM WHERE lower(ZNAME) LIKE '%7'"),
+            ("==[c], count", "name ==[c] 'ITEM 123456'", "SELECT COUNT(*) FROM ZITEM WHERE lower(ZNAME) = 'item 123456'"),
+            ("LIKE[c], count", "name LIKE[c] 'ITEM ?9*'", "SELECT COUNT(*) FROM ZITEM WHERE ZNAME LIKE 'item _9%'"),
+            ("BEGINSWITH[d], count", "name BEGINSWITH[d] 'item 4'", "SELECT COUNT(*) FROM ZITEM WHERE substr(ZNAME, 1, 6) = 'item 4'"),
+        ]
+        for text in textCases {
+            let predicate = try ObjectPredicate(format: text.format)
+            let sorted = text.raw.contains("LIMIT 50")
+            var storeAnswer: [String] = [], rawAnswer: [String] = []
+            let (storeTime, rawTime) = try interleaved(store: {
+                try time {
+                    let context = ManagedObjectContext(coordinator: bigCoordinator)
+                    if sorted {
+                        storeAnswer = try context.fetch(FetchRequest(entityName: "Item", predicate: predicate,
+                                                                     sortDescriptors: [ObjectSortDescriptor(key: "value", ascending: false)],
+                                                                     fetchLimit: 50, fetchBatchSize: 50)).map { $0.string("name") ?? "" }
+                    } else {
+                        storeAnswer = [String(try context.count(for: FetchRequest(entityName: "Item", predicate: predicate)))]
+                    }
+                }
+            }, raw: {
+                try time {
+                    let raw = try RawSQLite(bigURL)
+                    rawAnswer = sorted ? try raw.names(text.raw) : [String(try raw.count(text.raw))]
+                }
+            })
+            precondition(storeAnswer == rawAnswer, "\(text.format): \(storeAnswer.prefix(3)) vs \(rawAnswer.prefix(3))")
+            report(text.label, storeTime, rawTime)
+        }
     }
 
     static func time(_ body: () throws -> Void) throws -> Double {

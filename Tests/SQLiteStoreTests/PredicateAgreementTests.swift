@@ -74,6 +74,42 @@ struct PredicateAgreementTests {
         #expect(try names(try sqlite.reopened().context, request) == ["before\u{0}after é"], "in SQL")
     }
 
+    /// Names that tell SQLite's ASCII forms from the evaluator's Unicode ones: combining marks,
+    /// ß, the Turkish dotted I, the Kelvin sign, wildcard characters, control characters.
+    static let unicodeNames = [
+        "Gamma ray", "GAMMA", "gam%ma", "gam_ma", "a_b", "x\u{301}yz", "straße", "STRASSE", "İstanbul", "istanbul",
+        "\u{212A}elvin", "kelvin", "", "tab\there", "line\nbreak", "cr\r\nlf", "[bracket]*star?", "back\\slash",
+        "Ünïcödé", "unicode", "café", "CAFE", "e\u{301}clair", "éclair",
+    ]
+
+    @Test("text tests agree on every kind of text: SQLite's ASCII forms where they are exact, the evaluator's elsewhere", arguments: [
+        "text BEGINSWITH[c] 'gam'", "text BEGINSWITH 'gam'", "text BEGINSWITH[d] 'x'", "text BEGINSWITH[cd] 'E'",
+        "text ENDSWITH[c] 'MA'", "text ENDSWITH 'ma'", "text ENDSWITH[c] 'ELVIN'", "text ENDSWITH[cd] 'CLAIR'",
+        "text CONTAINS[c] '%'", "text CONTAINS '_'", "text CONTAINS[c] 'SS'", "text CONTAINS[c] 'i'", "text CONTAINS[cd] 'CAF'",
+        "text CONTAINS[c] 'ab'", "text CONTAINS '\t'", "text CONTAINS[c] ''", "text BEGINSWITH ''",
+        "text ==[c] 'gamma'", "text ==[cd] 'cafe'", "text !=[c] 'gamma'", "text ==[c] ''", "text ==[d] 'eclair'",
+        "text ==[n] 'GAMMA'", "text BEGINSWITH[n] 'G'",
+        "NOT (text BEGINSWITH[c] 'g')", "NOT (text ==[c] 'GAMMA')",
+        "text LIKE[c] 'g*A'", "text LIKE 'gam?ma'", "text LIKE[c] '*\\\\*'", "text LIKE '[b*'", "text LIKE[c] '*\\**'",
+        "text LIKE 'cr?lf'", "text BEGINSWITH[c] 'k'", "text LIKE[c] '?AMMA'", "text LIKE[cd] 'CAF?'", "text LIKE '*'", "text LIKE[c] 'x*'", "text LIKE[c] 'STRA*'",
+    ])
+    func unicodeText(_ format: String) throws {
+        let model = try ModelFixtures.companyModel()
+        let memory = try TestStack(model: model)
+        let sqlite = try SQLiteTestStack(model: model)
+        for context in [memory.context, sqlite.context] {
+            for name in Self.unicodeNames { try context.insertObject(forEntityName: "Note").setValue(name, forKey: "text") }
+            _ = try context.insertObject(forEntityName: "Note")   // no text
+            try context.save()
+        }
+        let request = FetchRequest(entityName: "Note", predicate: try ObjectPredicate(format: format))
+        func matched(_ context: ManagedObjectContext) throws -> [String] {
+            try context.fetch(request).map { $0.string("text") ?? "<nil>" }.sorted()
+        }
+        let inMemory = try matched(memory.newContext())
+        #expect(try matched(try sqlite.reopened().context) == inMemory, "\(format): memory has \(inMemory)")
+    }
+
     @Test("key paths of different kinds compared with each other match alike", arguments: [
         "salary < name", "name > salary", "salary > hired", "hired <= salary",
         "salary == name", "salary != name", "hired == salary", "department.name > salary",

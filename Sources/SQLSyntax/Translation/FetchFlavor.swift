@@ -38,4 +38,12 @@ package protocol FetchFlavor: Sendable {
 
     /// The error for a key the entity does not have.
     func unknownKey(entity: String, key: String) -> any Error
+
+    /// `column ==[options] value`, true or false and never NULL, when the engine has a
+    /// faster form than comparing folded text; `nil` to compare `folded` text.
+    func foldedEquality(_ column: SQLExpression, _ value: String, options: ComparisonOptions) -> SQLExpression?
+}
+
+extension FetchFlavor {
+    package func foldedEquality(_ column: SQLExpression, _ value: String, options: ComparisonOptions) -> SQLExpression? { nil }
 }

@@ -61,6 +61,9 @@ extension FetchTranslator {
             let equal = op == .equalTo
             if value.isNull { return column.isNull(negated: !equal) }
             guard Self.fits(value, type) else { return equal ? .false : .true }
+            if folding, case .string(let text) = value, let fast = flavor.foldedEquality(column, text, options: options) {
+                return equal ? fast : .not(fast)
+            }
             return .binary(lhs, equal ? .equal : .isNot, bound(value))
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
             guard !value.isNull, Self.fits(value, type), Self.ordered(value) else { return .false }
