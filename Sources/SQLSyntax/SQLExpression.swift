@@ -154,7 +154,9 @@ public enum SQLOperator: String, Hashable, Sendable {
     /// `IS NOT`: not equal, where NULL equals NULL.
     case isNot = "IS NOT"
     case plus = "+"
+    case minus = "-"
     case times = "*"
+    case divide = "/"
     /// Bitwise or of two integers.
     case bitOr = "|"
     case remainder = "%"

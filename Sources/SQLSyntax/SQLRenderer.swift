@@ -234,8 +234,8 @@ struct SQLRenderer {
         case .not: return .not
         case .binary(_, let op, _):
             switch op {
-            case .plus: return .plus
-            case .remainder, .times: return .remainder
+            case .plus, .minus: return .plus
+            case .remainder, .times, .divide: return .remainder
             case .bitOr: return .bits
             default: return .comparison
             }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Arithmetic on number values, keeping integers exact where it can: integers stay
 /// integers until they would overflow, any decimal makes the result decimal, anything
-/// else is a double.
+/// else is a double. Nil in gives nil out, as SQL's NULL does (`a + b == nil` holds where
+/// either is nil), so that a store that computes in SQL answers as memory does.
 enum Arithmetic {
     private enum Kind { case integer, decimal, double }
 
@@ -27,6 +28,7 @@ enum Arithmetic {
     }
 
     static func add(_ a: ObjectValue, _ b: ObjectValue) throws -> ObjectValue {
+        if a.isNull || b.isNull { return .null }
         switch try kind(a, b) {
         case .integer: return integerOp(a, b, { $0.addingReportingOverflow($1) }, +)
         case .decimal: return .decimal(a.decimalValue! + b.decimalValue!)
@@ -35,6 +37,7 @@ enum Arithmetic {
     }
 
     static func subtract(_ a: ObjectValue, _ b: ObjectValue) throws -> ObjectValue {
+        if a.isNull || b.isNull { return .null }
         switch try kind(a, b) {
         case .integer: return integerOp(a, b, { $0.subtractingReportingOverflow($1) }, -)
         case .decimal: return .decimal(a.decimalValue! - b.decimalValue!)
@@ -43,6 +46,7 @@ enum Arithmetic {
     }
 
     static func multiply(_ a: ObjectValue, _ b: ObjectValue) throws -> ObjectValue {
+        if a.isNull || b.isNull { return .null }
         switch try kind(a, b) {
         case .integer: return integerOp(a, b, { $0.multipliedReportingOverflow(by: $1) }, *)
         case .decimal: return .decimal(a.decimalValue! * b.decimalValue!)
@@ -52,6 +56,7 @@ enum Arithmetic {
 
     /// Division gives a double (a decimal when either side is one): `7 / 2` is 3.5.
     static func divide(_ a: ObjectValue, _ b: ObjectValue) throws -> ObjectValue {
+        if a.isNull || b.isNull { return .null }
         switch try kind(a, b) {
         case .decimal:
             guard b.decimalValue! != 0 else { throw FunctionFailure("cannot divide by zero") }
@@ -62,6 +67,7 @@ enum Arithmetic {
     }
 
     static func modulus(_ a: ObjectValue, _ b: ObjectValue) throws -> ObjectValue {
+        if a.isNull || b.isNull { return .null }
         switch try kind(a, b) {
         case .integer:
             let (x, y) = (a.intValue!, b.intValue!)

@@ -127,7 +127,7 @@ extension FetchTranslator {
         case .keyPath(let path): return try operand(path, from: scope)
         case .variable(let name) where variableScopes[name] != nil: return try operandOf(rhs, in: scope)
         case .member(.variable(let name), _) where variableScopes[name] != nil: return try operandOf(rhs, in: scope)
-        default: return nil
+        default: return try arithmeticOperand(rhs, in: scope)
         }
     }
 

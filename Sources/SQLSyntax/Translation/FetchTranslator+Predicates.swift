@@ -109,6 +109,7 @@ extension FetchTranslator {
         case .variable(let name):
             throw flavor.unsupported("variable $\(name) has no value (substitute variables first)")
         default:
+            if let arithmetic = try arithmeticOperand(e, in: scope) { return arithmetic }
             throw flavor.unsupported("the expression \(e) on the left of a comparison")
         }
     }
