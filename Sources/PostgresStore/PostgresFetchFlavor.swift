@@ -72,6 +72,13 @@ struct PostgresFetchFlavor: FetchFlavor {
         return .binary(subject, caseless ? .matchesRegexIgnoringCase : .matchesRegex, .value(.text(translated)))
     }
 
+    /// Integers in arithmetic as `numeric`: `bigint` arithmetic that overflows is an error
+    /// here, where memory (and SQLite) go on in floating point.
+    func integerOperand(_ operand: SQLExpression) -> SQLExpression {
+        // `numeric` is a keyword, not a function: adding a numeric 0 makes the operand one.
+        .binary(operand, .plus, .value(.decimal(0)))
+    }
+
     func collated(_ column: SQLExpression, _ comparison: SortComparison) throws -> SQLExpression {
         switch comparison {
         case .compare:

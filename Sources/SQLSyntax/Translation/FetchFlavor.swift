@@ -42,8 +42,13 @@ package protocol FetchFlavor: Sendable {
     /// `column ==[options] value`, true or false and never NULL, when the engine has a
     /// faster form than comparing folded text; `nil` to compare `folded` text.
     func foldedEquality(_ column: SQLExpression, _ value: String, options: ComparisonOptions) -> SQLExpression?
+
+    /// An integer operand of arithmetic, as the engine computes it so that a result too
+    /// large for 64 bits is still a number (SQLite's own integers already turn into doubles).
+    func integerOperand(_ operand: SQLExpression) -> SQLExpression
 }
 
 extension FetchFlavor {
     package func foldedEquality(_ column: SQLExpression, _ value: String, options: ComparisonOptions) -> SQLExpression? { nil }
+    package func integerOperand(_ operand: SQLExpression) -> SQLExpression { operand }
 }

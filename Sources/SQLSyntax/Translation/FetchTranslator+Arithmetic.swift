@@ -6,7 +6,7 @@ import Predicates
 /// (`Arithmetic` in the evaluator):
 ///
 /// - integers stay integers, and become doubles where they would overflow (SQLite's `+`, `-`,
-///   `*` do the same); a double makes the result a double; a decimal, a decimal (computed by
+///   `*` do the same; PostgreSQL computes them as `numeric`, which does not overflow); a double makes the result a double; a decimal, a decimal (computed by
 ///   the engine in floating point, as Core Data's own SQLite store computes it);
 /// - division gives a double (`7 / 2` is 3.5), so integers are made real first;
 /// - nil anywhere gives nil, which no comparison but `== nil` matches (SQL's NULL).
@@ -44,8 +44,8 @@ extension FetchTranslator {
         switch e {
         case .constant(let value):
             switch value {
-            case .int(let i): return (.value(.integer(Int64(i))), .integer)
-            case .bool(let b): return (.value(.integer(b ? 1 : 0)), .integer)
+            case .int(let i): return (flavor.integerOperand(.value(.integer(Int64(i)))), .integer)
+            case .bool(let b): return (flavor.integerOperand(.value(.integer(b ? 1 : 0))), .integer)
             case .double(let d): return (.value(.real(d)), .double)
             case .decimal: return (.value(flavor.sqlValue(value)), .decimal)
             case .null: return (.null, .integer)
@@ -80,7 +80,7 @@ extension FetchTranslator {
                 throw flavor.unsupported("arithmetic on \(e), which is not a number")
             }
             switch type {
-            case .integer16, .integer32, .integer64, .boolean: return (column, .integer)
+            case .integer16, .integer32, .integer64, .boolean: return (flavor.integerOperand(column), .integer)
             case .double, .float: return (column, .double)
             case .decimal: return (column, .decimal)
             default: throw flavor.unsupported("arithmetic on \(e), a \(type.xcodeName) attribute")
