@@ -37,12 +37,9 @@ public struct GraphFile: Sendable {
     public init(data: Data) throws {
         let json: JSONValue
         do {
-            try JSONSyntax.check(data)
-            json = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let syntax as JSONSyntaxError {
-            throw GraphFileError(.notJSON("at \(syntax)"))
+            json = try JSONSyntax.parse(data)
         } catch {
-            throw GraphFileError(.notJSON(Self.jsonProblem(in: data)))
+            throw GraphFileError(.notJSON("at \(error)"))
         }
         guard case .object(let top) = json else { throw GraphFileError(.notAnObject) }
         guard top["format"] == .string(Self.format) else { throw GraphFileError(.wrongFormat) }
@@ -57,17 +54,6 @@ public struct GraphFile: Sendable {
             }
         }
         self.entities = entities
-    }
-
-    /// What is wrong with text that does not read as JSON, as the system's parser says it
-    /// (an unexpected end, a number out of range, a bad character and where).
-    static func jsonProblem(in data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        }
-        return "it does not parse"
     }
 
     public var json: JSONValue {

@@ -1,23 +1,33 @@
 import Foundation
 
-/// JSON text checked strictly (RFC 8259) before it is decoded: a trailing comma or a key
-/// given twice in one object is an error, as is anything the grammar does not allow, and
-/// every error says where, as line:column.
+/// JSON text read strictly (RFC 8259) in one pass: a trailing comma or a key given twice in
+/// one object is an error, as is anything the grammar does not allow, and every error says
+/// where, as line:column.
 ///
 /// ```swift
-/// try JSONSyntax.check(Data(#"{"a": 1, "a": 2}"#.utf8))   // 1:10: the key "a" is given twice in this object
+/// try JSONSyntax.parse(Data(#"{"a": 1, "a": 2}"#.utf8))   // 1:10: the key "a" is given twice in this object
 /// ```
+///
+/// Numbers read as `JSONValue` keeps them: an integer that fits `Int` as `.int`, any other
+/// as `.double`, or `.decimal` when a `Double` would lose some of its digits.
 public enum JSONSyntax {
     /// The deepest nesting of arrays and objects taken.
     public static let maximumDepth = 512
 
+    /// Checks the text is JSON.
     public static func check(_ data: Data) throws(JSONSyntaxError) {
+        _ = try parse(data)
+    }
+
+    /// The JSON value of the text.
+    public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
         let bytes = [UInt8](data)
         var scanner = Scanner(bytes: bytes)
         scanner.skipSpace()
-        try scanner.value(depth: 0)
+        let value = try scanner.value(depth: 0)
         scanner.skipSpace()
         if scanner.index < bytes.count { throw scanner.error("more after the end of the JSON value") }
+        return value
     }
 
     private struct Scanner {
@@ -50,35 +60,37 @@ public enum JSONSyntax {
             return String(format: "the byte 0x%02X", c)
         }
 
-        mutating func value(depth: Int) throws(JSONSyntaxError) {
+        mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
             guard depth < JSONSyntax.maximumDepth else { throw error("nested more than \(JSONSyntax.maximumDepth) deep") }
             switch current {
-            case UInt8(ascii: "{")?: try object(depth: depth)
-            case UInt8(ascii: "[")?: try array(depth: depth)
-            case UInt8(ascii: "\"")?: _ = try string()
-            case UInt8(ascii: "t")?: try literal("true")
-            case UInt8(ascii: "f")?: try literal("false")
-            case UInt8(ascii: "n")?: try literal("null")
-            case let c? where c == UInt8(ascii: "-") || (c >= 0x30 && c <= 0x39): try number()
+            case UInt8(ascii: "{")?: return try object(depth: depth)
+            case UInt8(ascii: "[")?: return try array(depth: depth)
+            case UInt8(ascii: "\"")?: return .string(try string())
+            case UInt8(ascii: "t")?: try literal("true"); return .bool(true)
+            case UInt8(ascii: "f")?: try literal("false"); return .bool(false)
+            case UInt8(ascii: "n")?: try literal("null"); return .null
+            case let c? where c == UInt8(ascii: "-") || (c >= 0x30 && c <= 0x39): return try number()
             default: throw error("expected a value, found \(describeCurrent())")
             }
         }
 
-        mutating func literal(_ word: String) throws(JSONSyntaxError) {
-            let w = Array(word.utf8)
-            guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else {
+        mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count else { throw error("expected a value, found \(describeCurrent())") }
+            for i in 0..<count where bytes[index + i] != word.utf8Start[i] {
                 throw error("expected a value, found \(describeCurrent())")
             }
-            index += w.count
+            index += count
         }
 
-        mutating func number() throws(JSONSyntaxError) {
+        mutating func number() throws(JSONSyntaxError) -> JSONValue {
             let start = index
             func digits() -> Int {
                 var n = 0
                 while let c = current, c >= 0x30, c <= 0x39 { index += 1; n += 1 }
                 return n
             }
+            var integral = true
             if current == UInt8(ascii: "-") { index += 1 }
             if current == UInt8(ascii: "0") {
                 index += 1
@@ -87,14 +99,36 @@ public enum JSONSyntax {
                 throw error("expected digits in a number", at: start)
             }
             if current == UInt8(ascii: ".") {
+                integral = false
                 index += 1
                 if digits() == 0 { throw error("expected digits after the decimal point") }
             }
             if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+                integral = false
                 index += 1
                 if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
                 if digits() == 0 { throw error("expected digits in the exponent") }
             }
+            // Short integers, the common case, without making text of them.
+            if integral, index - start <= 18 {
+                var n = 0
+                var i = start
+                let negative = bytes[i] == UInt8(ascii: "-")
+                if negative { i += 1 }
+                while i < index { n = n * 10 + Int(bytes[i] - 0x30); i += 1 }
+                return .int(negative ? -n : n)
+            }
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            if integral, let n = Int(text) { return .int(n) }
+            guard let d = Double(text), d.isFinite else {
+                throw error("the number \(text) is out of range (numbers go up to about ±1.8e308)", at: start)
+            }
+            // The number's own digits, when a Double loses some of them.
+            if let exact = Decimal(string: text, locale: JSONValue.posix), Decimal(string: "\(d)", locale: JSONValue.posix) != exact,
+               (JSONValue.significantDigits(text) ?? 0) <= JSONValue.decimalDigits {
+                return .decimal(exact)
+            }
+            return .double(d)
         }
 
         /// Reads a string and returns its value (for comparing keys).
@@ -141,13 +175,14 @@ public enum JSONSyntax {
             }
         }
 
-        mutating func array(depth: Int) throws(JSONSyntaxError) {
+        mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
             index += 1
             skipSpace()
-            if current == UInt8(ascii: "]") { index += 1; return }
+            var elements: [JSONValue] = []
+            if current == UInt8(ascii: "]") { index += 1; return .array(elements) }
             while true {
-                try value(depth: depth + 1)
-                if try closes(UInt8(ascii: "]"), in: "an array") { return }
+                elements.append(try value(depth: depth + 1))
+                if try closes(UInt8(ascii: "]"), in: "an array") { return .array(elements) }
             }
         }
 
@@ -171,22 +206,22 @@ public enum JSONSyntax {
             }
         }
 
-        mutating func object(depth: Int) throws(JSONSyntaxError) {
+        mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
             index += 1
             skipSpace()
-            if current == UInt8(ascii: "}") { index += 1; return }
-            var keys = Set<String>()
+            var members: [String: JSONValue] = [:]
+            if current == UInt8(ascii: "}") { index += 1; return .object(members) }
             while true {
                 guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes, found \(describeCurrent())") }
                 let keyStart = index
                 let key = try string()
-                if !keys.insert(key).inserted { throw error("the key \"\(key)\" is given twice in this object", at: keyStart) }
+                if members[key] != nil { throw error("the key \"\(key)\" is given twice in this object", at: keyStart) }
                 skipSpace()
                 guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\", found \(describeCurrent())") }
                 index += 1
                 skipSpace()
-                try value(depth: depth + 1)
-                if try closes(UInt8(ascii: "}"), in: "an object") { return }
+                members[key] = try value(depth: depth + 1)
+                if try closes(UInt8(ascii: "}"), in: "an object") { return .object(members) }
             }
         }
     }

@@ -58,8 +58,7 @@ public enum JSONValue: Codable, Equatable, Sendable {
     /// Parses JSON text; `what` names it in the error.
     public static func parse(_ text: String, what: String) throws -> JSONValue {
         do {
-            try JSONSyntax.check(Data(text.utf8))
-            return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            return try JSONSyntax.parse(Data(text.utf8))
         } catch {
             // A bare word is most likely a string given without its JSON quotes.
             let word = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "_.-@$".contains($0) }

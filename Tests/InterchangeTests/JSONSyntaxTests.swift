@@ -32,6 +32,18 @@ struct JSONSyntaxTests {
         #expect(error == JSONSyntaxError(line: line, column: column, message: message), "\(error)")
     }
 
+    @Test("values come back as JSONValue keeps them: integers as Int, other numbers as Double, or Decimal where a Double would lose digits", arguments: [
+        ("12", JSONValue.int(12)), ("-7", .int(-7)), ("0", .int(0)), ("9223372036854775807", .int(Int.max)),
+        ("-9223372036854775808", .int(Int.min)), ("1.5", .double(1.5)), ("1e2", .double(100)), ("-0.25", .double(-0.25)),
+        ("123456789012345678901234567890", .decimal(Decimal(string: "123456789012345678901234567890")!)),
+        ("0.1000000000000000000001", .decimal(Decimal(string: "0.1000000000000000000001")!)),
+        (#""a\u00e9\n""#, .string("aé\n")), ("true", .bool(true)), ("null", .null),
+        (#"{"a": [1, {"b": false}], "c": "d"}"#, .object(["a": .array([.int(1), .object(["b": .bool(false)])]), "c": .string("d")])),
+    ])
+    func values(_ text: String, _ expected: JSONValue) throws {
+        #expect(try JSONSyntax.parse(Data(text.utf8)) == expected)
+    }
+
     @Test("nesting past the limit is refused, not a crash")
     func deepNesting() {
         let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)

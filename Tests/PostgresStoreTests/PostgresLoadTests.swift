@@ -18,7 +18,6 @@ struct PostgresLoadTests {
         try first.context.save()
         let clients = 8, saves = 60
         let updates = Mutex([Int: Int]())          // successful updates by item number
-        let conflicts = Mutex(0)
         let failures = Mutex([String]())
         DispatchQueue.concurrentPerform(iterations: clients) { client in
             do {
@@ -43,7 +42,6 @@ struct PostgresLoadTests {
                                 // The store-trump clients' policy settles every conflict, however
                                 // many saves come between; only the others hear of them.
                                 guard context.mergePolicy == .error else { throw error }
-                                conflicts.withLock { $0 += 1 }
                                 context.rollback()
                                 context.refreshAllObjects()
                             }
@@ -63,7 +61,9 @@ struct PostgresLoadTests {
             guard let name = row[0].stringValue, let number = Int(name.dropFirst("shared ".count)) else { continue }
             #expect(row[1].intValue == 1 + (expected[number] ?? 0), "\(name): one version per successful update")
         }
-        #expect(conflicts.withLock { $0 } > 0, "the clients did meet each other")
+        // Whether these 480 saves happen to meet depends on how the threads are scheduled
+        // (on a loaded machine they can run one after another): the eight processes below,
+        // 4,000 saves, are where meeting is checked. What must hold either way is above.
     }
 }
 
