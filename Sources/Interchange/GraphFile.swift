@@ -82,10 +82,20 @@ public struct GraphFile: Sendable {
             }
             if entity.isAbstract { problems.append(GraphProblem(nil, "entity '\(name)' is abstract: list its objects under their concrete entity")) }
             for (i, object) in entities[name]!.enumerated() {
-                let label: String
-                if case .string(let id)? = object["@id"] { label = "\(name) \(id)" } else { label = "\(name)[\(i)]" }
-                for key in object.keys.sorted() where key != "@id" {
-                    let value = object[key]!
+                var label: String {
+                    if case .string(let id)? = object["@id"] { return "\(name) \(id)" } else { return "\(name)[\(i)]" }
+                }
+                // An object's problems are listed by key; the keys are sorted only for an object that has some.
+                let before = problems.count
+                defer {
+                    if problems.count - before > 1 {
+                        let found = problems[before...].enumerated().sorted { a, b in
+                            (a.element.key ?? "", a.offset) < (b.element.key ?? "", b.offset)
+                        }
+                        problems.replaceSubrange(before..., with: found.map(\.element))
+                    }
+                }
+                for (key, value) in object where key != "@id" {
                     if let a = entity.attribute(named: key) {
                         if a.type.isNumeric || a.type == .boolean || a.type == .string || a.type == .date || a.type == .binary
                             || a.type == .uuid || a.type == .uri || a.type == .transformable {
@@ -130,6 +140,21 @@ public struct GraphFile: Sendable {
     /// Relationships given on both sides that disagree: `D9.employees` holds `E9` while
     /// `E9.department` is `D8`. Import would keep whichever side it set last.
     private func contradictions(for model: ManagedObjectModel) -> [GraphProblem] {
+        // Only a relationship the file gives on both sides can contradict itself: where no
+        // object lists the inverse (a ToDo file that sets each item's category and no
+        // category's items), there is nothing to compare and nothing is indexed.
+        func givesKey(_ key: String, forKindOf entityName: String) -> Bool {
+            entities.contains { name, list in
+                model.entity(named: name)?.isKind(of: entityName) == true && list.contains { $0[key] != nil }
+            }
+        }
+        let bothSides = model.entities.contains { entity in
+            entity.relationships.contains { r in
+                guard let inverse = r.inverseName else { return false }
+                return givesKey(inverse, forKindOf: r.destinationEntityName) && givesKey(r.name, forKindOf: entity.name)
+            }
+        }
+        guard bothSides else { return [] }
         var objects: [String: (entity: Entity, values: [String: JSONValue])] = [:]
         for (name, list) in entities {
             guard let entity = model.entity(named: name) else { continue }

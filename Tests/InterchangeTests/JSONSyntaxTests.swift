@@ -62,3 +62,31 @@ struct JSONSyntaxTests {
         }
     }
 }
+
+@Suite("ISO-8601 dates read by hand")
+struct HandReadDateTests {
+    @Test("every form reads as Foundation's ISO-8601 parser reads its normal form, to the millisecond", arguments: [
+        ("2024-05-01", "2024-05-01T00:00:00Z"), ("2024-05-01T10:00:00Z", "2024-05-01T10:00:00Z"),
+        ("2024-05-01t10:00z", "2024-05-01T10:00:00Z"), ("2024-05-01 12:00+02:00", "2024-05-01T12:00:00+02:00"),
+        ("2024-05-01T12:30:15-0930", "2024-05-01T12:30:15-09:30"), ("2024-02-29T23:59:59Z", "2024-02-29T23:59:59Z"),
+        ("1969-12-31T23:59:59Z", "1969-12-31T23:59:59Z"), ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"),
+        ("1582-10-04T12:00:00Z", "1582-10-04T12:00:00Z"), ("1582-10-15", "1582-10-15T00:00:00Z"), ("1583-01-01", "1583-01-01T00:00:00Z"),
+        ("1900-03-01", "1900-03-01T00:00:00Z"), ("2000-02-29", "2000-02-29T00:00:00Z"), ("9999-12-31T23:59:59Z", "9999-12-31T23:59:59Z"),
+        ("2024-05-01T10:00:00.5Z", "2024-05-01T10:00:00.500Z"), ("2024-05-01T10:00:00.1234567Z", "2024-05-01T10:00:00.123Z"),
+    ])
+    func forms(_ text: String, _ normal: String) throws {
+        let expected = normal.contains(".")
+            ? try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(normal)
+            : try Date.ISO8601FormatStyle().parse(normal)
+        let read = try #require(JSONValue.date(text), "\(text)")
+        #expect(abs(read.timeIntervalSince1970 - expected.timeIntervalSince1970) < 0.0005, "\(text): \(read) against \(expected)")
+    }
+
+    @Test("what is not a date in the form, or has a field out of range, is no date", arguments: [
+        "2024-05-01T10:00", "2024-5-01", "2023-02-29", "2024-13-01", "2024-05-01T24:00:00Z", "2024-05-01T10:60Z",
+        "2024-05-01T10:00:00+24:00", "2024-05-01T10:00:00.Z", "2024-05-01T10:00:00Zx", "yesterday", "",
+    ])
+    func notDates(_ text: String) {
+        #expect(JSONValue.date(text) == nil, "\(text)")
+    }
+}
