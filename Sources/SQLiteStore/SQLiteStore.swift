@@ -67,6 +67,14 @@ public final class SQLiteStore: PersistentStore {
     /// Core Data has version hashes this model cannot reproduce; they are left out, so such a
     /// store is checked by its schema when it is opened.
     public static func readMetadata(at url: URL) throws -> StoreMetadata {
+        try readingFile(at: url) { try readMetadata($0) }
+    }
+
+    /// Runs `body` on a read-only connection to the file at `url`, opened so that the file
+    /// and its folder are left as they were (see `openReadOnly`). SQLite's errors become
+    /// `ObjectGraphError`s naming the file (a damaged file says so); the project's own
+    /// errors (`ObjectGraphError`, `ModelError`) pass as they are.
+    static func readingFile<T>(at url: URL, _ body: (DatabaseQueue) throws -> T) throws -> T {
         var configuration = Configuration()
         configuration.readonly = true
         let database: DatabaseQueue
@@ -75,8 +83,10 @@ public final class SQLiteStore: PersistentStore {
         }
         defer { try? database.close() }
         do {
-            return try readMetadata(database)
+            return try body(database)
         } catch let error as ObjectGraphError {
+            throw error
+        } catch let error as ModelError {
             throw error
         } catch {
             if case let damaged as ObjectGraphError = damage(error, path: url.path) { throw damaged }

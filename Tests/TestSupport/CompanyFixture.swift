@@ -127,4 +127,16 @@ public enum CompanyFixture {
         Case(format: "FALSEPREDICATE", expected: []),
         Case(format: "60000 < salary", expected: ["Ada", "Cécile", "Émile"]),
     ]
+
+    /// Arithmetic over the fixture's employees (salaries, departments' decimal budgets, nil),
+    /// for the tables that check a store's SQL against memory.
+    public static let arithmeticFormats = [
+        "salary * 2 > 150000", "salary + 1000 == 51000", "salary - 5000 < 50000", "-salary < -60000", "2 * salary >= 160000",
+        "salary / 2 > 30000", "salary / 3 > 26666.5", "salary / 3 == 40000", "modulus:by:(salary, 7) == 3",
+        "modulus:by:(salary, 7) != 3", "salary * 1.5 > 90000", "salary * 2 == salary + salary", "salary + salary > 100000",
+        "salary > salary / 2 + 30000", "salary * 9223372036854775807 > 0", "salary * 9223372036854775807 == 0",
+        "(salary + 1) * (salary - 1) > 1e9", "department.budget * 2 > 1000", "department.budget + 0.5 == 1001",
+        "department.budget + 1 == nil", "department.budget - salary < 0", "NOT (department.budget * 2 > 1000)",
+        "department.budget / 2 > 500", "salary + nil == nil", "NOT (salary + 1 > 60000)",
+    ]
 }

@@ -36,25 +36,11 @@ extension SQLiteStore {
     /// many-to-many relationships from `Z_<n><NAME>` join tables, destinations and inverses
     /// where the layout or the data settle them. The file is read as it is and left so.
     public static func inferModel(at url: URL) throws -> InferredModel {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let database: DatabaseQueue
-        do { database = try openReadOnly(url, configuration: configuration) } catch {
-            throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be opened: \(error)")
-        }
-        defer { try? database.close() }
-        do {
-            return try database.read { db in
+        try readingFile(at: url) { database in
+            try database.read { db in
                 var reader = LayoutReader(db: db, path: url.path)
                 return try reader.infer()
             }
-        } catch let error as ObjectGraphError {
-            throw error
-        } catch let error as ModelError {
-            throw error
-        } catch {
-            if case let damaged as ObjectGraphError = damage(error, path: url.path) { throw damaged }
-            throw ObjectGraphError.storeFormat(file: url.path, reason: describe(error))
         }
     }
 }

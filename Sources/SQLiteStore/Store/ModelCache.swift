@@ -21,22 +21,11 @@ extension SQLiteStore {
     /// - Throws: `ObjectGraphError.storeFormat` when the file cannot be read as a store;
     ///   `ModelError` naming the store when the cached model is damaged.
     public static func cachedModel(at url: URL) throws -> ManagedObjectModel? {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let database: DatabaseQueue
-        do { database = try openReadOnly(url, configuration: configuration) } catch {
-            throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be opened: \(error)")
-        }
-        defer { try? database.close() }
-        let blob: Data?
-        do {
-            blob = try database.read { db -> Data? in
+        let blob = try readingFile(at: url) { database in
+            try database.read { db -> Data? in
                 guard try db.tableExists("Z_MODELCACHE") else { return nil }
                 return try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE WHERE Z_CONTENT IS NOT NULL LIMIT 1")
             }
-        } catch {
-            if case let damaged as ObjectGraphError = damage(error, path: url.path) { throw damaged }
-            throw ObjectGraphError.storeFormat(file: url.path, reason: describe(error))
         }
         guard let blob, !blob.isEmpty else { return nil }
         let name = "\(url.path) (Z_MODELCACHE)"
