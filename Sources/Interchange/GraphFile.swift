@@ -65,6 +65,7 @@ public struct GraphFile: Sendable {
     public func problems(for model: ManagedObjectModel) -> [GraphProblem] {
         var problems: [GraphProblem] = []
         var ids: [String: String] = [:]   // @id -> entity
+        ids.reserveCapacity(objectCount)
         for name in entities.keys.sorted() {
             for (i, object) in entities[name]!.enumerated() {
                 guard case .string(let id)? = object["@id"] else {
@@ -203,6 +204,7 @@ public struct GraphFile: Sendable {
     public func insert(into context: ManagedObjectContext,
                        progress: ((Int) -> Void)? = nil) throws -> [ObjectIdentifier: String] {
         var objects: [String: ManagedObject] = [:]
+        objects.reserveCapacity(objectCount)
         let names = entities.keys.sorted()
         for name in names {
             for object in entities[name]! {
