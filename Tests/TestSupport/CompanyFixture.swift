@@ -138,5 +138,7 @@ public enum CompanyFixture {
         "(salary + 1) * (salary - 1) > 1e9", "department.budget * 2 > 1000", "department.budget + 0.5 == 1001",
         "department.budget + 1 == nil", "department.budget - salary < 0", "NOT (department.budget * 2 > 1000)",
         "department.budget / 2 > 500", "salary + nil == nil", "NOT (salary + 1 > 60000)",
+        "notes.@count * 2 >= 2", "projects.@count + notes.@count > 1", "department.employees.@count - 1 > 0",
+        "department.employees.@sum.salary / 2 > 100000", "department.employees.@avg.salary + 1 > 60000",
     ]
 }

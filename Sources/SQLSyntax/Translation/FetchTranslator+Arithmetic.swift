@@ -75,8 +75,18 @@ extension FetchTranslator {
                 return (.binary(l, op, r), kind)
             }
         default:
-            let operand = try operandOf(e, in: scope)
-            guard case .attribute(let column, let type) = operand else {
+            let (column, type): (SQLExpression, AttributeType)
+            switch try operandOf(e, in: scope) {
+            case .attribute(let c, let t), .expression(let c, let t):
+                (column, type) = (c, t)
+            case .toMany(let r, let storage, let owner, let rest) where rest == ["@count"]:
+                (column, type) = (memberCount(r, storage, owner: owner), .integer64)
+            case .toMany(let r, let storage, let owner, let rest) where rest.count == 2 && ["@sum", "@avg", "@min", "@max"].contains(rest[0]):
+                guard case .expression(let c, let t) = try aggregate(rest[0], of: rest[1], over: r, storage, owner: owner) else {
+                    throw flavor.unsupported("arithmetic on \(e), which is not a number")
+                }
+                (column, type) = (c, t)
+            default:
                 throw flavor.unsupported("arithmetic on \(e), which is not a number")
             }
             switch type {
