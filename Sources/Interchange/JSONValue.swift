@@ -111,7 +111,7 @@ public enum JSONValue: Codable, Equatable, Sendable {
     /// `Z` or an offset (`2024-05-01T10:00:00Z`, `2024-05-01 12:00+02:00`, fractions of a
     /// second allowed), kept to the millisecond as the export writes it. Anything else is
     /// no date (`2024-05-01T10:00`, with no zone, among them), and so is a field out of its
-    /// range (`impossibleField`).
+    /// range (`impossibleField` says which).
     ///
     /// Read by hand in one pass over the bytes, the proleptic Gregorian calendar computed as
     /// ISO 8601 has it: a format style per value took most of the time of importing 200,000
@@ -119,7 +119,7 @@ public enum JSONValue: Codable, Equatable, Sendable {
     public static func date(_ text: String) -> Date? {
         let text = text.first?.isWhitespace == true || text.last?.isWhitespace == true
             ? text.trimmingCharacters(in: .whitespaces) : text
-        guard let parts = strictDateForm(text), impossibleField(text) == nil else { return nil }
+        guard let parts = strictDateForm(text), parts.isPossible else { return nil }
         let seconds: Double
         if parts.year > 1582 {
             let days = daysFromCivil(year: parts.year, month: parts.month, day: parts.day)
@@ -155,8 +155,18 @@ public enum JSONValue: Codable, Equatable, Sendable {
     private struct DateParts {
         var year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0
         var fraction = 0.0
+        var offsetHours = 0, offsetMinutes = 0
         /// The zone's offset from UTC, in seconds.
         var offset = 0
+
+        /// Whether every field is in its range: what `impossibleField` checks (and words).
+        var isPossible: Bool {
+            guard (1...12).contains(month) else { return false }
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+            return (1...days).contains(day) && hour <= 23 && minute <= 59 && second <= 59
+                && offsetHours <= 23 && offsetMinutes <= 59
+        }
     }
 
     /// The fields of a text in the form `YYYY-MM-DD`, or that and `HH:MM[:SS[.fraction]]`
@@ -204,6 +214,7 @@ public enum JSONValue: Codable, Equatable, Sendable {
                 if byte(i, UInt8(ascii: ":")) { i += 1 }
                 guard let minutes = digits(i, 2) else { return nil }
                 i += 2
+                (parts.offsetHours, parts.offsetMinutes) = (hours, minutes)
                 parts.offset = sign * (hours * 3_600 + minutes * 60)
             } else {
                 return nil

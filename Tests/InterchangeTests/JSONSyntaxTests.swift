@@ -89,4 +89,13 @@ struct HandReadDateTests {
     func notDates(_ text: String) {
         #expect(JSONValue.date(text) == nil, "\(text)")
     }
+
+    @Test("a date refused for a field out of range is one impossibleField names", arguments: [
+        "2023-02-29", "2024-13-01", "2024-04-31", "2024-05-01T24:00:00Z", "2024-05-01T10:60Z", "2024-05-01T10:00:60Z",
+        "2024-05-01T10:00:00+24:00", "2024-05-01T10:00:00-01:60",
+    ])
+    func outOfRange(_ text: String) {
+        #expect(JSONValue.date(text) == nil, "\(text)")
+        #expect(JSONValue.impossibleField(text) != nil, "\(text)")
+    }
 }
