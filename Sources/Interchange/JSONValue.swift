@@ -4,13 +4,14 @@ import ObjectModel
 import Predicates
 
 /// A JSON value as TermData reads and writes it: predicate arguments typed as JSON and the
-/// graph file format.
+/// graph file format. Text is read by `JSONSyntax.parse` (strict, one pass) and written
+/// through `Encodable`.
 ///
 /// ```swift
 /// let value = try JSONValue.parse("{\"$date\": \"2024-05-01\"}", what: "--arg 1")
 /// try value.predicateValue()   // .date(2024-05-01 00:00:00 UTC)
 /// ```
-public enum JSONValue: Codable, Equatable, Sendable {
+public enum JSONValue: Encodable, Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -20,26 +21,6 @@ public enum JSONValue: Codable, Equatable, Sendable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        // Strings first: they are most of a graph file, and each kind tried in vain costs
-        // a thrown error. No kind decodes as another, so the order changes no result.
-        if c.decodeNil() { self = .null }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int.self) { self = .int(i) }
-        else if let d = try? c.decode(Double.self) {
-            // The number's own digits, when a Double loses some of them.
-            if let exact = try? c.decode(Decimal.self), Decimal(string: "\(d)", locale: Self.posix) != exact {
-                self = .decimal(exact)
-            } else {
-                self = .double(d)
-            }
-        }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
-    }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()

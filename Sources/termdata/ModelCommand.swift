@@ -71,14 +71,12 @@ struct ModelCommand: ParsableCommand {
             throw CommandFailure("--store names a file: a Core Data SQLite store")
         }
         guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("no store at \(url.path)") }
-        if let cached = try CommandFailure.rethrowing({ try SQLiteStore.cachedModel(at: url) }) {
-            let versions = try ModelVersions(versions: [.init(name: StoreArguments.cachedVersionName, model: cached)],
-                                             currentVersionName: StoreArguments.cachedVersionName)
+        guard let (versions, inferred) = try StoreArguments.storesOwnModel(url, type: .sqlite) else {
+            throw CommandFailure("--store names a file: a Core Data SQLite store")
+        }
+        guard let inferred else {
             return (versions, "The model \(url.lastPathComponent) caches of itself (Z_MODELCACHE), as Core Data compiled it.\n\n", "")
         }
-        let inferred = try CommandFailure.rethrowing { try SQLiteStore.inferModel(at: url) }
-        let versions = try ModelVersions(versions: [.init(name: StoreArguments.inferredVersionName, model: inferred.model)],
-                                         currentVersionName: StoreArguments.inferredVersionName)
         var tail = "\nGuesses (what the layout does not settle):\n"
         for key in inferred.guesses.keys.sorted() { tail += "  \(key): \(inferred.guesses[key]!)\n" }
         if inferred.guesses.isEmpty { tail += "  none\n" }

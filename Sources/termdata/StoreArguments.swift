@@ -59,7 +59,7 @@ struct StoreArguments: ParsableArguments {
             if !isServerStore { try CommandFailure.rethrowing { try StoreFiles.checkPermissions(storeURL, readOnly: true) } }
             if isToDoStore(storeURL, versions: bundled) { return bundled }
             if FileManager.default.fileExists(atPath: storeURL.path),
-               let own = try StoreArguments.storesOwnModel(storeURL, type: storeType) { return own }
+               let own = try StoreArguments.storesOwnModel(storeURL, type: storeType) { return own.versions }
             throw CommandFailure("--model is required for \(storeName): it is not a ToDo store and keeps no model of its own (--model ToDo names the bundled ToDo model)")
         }
         guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("no model at \(url.path)") }
@@ -73,14 +73,15 @@ struct StoreArguments: ParsableArguments {
     static let inferredVersionName = "inferred"
 
     /// The model of a Core Data SQLite store found without one: the model it caches of
-    /// itself, else one inferred from its layout.
-    static func storesOwnModel(_ url: URL, type: StoreType) throws -> ModelVersions? {
+    /// itself, else one inferred from its layout (with its guesses).
+    static func storesOwnModel(_ url: URL, type: StoreType) throws -> (versions: ModelVersions, inferred: InferredModel?)? {
         guard url.isFileURL, type == .sqlite else { return nil }
         if let cached = try CommandFailure.rethrowing({ try SQLiteStore.cachedModel(at: url) }) {
-            return try ModelVersions(versions: [.init(name: cachedVersionName, model: cached)], currentVersionName: cachedVersionName)
+            return (try ModelVersions(versions: [.init(name: cachedVersionName, model: cached)], currentVersionName: cachedVersionName), nil)
         }
         let inferred = try CommandFailure.rethrowing { try SQLiteStore.inferModel(at: url) }
-        return try ModelVersions(versions: [.init(name: inferredVersionName, model: inferred.model)], currentVersionName: inferredVersionName)
+        return (try ModelVersions(versions: [.init(name: inferredVersionName, model: inferred.model)],
+                                  currentVersionName: inferredVersionName), inferred)
     }
 
     /// Whether the model was inferred from the store's layout and `--writable` not given.

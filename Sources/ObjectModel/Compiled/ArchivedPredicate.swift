@@ -9,7 +9,7 @@ import Predicates
 /// options in `NSOptions` or `NSFlags`); a compound keeps `NSCompoundPredicateType` and
 /// `NSSubpredicates`; an expression keeps its kind in `NSExpressionType`.
 struct ArchivedPredicate {
-    struct Problem: Error { var message: String }
+    typealias Problem = KeyedArchive.Problem
 
     let archive: KeyedArchive
 

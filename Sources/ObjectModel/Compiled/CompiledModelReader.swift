@@ -113,8 +113,6 @@ struct CompiledModelReader {
                             _ body: () throws -> T) throws -> T {
         do { return try body() } catch let problem as KeyedArchive.Problem {
             throw ModelError(.malformedArchive("\(what): \(problem.message)"), file: file, entity: entity, property: property)
-        } catch let problem as ArchivedPredicate.Problem {
-            throw ModelError(.malformedArchive("\(what): \(problem.message)"), file: file, entity: entity, property: property)
         }
     }
 

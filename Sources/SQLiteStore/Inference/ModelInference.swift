@@ -70,6 +70,8 @@ private struct LayoutReader {
     private var byName: [String: StoredEntity] = [:]
     private var descriptions: [String: EntityDescription] = [:]
     private var guesses: [String: String] = [:]
+    /// Each table's columns (names in capitals), read once.
+    private var tableColumns: [String: [TableColumn]] = [:]
 
     init(db: Database, path: String) {
         self.db = db
@@ -122,6 +124,15 @@ private struct LayoutReader {
     }
 
     private func table(of root: StoredEntity) -> String { "Z" + root.name.uppercased() }
+
+    private mutating func columns(of table: String) throws -> [TableColumn] {
+        if let known = tableColumns[table] { return known }
+        let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quote(table)))").map {
+            TableColumn(name: ($0["name"] as String).uppercased(), declaredType: (($0["type"] as String?) ?? "").uppercased())
+        }
+        tableColumns[table] = columns
+        return columns
+    }
 
     /// An entity's number and its descendants'.
     private func members(of number: Int) -> [Int] {
@@ -194,9 +205,7 @@ private struct LayoutReader {
 
     private mutating func readTable(of root: StoredEntity) throws -> [(owner: String, name: String, column: String, table: String, destination: String)] {
         let table = table(of: root)
-        let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quote(table)))").map {
-            TableColumn(name: ($0["name"] as String).uppercased(), declaredType: (($0["type"] as String?) ?? "").uppercased())
-        }
+        let columns = try columns(of: table)
         let names = Set(columns.map(\.name))
         let indexed = Set(try Row.fetchAll(db, sql: "PRAGMA index_list(\(quote(table)))").compactMap { row -> String? in
             guard let name: String = row["name"], name.hasPrefix(table + "_"), name.hasSuffix("_INDEX") else { return nil }
@@ -328,8 +337,7 @@ private struct LayoutReader {
                 guesses["\(a.owner).\(a.name)", default: ""] += (guesses["\(a.owner).\(a.name)"] == nil ? "" : "; ") + "inverse \(b.name): the only to-one back"
                 continue
             }
-            let columns = try Set(Row.fetchAll(db, sql: "PRAGMA table_info(\(quote(a.table)))").map { ($0["name"] as String).uppercased() })
-            let ordered = columns.contains("Z_FOK_" + a.column.dropFirst())
+            let ordered = try columns(of: a.table).contains { $0.name == "Z_FOK_" + a.column.dropFirst() }
             var name = Self.plural(Self.lowerCamel(a.owner))
             if reverse.count > 1 { name += "As" + a.name.prefix(1).uppercased() + a.name.dropFirst() }
             name = uniqueName(name, in: a.destination)
@@ -364,7 +372,7 @@ private struct LayoutReader {
             let digits = table.dropFirst(2).prefix { $0.isNumber }
             guard let owner = Int(digits), let ownerEntity = entities[owner], descriptions[ownerEntity.name] != nil else { continue }
             let ownerRelUpper = String(table.dropFirst(2 + digits.count))
-            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quote(table)))").map { ($0["name"] as String).uppercased() }
+            let columns = try columns(of: table).map(\.name)
             let keys = columns.filter { $0.hasPrefix("Z_") && !$0.hasPrefix("Z_FOK_") && $0.dropFirst(2).first?.isNumber == true }
             guard keys.count == 2 else { continue }
             func parse(_ c: String) -> (Int, String)? {
@@ -401,7 +409,7 @@ private struct LayoutReader {
     private mutating func readToManyWithoutInverse(roots: [StoredEntity]) throws {
         for root in roots where descriptions[root.name] != nil {
             let table = table(of: root)
-            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quote(table)))").map { ($0["name"] as String).uppercased() }
+            let columns = try columns(of: table).map(\.name)
             for column in columns where column.dropFirst().first?.isNumber == true && !column.contains("_") {
                 let digits = column.dropFirst().prefix { $0.isNumber }
                 guard let n = Int(digits), let owner = entities[n], descriptions[owner.name] != nil else { continue }
