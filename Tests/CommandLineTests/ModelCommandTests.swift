@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import TestSupport
 import ObjectModel
+import SQLiteStore
 
 @Suite("termdata model")
 struct ModelCommandTests {
@@ -303,6 +304,17 @@ struct InferredModelCommandTests {
         let count = try TermDataProcess.run(["query", "--store", url.path, "Person", "cars.@count > 5", "--count"])
         #expect(count.status == 0, "\(count.stderr)")
         #expect(count.stdout == "1\n")
+    }
+
+    @Test("a model recovered from a store's layout and written out is a plain model file, not marked inferred")
+    func recoveredIsPlain() throws {
+        let url = try storeWithoutCache()
+        let target = url.deletingLastPathComponent().appendingPathComponent("Recovered.xcdatamodeld")
+        let result = try TermDataProcess.run(["model", "--store", url.path, "--write-xcdatamodeld", target.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let recovered = try XcodeModelFile.read(target).current
+        #expect(recovered.entityNames.sorted() == ["Car", "ExpensiveSportCar", "Person", "SportCar"])
+        #expect(!InferredModel.isInferred(recovered))
     }
 
     @Test("a store opened on an inferred model is read-only unless --writable")

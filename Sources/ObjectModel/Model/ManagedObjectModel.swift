@@ -22,6 +22,11 @@ public struct ManagedObjectModel: Sendable, Hashable {
     /// Model-file attributes of the `<model>` element, kept for writing back.
     public let xcodeAttributes: [String: String]
 
+    /// The attribute that marks a model inferred from a store's layout (its value the
+    /// store's path). It lives only in memory: model files neither write nor read it, so a
+    /// model recovered from a store and written out is a model like any other.
+    public static let inferredFromStoreKey = "termdataInferredFromStore"
+
     private let resolved: ResolvedEntities
 
     /// Builds and checks a model.

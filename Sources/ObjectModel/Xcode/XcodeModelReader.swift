@@ -37,6 +37,7 @@ struct XcodeModelReader {
         }
         var modelAttributes = root.attributes
         let identifier = modelAttributes.removeValue(forKey: "userDefinedModelVersionIdentifier")
+        modelAttributes.removeValue(forKey: ManagedObjectModel.inferredFromStoreKey)
         do {
             return try ManagedObjectModel(
                 entities: entities,

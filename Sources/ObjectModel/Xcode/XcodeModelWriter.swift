@@ -17,7 +17,7 @@ struct XcodeModelWriter {
         if let id = model.versionIdentifier { attributes.append(("userDefinedModelVersionIdentifier", id)) }
         attributes += [("type", model.xcodeAttributes["type"] ?? "com.apple.IDECoreDataModeler.DataModel"),
                        ("documentVersion", model.xcodeAttributes["documentVersion"] ?? "1.0")]
-        attributes += extras(model.xcodeAttributes, except: ["type", "documentVersion"])
+        attributes += extras(model.xcodeAttributes, except: ["type", "documentVersion", ManagedObjectModel.inferredFromStoreKey])
         open("model", attributes, indent: 0)
         for entity in model.entityDescriptions { writeEntity(entity) }
         for t in model.fetchRequestTemplates {

@@ -21,7 +21,7 @@ public struct InferredModel: Sendable {
 
     /// The model attribute that marks a model as inferred (holding the store's path), so
     /// that tools open stores on it read-only unless asked otherwise.
-    public static let markerKey = "termdataInferredFromStore"
+    public static let markerKey = ManagedObjectModel.inferredFromStoreKey
 
     /// Whether a model was inferred from a store's layout.
     public static func isInferred(_ model: ManagedObjectModel) -> Bool {
