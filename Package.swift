@@ -97,7 +97,7 @@ let package = Package(
             name: "TermDataResources",
             path: "Resources",
             exclude: ["README.md"],
-            resources: [.copy("ToDo.xcdatamodeld")]
+            resources: [.copy("ToDo.xcdatamodeld"), .copy("ToDo.termdata-mapping")]
         ),
 
         // Executables
@@ -149,7 +149,7 @@ let package = Package(
             "TerminalBindings", "TerminalUI", "Bindings", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ]),
         .testTarget(name: "ToDoAppTests", dependencies: [
-            "ToDoApp", "AppShell", "Interchange", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+            "ToDoApp", "AppShell", "Interchange", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport", "TermDataResources",
         ], exclude: ["Screens"]),
         .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: [

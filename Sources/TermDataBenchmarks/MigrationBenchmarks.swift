@@ -47,7 +47,7 @@ enum MigrationBenchmarks {
         let policyStore = dir.appendingPathComponent("policy.sqlite")
         try write(policyItems, to: policyStore, model: v1)
         let general = try measure {
-            _ = try StoreMigrator(versions: versions, mappings: [DoNotAlertMigrationPolicy.mapping]).migrateStore(at: policyStore, type: .sqlite)
+            _ = try StoreMigrator(versions: versions, mappings: try ToDoStore.bundledMappings()).migrateStore(at: policyStore, type: .sqlite)
         }
         print(String(format: "migrate %d items v1 → v2 with the article's custom policy (general path): %.2f s", policyItems, general))
     }

@@ -13,7 +13,8 @@ struct MigrateCommand: ParsableCommand {
         abstract: "Migrate a store to the current version of its model.",
         discussion: """
             Finds the model version the store was written with, then migrates it step by step to \
-            the current version, inferring each step's mapping unless a --mapping file gives it. \
+            the current version, inferring each step's mapping unless a --mapping file gives it \
+            or a mapping file bundled beside the model does (*.termdata-mapping naming the model). \
             The original is kept beside the store with .backup added. A store whose version is \
             not among the model's versions is refused and left untouched.
             """
@@ -31,8 +32,11 @@ struct MigrateCommand: ParsableCommand {
         let url = storeArguments.storeURL
         let storeType = storeArguments.storeType
         do {
-            let versions = try storeArguments.loadVersions()
-            var migrator = StoreMigrator(versions: versions, mappings: try mappings.map { try MappingModel.read(URL(fileURLWithPath: $0)) })
+            let (versions, modelFile) = try storeArguments.loadModelFile()
+            // A mapping file given here comes before one bundled beside the model.
+            let given = try mappings.map { try MappingModel.read(URL(fileURLWithPath: $0)) }
+            let bundled = try modelFile.map { try MappingModel.bundled(with: $0) } ?? []
+            var migrator = StoreMigrator(versions: versions, mappings: given + bundled)
             let from = try migrator.sourceVersion(forStoreAt: url, type: storeType)
             let steps = try migrator.plan(from: from)
             guard !steps.isEmpty else {

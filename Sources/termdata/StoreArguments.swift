@@ -48,6 +48,12 @@ struct StoreArguments: ParsableArguments {
 
     /// Every version of the model (for migration).
     func loadVersions() throws -> ModelVersions {
+        try loadModelFile().versions
+    }
+
+    /// Every version of the model, and the file it was read from (nil for a store's own
+    /// model): the mappings bundled beside that file go with it.
+    func loadModelFile() throws -> (versions: ModelVersions, file: URL?) {
         let url: URL
         if let model {
             url = Self.modelURL(model)
@@ -57,13 +63,13 @@ struct StoreArguments: ParsableArguments {
             let bundled = try ModelCommand.load(BundledResources.toDoModelURL)
             // A store that cannot be read is said to be so, not taken for another model's.
             if !isServerStore { try CommandFailure.rethrowing { try StoreFiles.checkPermissions(storeURL, readOnly: true) } }
-            if isToDoStore(storeURL, versions: bundled) { return bundled }
+            if isToDoStore(storeURL, versions: bundled) { return (bundled, BundledResources.toDoModelURL) }
             if FileManager.default.fileExists(atPath: storeURL.path),
-               let own = try StoreArguments.storesOwnModel(storeURL, type: storeType) { return own.versions }
+               let own = try StoreArguments.storesOwnModel(storeURL, type: storeType) { return (own.versions, nil) }
             throw CommandFailure("--model is required for \(storeName): it is not a ToDo store and keeps no model of its own (--model ToDo names the bundled ToDo model)")
         }
         guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("no model at \(url.path)") }
-        return try ModelCommand.load(url)
+        return (try ModelCommand.load(url), url)
     }
 
     /// The name a model read from its store goes by.

@@ -6,6 +6,7 @@ import PostgresStore
 import SQLiteStore
 import TerminalUI
 import TermDataResources
+import ToDoApp
 
 @main
 struct TermDataCommand: ParsableCommand {
@@ -22,6 +23,9 @@ struct TermDataCommand: ParsableCommand {
         // Every store type the command line opens, registered once for the whole program.
         SQLiteStore.register()
         PostgresStore.register()
+        // Every migration policy a mapping bundled with a model here names, so that
+        // `termdata migrate` migrates a store exactly as its application does.
+        DoNotAlertMigrationPolicy.register()
         do {
             var command = try parseAsRoot()
             try command.run()

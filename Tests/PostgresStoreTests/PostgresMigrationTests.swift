@@ -261,6 +261,7 @@ struct PostgresMigrationTests {
         let coordinator = PersistentStoreCoordinator(model: twoVersions.current)
         var options = StoreOptions()
         options.migratesAutomatically = true
+        options.infersMappingModel = true
         let (_, reports) = try coordinator.addStore(type: .postgres, at: old.url, versions: twoVersions, options: options)
         #expect(reports.count == 1)
         let context = ManagedObjectContext(coordinator: coordinator)

@@ -7,6 +7,7 @@ import TerminalUI
 import ToDoApp
 import Interchange
 import TestSupport
+import TermDataResources
 
 @Suite("ToDo store: import, export and migration")
 struct ToDoStoreFileTests: ToDoTesting {
@@ -114,6 +115,48 @@ struct ToDoStoreFileTests: ToDoTesting {
         #expect(store.migrations.first?.objectCount == 3)
         let items = try store.context.fetch(FetchRequest(entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")]))
         #expect(items.map { "\($0.string("name")!)=\($0.bool("doNotAlert")!)" } == ["Archive mail=true", "ask for a raise=true", "buy bread=false"])
+    }
+
+    @Test("termdata migrate gives a version-1 store exactly the rows the app gives it, the article's policy included",
+          arguments: ["sqlite", "xml"])
+    func commandLineMigratesAsTheAppDoes(type: String) throws {
+        // A version-1 store made as a user would: an import with the version-1 model.
+        let graph = folder.appendingPathComponent("v1.json")
+        try Data("""
+            {"format": "termdata-graph", "version": 1, "entities": {
+              "Category": [{"@id": "c1", "name": "Home"}, {"@id": "c2", "name": "Work"}],
+              "ToDo": [{"@id": "t1", "name": "ask for a raise", "category": "c2", "dueDate": "2026-12-01T09:00:00Z"},
+                       {"@id": "t2", "name": "Archive mail", "completed": true, "category": "c2"},
+                       {"@id": "t3", "name": "buy bread", "category": "c1"},
+                       {"@id": "t4", "name": "Água", "dueDate": "2027-01-02T10:30:00Z"},
+                       {"@id": "t5", "name": "alpha", "completed": true}]}}
+            """.utf8).write(to: graph)
+        let versionOne = BundledResources.toDoModelURL.appendingPathComponent("ToDo.xcdatamodel")
+        let byApp = folder.appendingPathComponent("app.\(type)"), byTool = folder.appendingPathComponent("tool.\(type)")
+        let made = try TermDataProcess.run(["import", "--store", byApp.path, "--type", type, "--model", versionOne.path, graph.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        try FileManager.default.copyItem(at: byApp, to: byTool)
+
+        let storeType: StoreType = type == "sqlite" ? .sqlite : .xml
+        let app = try ToDoStore.open(at: byApp, type: storeType)
+        #expect(app.migrations.count == 1)
+        let tool = try TermDataProcess.run(["migrate", "--store", byTool.path, "--type", type])
+        #expect(tool.status == 0, "\(tool.stderr)")
+        #expect(tool.stdout.contains("ToDo → ToDo 2 (mapping file)"), "the bundled mapping is found: \(tool.stdout)")
+
+        func rows(_ store: ToDoStore) throws -> [String] {
+            try store.context.fetch(FetchRequest(entityName: ToDoKeys.toDo, sortDescriptors: [ObjectSortDescriptor(key: ToDoKeys.name)])).map { item in
+                [item.string(ToDoKeys.name) ?? "nil", "\(item.bool(ToDoKeys.doNotAlert).map(String.init) ?? "nil")",
+                 "\(item.bool(ToDoKeys.completed).map(String.init) ?? "nil")", "\(item.date(ToDoKeys.dueDate)?.timeIntervalSince1970 ?? -1)",
+                 item.object(ToDoKeys.category)?.string(ToDoKeys.name) ?? "-"].joined(separator: " | ")
+            }
+        }
+        let migratedByTool = try ToDoStore.open(at: byTool, type: storeType, seeded: false)
+        #expect(migratedByTool.migrations.isEmpty, "the tool left it at the current version")
+        let expected = try rows(app)
+        #expect(try rows(migratedByTool) == expected)
+        let doNotAlert = expected.filter { $0.split(separator: "|")[1].contains("true") }.map { String($0.prefix { $0 != " " }) }
+        #expect(doNotAlert == ["Archive", "alpha", "ask"], "items starting with 'a', and only those, are do-not-alert: \(expected)")
     }
 
     @Test("a store file removed under the app: Ctrl-S says so and keeps the item; q asks before quitting without it")

@@ -18,6 +18,8 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
     case policyFailed(mapping: String, reason: String)
     /// Nothing to migrate from this store's version to the destination.
     case noPath(from: String, to: String)
+    /// A step no mapping was given for, with inference turned off.
+    case noMapping(from: String, to: String)
     /// A mapping names a version the model does not have (a typo would otherwise leave the
     /// mapping unused and the migration inferred).
     case unknownMappingVersion(String, versions: [String])
@@ -45,6 +47,8 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
         case .invalidResult(let reason): return "the migrated store would be invalid: \(reason)"
         case .policyFailed(let mapping, let reason): return "mapping \(mapping): \(reason)"
         case .noPath(let from, let to): return "no way to migrate from version \(from) to \(to)"
+        case .noMapping(let from, let to):
+            return "no mapping is given for the step from version \(from) to \(to), and inferring one is turned off (infersMappingModel)"
         case .notInPlace(let store, let from, let to, let reason, let storeVersion, let currentVersion):
             return "\(store): the step from version \(from) to \(to) cannot change a store on a server where it lies: \(reason). "
                 + "The store is unchanged; export it with version \(storeVersion) and import the file with version \(currentVersion)"

@@ -4,6 +4,26 @@ import Predicates
 extension MappingModel {
     static let formatName = "termdata-mapping"
     static let formatVersion = 1
+    /// The extension of mapping files found beside their model.
+    public static let fileExtension = "termdata-mapping"
+
+    /// The mappings that go with a model, as Core Data finds a model's mapping models in
+    /// its bundle: each `*.termdata-mapping` file in the folder that holds the model whose
+    /// `"model"` names it (`ToDo` for `ToDo.xcdatamodeld` or `ToDo.momd`), in file-name
+    /// order. Every program that migrates the model's stores with these uses the same
+    /// mappings, and so the same policies.
+    ///
+    /// - Throws: `MigrationError.badMappingFile` for such a file that cannot be read: a
+    ///   mapping the model ships with is never passed over in silence.
+    public static func bundled(with modelURL: URL) throws -> [MappingModel] {
+        let modelName = modelURL.deletingPathExtension().lastPathComponent
+        let folder = modelURL.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return try names.filter { $0.hasSuffix(".\(fileExtension)") }.sorted().compactMap { name in
+            let mapping = try read(folder.appendingPathComponent(name))
+            return mapping.modelName == modelName ? mapping : nil
+        }
+    }
 
     /// Reads a mapping file (format `termdata-mapping`, described in `docs/StoreFormats.md`).
     ///
@@ -55,7 +75,7 @@ extension MappingModel {
                 userInfo: item["userInfo"] as? [String: String] ?? [:]))
         }
         return MappingModel(entityMappings: mappings, sourceVersion: root["source"] as? String,
-                            destinationVersion: root["destination"] as? String)
+                            destinationVersion: root["destination"] as? String, modelName: root["model"] as? String)
     }
 
     /// Writes the mapping in the file format `read` takes.
@@ -63,6 +83,7 @@ extension MappingModel {
         var root: [String: Any] = ["format": Self.formatName, "version": Self.formatVersion]
         if let sourceVersion { root["source"] = sourceVersion }
         if let destinationVersion { root["destination"] = destinationVersion }
+        if let modelName { root["model"] = modelName }
         root["entityMappings"] = entityMappings.map { m -> [String: Any] in
             var item: [String: Any] = ["name": m.name, "kind": m.kind.rawValue]
             if let s = m.sourceEntityName { item["source"] = s }

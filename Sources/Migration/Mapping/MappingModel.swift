@@ -18,11 +18,17 @@ public struct MappingModel: Sendable, Equatable {
     /// The source and destination model version names, when known (for messages).
     public var sourceVersion: String?
     public var destinationVersion: String?
+    /// The model the mapping goes with (its file name without extension, `ToDo` for
+    /// `ToDo.xcdatamodeld`): a mapping file beside a model that names it is found with it
+    /// (`bundled(with:)`).
+    public var modelName: String?
 
-    public init(entityMappings: [EntityMapping], sourceVersion: String? = nil, destinationVersion: String? = nil) {
+    public init(entityMappings: [EntityMapping], sourceVersion: String? = nil, destinationVersion: String? = nil,
+                modelName: String? = nil) {
         self.entityMappings = entityMappings
         self.sourceVersion = sourceVersion
         self.destinationVersion = destinationVersion
+        self.modelName = modelName
     }
 
     /// The entity mapping of this name.

@@ -3,6 +3,24 @@ import ObjectGraph
 import ObjectModel
 
 extension PersistentStoreCoordinator {
+    /// A coordinator for the current version of a model that knows its earlier versions:
+    /// `addStore` with `migratesAutomatically` finds the version a store was written with
+    /// among them and migrates it step by step, through `mappings` where they are given
+    /// (custom policies included) and inference elsewhere unless `infersMappingModel` is off.
+    ///
+    /// ```swift
+    /// let versions = try ModelFile.read(modelURL)
+    /// let coordinator = PersistentStoreCoordinator(versions: versions, mappings: try MappingModel.bundled(with: modelURL))
+    /// try coordinator.addStore(type: .sqlite, at: url, options: StoreOptions(migratesAutomatically: true, infersMappingModel: true))
+    /// ```
+    public convenience init(versions: ModelVersions, mappings: [MappingModel] = []) {
+        self.init(model: versions.current) { url, type, options in
+            var migrator = StoreMigrator(versions: versions, mappings: mappings)
+            migrator.infersMappings = options.infersMappingModel
+            try migrator.migrateStore(at: url, type: type)
+        }
+    }
+
     /// Adds a store, first migrating it to the coordinator's model when it was written with
     /// an earlier version and `options.migratesAutomatically` is set (Core Data's automatic
     /// migration). Without the option a store of another version is refused, untouched.
@@ -28,10 +46,29 @@ extension PersistentStoreCoordinator {
                                                              differingEntities: model.entitiesDiffering(fromVersionHashes: metadata.versionHashes))
                 }
                 var migrator = StoreMigrator(versions: versions, mappings: mappings)
+                migrator.infersMappings = options.infersMappingModel
                 migrator.progress = progress
                 reports = try migrator.migrateStore(at: url, type: type)
             }
         }
         return (try addStore(type: type, at: url, options: options), reports)
+    }
+}
+
+extension PersistentContainer {
+    /// A container for the current version of a model that migrates stores written with
+    /// its earlier versions as it loads them (each store description's
+    /// `shouldMigrateStoreAutomatically`, on by default), through `mappings` where given.
+    ///
+    /// ```swift
+    /// let modelURL = URL(fileURLWithPath: "ToDo.xcdatamodeld")
+    /// let container = PersistentContainer(name: "ToDo", versions: try ModelFile.read(modelURL),
+    ///                                     mappings: try MappingModel.bundled(with: modelURL))
+    /// try container.loadPersistentStores()
+    /// ```
+    public convenience init(name: String, versions: ModelVersions, mappings: [MappingModel] = [],
+                            storeDescriptions: [StoreDescription]? = nil) {
+        self.init(name: name, coordinator: PersistentStoreCoordinator(versions: versions, mappings: mappings),
+                  storeDescriptions: storeDescriptions)
     }
 }

@@ -33,6 +33,10 @@ public struct StoreMigrator {
     /// Where the original goes before it is replaced; by default beside it, `.backup` added.
     public var backupURL: ((URL) -> URL)?
     public var progress: ((Double, String) -> Void)?
+    /// Whether a step no mapping is given for infers one (Core Data's
+    /// `shouldInferMappingModelAutomatically`); off, such a step is refused. A given
+    /// mapping is completed by inference either way: it need only say what differs.
+    public var infersMappings = true
 
     public init(versions: ModelVersions, mappings: [MappingModel] = []) {
         self.versions = versions
@@ -101,6 +105,7 @@ public struct StoreMigrator {
     }
 
     private func step(from: String, to: String, given: MappingModel?) throws -> Step {
+        guard given != nil || infersMappings else { throw MigrationError.noMapping(from: from, to: to) }
         let source = versions.version(named: from)!, destination = versions.version(named: to)!
         // Checked before anything is read, so that a dry run reports it too.
         if let problems = given?.problems(from: source, to: destination), !problems.isEmpty {

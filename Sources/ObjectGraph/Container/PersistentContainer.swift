@@ -4,23 +4,50 @@ import ObjectModel
 /// The whole stack for a model in one object: coordinator, stores and a main context.
 ///
 /// ```swift
-/// let container = PersistentContainer(name: "ToDo", model: model)
-/// try container.loadPersistentStores()            // ~/.local/share/termdata/ToDo.xml
+/// let container = PersistentContainer(name: "ToDo", versions: try ModelFile.read(modelURL))   // Migration
+/// try container.loadPersistentStores()            // ~/.local/share/termdata/ToDo.xml, migrated if older
 /// let context = container.viewContext
 /// ```
+///
+/// Made with a model alone (`PersistentContainer(name:model:)`) it knows no earlier
+/// versions, and refuses a store written with one.
 public final class PersistentContainer {
-    /// Where and how one store is opened.
+    /// Where and how one store is opened. As in Core Data's container, a store written with
+    /// an earlier model version is migrated when it is loaded, its mapping inferred where no
+    /// mapping is given: both switches are on unless turned off.
     public struct StoreDescription: Sendable {
         public var type: StoreType
         public var url: URL?
         public var configuration: String?
         public var options: StoreOptions
 
-        public init(type: StoreType, url: URL?, configuration: String? = nil, options: StoreOptions = StoreOptions()) {
+        /// The options a store description starts with: migrate, inferring mappings.
+        public static let defaultOptions = StoreOptions(migratesAutomatically: true, infersMappingModel: true)
+
+        public init(type: StoreType, url: URL?, configuration: String? = nil, options: StoreOptions = defaultOptions) {
             self.type = type
             self.url = url
             self.configuration = configuration
             self.options = options
+        }
+
+        /// Whether a store of an earlier model version is migrated when loaded (true by default).
+        public var shouldMigrateStoreAutomatically: Bool {
+            get { options.migratesAutomatically }
+            set { options.migratesAutomatically = newValue }
+        }
+
+        /// Whether a migration step with no mapping given infers one (true by default); off,
+        /// such a step is refused.
+        public var shouldInferMappingModelAutomatically: Bool {
+            get { options.infersMappingModel }
+            set { options.infersMappingModel = newValue }
+        }
+
+        /// Whether the store opens read-only.
+        public var isReadOnly: Bool {
+            get { options.readOnly }
+            set { options.readOnly = newValue }
         }
     }
 
@@ -34,10 +61,16 @@ public final class PersistentContainer {
     /// The context for the main thread, created on first use.
     public private(set) lazy var viewContext = ManagedObjectContext(coordinator: coordinator)
 
-    public init(name: String, model: ManagedObjectModel, storeDescriptions: [StoreDescription]? = nil) {
+    /// A container for one model version; see the type's description on migration.
+    public convenience init(name: String, model: ManagedObjectModel, storeDescriptions: [StoreDescription]? = nil) {
+        self.init(name: name, coordinator: PersistentStoreCoordinator(model: model), storeDescriptions: storeDescriptions)
+    }
+
+    /// A container over a coordinator made elsewhere (with its versions, for migration).
+    public init(name: String, coordinator: PersistentStoreCoordinator, storeDescriptions: [StoreDescription]? = nil) {
         self.name = name
-        self.model = model
-        self.coordinator = PersistentStoreCoordinator(model: model)
+        self.model = coordinator.model
+        self.coordinator = coordinator
         self.storeDescriptions = storeDescriptions
             ?? [StoreDescription(type: .xml, url: Self.defaultDirectory().appendingPathComponent("\(name).xml"))]
     }

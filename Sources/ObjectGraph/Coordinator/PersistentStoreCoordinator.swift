@@ -16,7 +16,17 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Builds a store of a type that is not built in (SQLite registers itself this way).
     public typealias StoreFactory = @Sendable (ManagedObjectModel, URL?, String?, StoreOptions) throws -> any PersistentStore
 
+    /// Brings a store written with an earlier version of the model up to it, for
+    /// `addStore` when the store's options ask (`migratesAutomatically`). It is called only
+    /// for a store that exists and whose metadata does not fit `model`, and throws when it
+    /// cannot migrate (the store left as it was).
+    public typealias AutomaticMigration = @Sendable (_ url: URL, _ type: StoreType, _ options: StoreOptions) throws -> Void
+
     public let model: ManagedObjectModel
+    /// How this coordinator migrates stores of earlier model versions; nil when it knows
+    /// only the current version. `PersistentStoreCoordinator(versions:mappings:)`, in the
+    /// Migration target, gives one that plans through every version.
+    public let automaticMigration: AutomaticMigration?
     private let lock = NSRecursiveLock()
     /// The stores, behind a lock of their own: looking one up never waits for a save, which
     /// holds `lock` while it writes.
@@ -43,8 +53,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     nonisolated(unsafe) private static var factories: [StoreType: StoreFactory] = [:]
     private static let factoryLock = NSLock()
 
-    public init(model: ManagedObjectModel) {
+    public init(model: ManagedObjectModel, automaticMigration: AutomaticMigration? = nil) {
         self.model = model
+        self.automaticMigration = automaticMigration
     }
 
     deinit {
@@ -79,7 +90,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - configuration: the configuration whose entities the store holds; `nil` for all.
-    /// - Throws: the store's error when its file cannot be read or belongs to another model version.
+    /// A store written with an earlier model version is first migrated when
+    /// `options.migratesAutomatically` is set and the coordinator has an
+    /// `automaticMigration`; otherwise it is refused, untouched.
+    ///
+    /// - Throws: the store's error when its file cannot be read or belongs to another model
+    ///   version; the migration's error when it cannot be brought up to this one.
     @discardableResult
     public func addStore(type: StoreType, configuration: String? = nil, at url: URL? = nil,
                          options: StoreOptions = StoreOptions()) throws -> any PersistentStore {
@@ -90,9 +106,37 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             try StoreFiles.checkIsRegularFile(url)
             try StoreFiles.checkPermissions(url, readOnly: options.readOnly)
         }
+        if let url, options.migratesAutomatically, !options.readOnly, type != .inMemory {
+            try migrateIfNeeded(url, type: type, options: options)
+        }
         let store = try openStore(type: type, configuration: configuration, at: url, options: options)
         try addStore(store)
         return store
+    }
+
+    /// Migrates the store at `url` when it exists and its metadata says it was written with
+    /// another model version; refuses it, naming what is missing, when this coordinator
+    /// knows no earlier versions.
+    private func migrateIfNeeded(_ url: URL, type: StoreType, options: StoreOptions) throws {
+        // A file is there or not; a server's store is there when its metadata can be read.
+        if url.isFileURL && !FileManager.default.fileExists(atPath: url.path) { return }
+        guard let metadata = url.isFileURL ? try Self.metadataForStore(ofType: type, at: url)
+                                           : try? Self.metadataForStore(ofType: type, at: url) else { return }
+        // Hashes of this model's own making decide at once; a store written by Apple's Core
+        // Data keeps hashes only a compiled model lists, so the migration plan decides.
+        if !metadata.versionHashes.isEmpty && model.isCompatible(withVersionHashes: metadata.versionHashes) { return }
+        if metadata.versionHashes.isEmpty && metadata.appleVersionHashes.isEmpty { return }
+        guard let automaticMigration else {
+            guard metadata.versionHashes.isEmpty else {
+                throw ObjectGraphError.cannotMigrate(
+                    file: url.path, reason: "it was written with another version of the model (entities differing: "
+                        + model.entitiesDiffering(fromVersionHashes: metadata.versionHashes).joined(separator: ", ")
+                        + "), and this coordinator knows only the current version: create it with the model's versions, "
+                        + "PersistentStoreCoordinator(versions:) or PersistentContainer(name:versions:)")
+            }
+            return
+        }
+        try automaticMigration(url, type, options)
     }
 
     /// Opens (or creates) a store of a type: the built-in ones here, others through their

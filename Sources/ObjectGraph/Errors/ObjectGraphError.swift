@@ -28,6 +28,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     case readOnlyStore(String)
     /// A store whose model version hashes do not match the model's.
     case incompatibleStore(file: String, differingEntities: [String])
+    /// A store of an earlier model version that automatic migration was asked for and cannot reach.
+    case cannotMigrate(file: String, reason: String)
     /// The model has no fetch request template of that name.
     case noFetchRequestTemplate(String)
     /// The model has no configuration of that name.
@@ -79,6 +81,7 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
                 + "\(model.joined(separator: ", ")) (give the store's own model with --model)"
         case .incompatibleStore(let f, let entities):
             return "\(f): the store was written with another version of the model (entities differing: \(entities.joined(separator: ", ")))"
+        case .cannotMigrate(let f, let reason): return "\(f) cannot be migrated: \(reason)"
         case .noFetchRequestTemplate(let name): return "the model has no fetch request template '\(name)'"
         case .noConfiguration(let name): return "the model has no configuration '\(name)'"
         case .storeNeedsFile(let type): return "\(type == .xml ? "an" : "a") \(type == .xml ? "XML" : type.rawValue.lowercased()) store needs a file URL"

@@ -36,6 +36,11 @@ public final class ToDoStore {
         try XcodeModelFile.read(BundledResources.toDoModelURL)
     }
 
+    /// The mappings bundled beside the model (version 1 to 2 through the article's policy).
+    public static func bundledMappings() throws -> [MappingModel] {
+        try MappingModel.bundled(with: BundledResources.toDoModelURL)
+    }
+
     /// Opens the store, creating it (with a welcome item and three categories unless
     /// `seeded` is false) when missing, and migrating a version-1 store with the article's
     /// policy. `now` dates the welcome item (due tomorrow at nine).
@@ -51,7 +56,7 @@ public final class ToDoStore {
         coordinator.register(ToDoItem.self, forEntityName: ToDoKeys.toDo)
         coordinator.register(ToDoCategory.self, forEntityName: ToDoKeys.categoryEntity)
         let (_, migrations) = try coordinator.addStore(
-            type: type, at: url, versions: versions, mappings: [DoNotAlertMigrationPolicy.mapping],
+            type: type, at: url, versions: versions, mappings: try bundledMappings(),
             options: StoreOptions(migratesAutomatically: true, infersMappingModel: true, tracksHistory: true), progress: progress)
         // A store on a server is new when opening it made it.
         if let server = coordinator.stores.first as? PostgresStore { isNew = server.madeStore }
