@@ -43,6 +43,9 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case malformedBinaryPropertyList(String)
         /// A compiled model's archive whose objects are not a model's.
         case malformedArchive(String)
+        /// Two models being merged that both define an entity (or a fetch request template)
+        /// of one name: where each comes from.
+        case definedInBoth(what: String, first: String, second: String)
     }
 
     public var kind: Kind
@@ -111,6 +114,8 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the entities '\(a)' and '\(b)' differ only in case; a SQLite store names its tables in capitals, so one name must change"
         case .malformedBinaryPropertyList(let why): return "malformed binary property list: \(why)"
         case .malformedArchive(let why): return "malformed compiled model: \(why)"
+        case .definedInBoth(let what, let first, let second):
+            return "the \(what) is defined both in \(first) and in \(second); models merge only when their names differ"
         case .missingCurrentVersion(let v): return "the current version '\(v)' is not in the bundle"
         }
     }
