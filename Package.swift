@@ -35,6 +35,8 @@ let package = Package(
         ),
         .target(name: "Bindings", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
         .target(name: "Migration", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
+        // Swift classes from a model, for `termdata model --swift`
+        .target(name: "ModelCodegen", dependencies: ["ObjectModel", "Predicates"]),
 
         .target(name: "SQLSyntax", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
         // zlib: a Core Data store caches its model compressed with DEFLATE.
@@ -104,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "termdata",
             dependencies: [
-                "Predicates", "ObjectModel", "ObjectGraph", "Migration", "SQLiteStore", "PostgresStore", "TermDataResources", "ToDoApp", "Browser",
+                "Predicates", "ObjectModel", "ObjectGraph", "Migration", "ModelCodegen", "SQLiteStore", "PostgresStore", "TermDataResources", "ToDoApp", "Browser",
                 "Interchange", "TerminalUI", "TerminalUICurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -164,6 +166,9 @@ let package = Package(
             "PostgresStore", "Migration", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+        .testTarget(name: "TypedAPITests", dependencies: [
+            "ModelCodegen", "ObjectGraph", "ObjectModel", "Predicates", "SQLiteStore", "TestSupport",
+        ]),
         .testTarget(name: "CommandLineTests", dependencies: [
             "TestSupport", "ObjectModel", "ObjectGraph", "SQLiteStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
         ]),

@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import ObjectModel
 import ObjectGraph
+import ModelCodegen
 import SQLiteStore
 
-/// `termdata model PATH [--format text|json] [--write-xcdatamodeld DIR]`, or
+/// `termdata model PATH [--format text|json] [--write-xcdatamodeld DIR] [--swift DIR]`, or
 /// `termdata model --store STORE`: the model a store keeps of itself.
 struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,7 +13,9 @@ struct ModelCommand: ParsableCommand {
         abstract: "Summarise a model: Xcode's .xcdatamodeld or .xcdatamodel, or a compiled .momd or .mom.",
         discussion: """
             A compiled model (the .momd folder or .mom file inside an app) is read as it is; \
-            --write-xcdatamodeld writes it back as an Xcode model, so a lost source can be recovered.
+            --write-xcdatamodeld writes it back as an Xcode model, so a lost source can be recovered. \
+            --swift writes a Swift class for each entity (typed properties, to-many add and remove \
+            methods, a typed fetchRequest()), honouring each entity's code generation setting.
             """
     )
 
@@ -29,6 +32,9 @@ struct ModelCommand: ParsableCommand {
     @Option(name: .customLong("write-xcdatamodeld"),
             help: "Write the model, every version, as an Xcode .xcdatamodeld bundle at this path (which must not exist).")
     var writeXcdatamodeld: String?
+
+    @Option(help: "Write a Swift class for each entity of the current version into this folder (made if missing).")
+    var swift: String?
 
     @Option(help: "Output format: text or json.")
     var format: Format = .text
@@ -48,6 +54,11 @@ struct ModelCommand: ParsableCommand {
         }
         if let writeXcdatamodeld {
             try write(versions, to: writeXcdatamodeld)
+            return
+        }
+        if let swift {
+            let file = path.map { StoreArguments.modelURL($0).lastPathComponent } ?? "Model"
+            try generate(versions, file: file, into: swift)
             return
         }
         let summary = ModelSummary(versions)
@@ -84,6 +95,22 @@ struct ModelCommand: ParsableCommand {
         let heading = "\(url.lastPathComponent) keeps no model of its own; this one is inferred from its layout. "
             + "A store opened on it is read-only unless --writable is given.\n\n"
         return (versions, heading, tail)
+    }
+
+    private func generate(_ versions: ModelVersions, file: String, into path: String) throws {
+        let folder = URL(fileURLWithPath: path)
+        let name = (file as NSString).deletingPathExtension
+        let written = try CommandFailure.rethrowing {
+            try SwiftClassGenerator(model: versions.current, modelName: name, modelFileName: file).write(to: folder)
+        }
+        guard !written.files.isEmpty else {
+            try StandardOutput.write("\(name) asks for no classes: every entity's code generation is manual\n")
+            return
+        }
+        var report = "wrote \(written.files.count) file\(written.files.count == 1 ? "" : "s") into \(folder.path) from version \(versions.currentVersionName):\n"
+        for file in written.files { report += "  \(file)\n" }
+        for file in written.removed { report += "  removed \(file) (its entity is gone)\n" }
+        try StandardOutput.write(report)
     }
 
     private func write(_ versions: ModelVersions, to path: String) throws {

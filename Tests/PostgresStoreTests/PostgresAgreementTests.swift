@@ -23,7 +23,7 @@ struct PostgresAgreementTests {
         return (memory.newContext(), try company.get().newContext())
     }
 
-    func names(_ context: ManagedObjectContext, _ request: FetchRequest) throws -> [String] {
+    func names(_ context: ManagedObjectContext, _ request: FetchRequest<ManagedObject>) throws -> [String] {
         try context.fetch(request).compactMap { $0.string("name") }
     }
 

@@ -307,13 +307,13 @@ struct IndexRangeCountTests {
         let log = StatementLog()
         stack.store.traceStatements { log.append($0) }
         defer { stack.store.traceStatements(nil) }
-        func request(after seconds: Double, sort key: String, limit: Int = 0) throws -> FetchRequest {
+        func request(after seconds: Double, sort key: String, limit: Int = 0) throws -> FetchRequest<ManagedObject> {
             let predicate = try ObjectPredicate(format: "completed == NO AND dueDate > %@",
                                                 argumentArray: [.date(Date(timeIntervalSinceReferenceDate: seconds))])
             return FetchRequest(entityName: "ToDo", predicate: predicate,
                                 sortDescriptors: [ObjectSortDescriptor(key: key, ascending: true)], fetchLimit: limit)
         }
-        func names(_ request: FetchRequest) throws -> [String] {
+        func names(_ request: FetchRequest<ManagedObject>) throws -> [String] {
             let context = stack.newContext()
             return try withExtendedLifetime(context) { try context.fetch(request).map { $0.string("name") ?? "" } }
         }

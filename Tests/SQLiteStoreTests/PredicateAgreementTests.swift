@@ -19,7 +19,7 @@ struct PredicateAgreementTests {
         return (memory.newContext(), try sqlite.reopened().context)
     }
 
-    func names(_ context: ManagedObjectContext, _ request: FetchRequest) throws -> [String] {
+    func names(_ context: ManagedObjectContext, _ request: FetchRequest<ManagedObject>) throws -> [String] {
         try context.fetch(request).compactMap { $0.string("name") }
     }
 

@@ -8,7 +8,7 @@ import TestSupport
 
 @Suite("Generated SQL")
 struct SQLGenerationTests {
-    func sql(_ request: FetchRequest, entityNames: [String]? = nil) throws -> (String, [String]) {
+    func sql(_ request: FetchRequest<ManagedObject>, entityNames: [String]? = nil) throws -> (String, [String]) {
         let stack = try SQLiteTestStack(model: try ModelFixtures.companyModel())
         let names = entityNames ?? [request.entityName]
         return try stack.store.sql(for: StoreRequest(fetch: request, entityNames: names))

@@ -248,7 +248,7 @@ public final class ArrayController {
     public struct Arrangement: Sendable {
         public let filterPredicate: ObjectPredicate?
         public let sortDescriptors: [ObjectSortDescriptor]
-        let request: FetchRequest
+        let request: FetchRequest<ManagedObject>
         let windowSize: Int
         let selected: [ManagedObjectID]
 

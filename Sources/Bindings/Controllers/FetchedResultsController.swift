@@ -28,7 +28,7 @@ public final class FetchedResultsController {
         }
     }
 
-    public private(set) var fetchRequest: FetchRequest
+    public private(set) var fetchRequest: FetchRequest<ManagedObject>
     public let context: ManagedObjectContext
     /// The key path whose values divide the results into sections; the request's first
     /// sort descriptor must sort by it.
@@ -49,7 +49,7 @@ public final class FetchedResultsController {
     private var observation: ContextObservation?
     private var kinds: Set<String> = []
 
-    public init(fetchRequest: FetchRequest, context: ManagedObjectContext, sectionNameKeyPath: String? = nil) {
+    public init(fetchRequest: FetchRequest<ManagedObject>, context: ManagedObjectContext, sectionNameKeyPath: String? = nil) {
         self.fetchRequest = fetchRequest
         self.context = context
         self.sectionNameKeyPath = sectionNameKeyPath
@@ -90,7 +90,7 @@ public final class FetchedResultsController {
     /// What a fetch found, as a context on any queue reads it for a controller on another:
     /// the count, the sections, the first window of results, and where some objects sort.
     public struct Results: Sendable {
-        public let request: FetchRequest
+        public let request: FetchRequest<ManagedObject>
         public let count: Int
         public let sections: [Section]
         /// Windows of results by number (`windowSize` results each): the first, and those
@@ -109,7 +109,7 @@ public final class FetchedResultsController {
     /// }
     /// controller.install(found)
     /// ```
-    public static func results(of request: FetchRequest, sectionNameKeyPath: String? = nil, windowSize: Int = 100,
+    public static func results(of request: FetchRequest<ManagedObject>, sectionNameKeyPath: String? = nil, windowSize: Int = 100,
                                scanLimit: Int = 10_000, locating ids: [ManagedObjectID] = [],
                                in context: ManagedObjectContext) throws -> Results {
         if let key = sectionNameKeyPath, request.sortDescriptors.first?.key != key {
@@ -203,7 +203,7 @@ public final class FetchedResultsController {
     }
 
     /// Where an object sorts in a request's results, asking `context`'s stores.
-    private static func locate(_ object: ManagedObject, in request: FetchRequest, count: Int, windowSize: Int, scanLimit: Int,
+    private static func locate(_ object: ManagedObject, in request: FetchRequest<ManagedObject>, count: Int, windowSize: Int, scanLimit: Int,
                                context: ManagedObjectContext, window: (Int) throws -> [ManagedObjectID]) throws -> Int? {
         if let p = request.predicate, !(try p.evaluate(with: .object(object))) { return nil }
         guard let before = try beforePredicate(object, sortDescriptors: request.sortDescriptors) else {
@@ -249,7 +249,7 @@ public final class FetchedResultsController {
         return ids
     }
 
-    private static func sections(of fetchRequest: FetchRequest, by sectionNameKeyPath: String?,
+    private static func sections(of fetchRequest: FetchRequest<ManagedObject>, by sectionNameKeyPath: String?,
                                  in context: ManagedObjectContext) throws -> [Section] {
         guard let key = sectionNameKeyPath else { return [] }
         var request = fetchRequest

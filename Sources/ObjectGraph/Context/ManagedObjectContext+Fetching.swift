@@ -9,7 +9,7 @@ extension ManagedObjectContext {
     ///
     /// With `includesPendingChanges` (the default) unsaved inserts and changes that match
     /// are included, unsaved deletions left out.
-    public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
+    public func fetch(_ request: FetchRequest<ManagedObject>) throws -> FetchedObjects {
         checkQueue()
         var request = request
         if request.resultType != .managedObjects { request.resultType = .managedObjects }
@@ -18,12 +18,12 @@ extension ManagedObjectContext {
     }
 
     /// The objects a request matches, as a registered subclass.
-    public func fetch<T: ManagedObject>(_ request: FetchRequest, as type: T.Type) throws -> [T] {
+    public func fetch<T: ManagedObject>(_ request: FetchRequest<ManagedObject>, as type: T.Type) throws -> [T] {
         try fetch(request).compactMap { $0 as? T }
     }
 
     /// The IDs of the objects a request matches.
-    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
+    public func fetchObjectIDs(_ request: FetchRequest<ManagedObject>) throws -> [ManagedObjectID] {
         checkQueue()
         var request = request
         request.resultType = .objectIDs
@@ -32,7 +32,7 @@ extension ManagedObjectContext {
     }
 
     /// Dictionaries of the request's `propertiesToFetch` (every attribute when `nil`).
-    public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: ObjectValue]] {
+    public func fetchDictionaries(_ request: FetchRequest<ManagedObject>) throws -> [[String: ObjectValue]] {
         checkQueue()
         var request = request
         request.resultType = .dictionaries
@@ -41,7 +41,7 @@ extension ManagedObjectContext {
     }
 
     /// How many objects a request matches, without loading them.
-    public func count(for request: FetchRequest) throws -> Int {
+    public func count(for request: FetchRequest<ManagedObject>) throws -> Int {
         checkQueue()
         var request = request
         request.resultType = .count
@@ -53,7 +53,7 @@ extension ManagedObjectContext {
     ///
     /// - Throws: `ObjectGraphError.unknownEntity`, a predicate evaluation error, or the
     ///   store's error.
-    public func execute(_ request: FetchRequest) throws -> FetchResult {
+    public func execute(_ request: FetchRequest<ManagedObject>) throws -> FetchResult {
         checkQueue()
         guard let entity = model.entity(named: request.entityName) else {
             throw ObjectGraphError.unknownEntity(request.entityName)
@@ -152,7 +152,7 @@ extension ManagedObjectContext {
     /// changed objects that match are placed among them in memory. A window at offset `k`
     /// reads at most `limit` + (changed objects) rows. `nil` when the request is of another
     /// kind (no limit, no sort), which the general path answers.
-    private func foldingChanges(_ pending: [ManagedObject], into request: FetchRequest, entityNames: [String],
+    private func foldingChanges(_ pending: [ManagedObject], into request: FetchRequest<ManagedObject>, entityNames: [String],
                                 stores: [any PersistentStore]) throws -> FetchResult? {
         let counting = request.resultType == .count
         guard counting || (request.fetchLimit > 0 && !request.sortDescriptors.isEmpty
@@ -170,7 +170,7 @@ extension ManagedObjectContext {
             guard o.status == .inserted || o.status == .clean else { return false }
             return try request.predicate?.evaluate(with: .object(o)) ?? true
         }
-        func fromStore(_ fetch: FetchRequest) throws -> StoreResult {
+        func fromStore(_ fetch: FetchRequest<ManagedObject>) throws -> StoreResult {
             let store = stores[0]
             return try coordinator.reading(store) { try store.execute(StoreRequest(fetch: fetch, entityNames: entityNames)) }
         }
@@ -235,7 +235,7 @@ extension ManagedObjectContext {
 
     /// Objects for fetched IDs: faults, or loaded ones when the request asks.
     private func materialise(_ ids: [ManagedObjectID], rows: [ManagedObjectID: StoredRow],
-                             request: FetchRequest) throws -> [ManagedObject] {
+                             request: FetchRequest<ManagedObject>) throws -> [ManagedObject] {
         registry.reserveCapacity(registry.count + ids.count)
         let objects = ids.map { object(with: $0) }
         if request.fetchBatchSize > 0, request.returnsObjectsAsFaults {

@@ -28,6 +28,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     case readOnlyStore(String)
     /// A store whose model version hashes do not match the model's.
     case incompatibleStore(file: String, differingEntities: [String])
+    /// A typed fetch or insert whose entity's objects are made as another class.
+    case classNotRegistered(entity: String, requested: String, made: String)
     /// A store of an earlier model version that automatic migration was asked for and cannot reach.
     case cannotMigrate(file: String, reason: String)
     /// The model has no fetch request template of that name.
@@ -81,6 +83,9 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
                 + "\(model.joined(separator: ", ")) (give the store's own model with --model)"
         case .incompatibleStore(let f, let entities):
             return "\(f): the store was written with another version of the model (entities differing: \(entities.joined(separator: ", ")))"
+        case .classNotRegistered(let entity, let requested, let made):
+            return "\(entity) objects are made as \(made), not \(requested): register the class before the first fetch or insert "
+                + "(coordinator.register(\(requested).self), or the generated classes' register(in:))"
         case .cannotMigrate(let f, let reason): return "\(f) cannot be migrated: \(reason)"
         case .noFetchRequestTemplate(let name): return "the model has no fetch request template '\(name)'"
         case .noConfiguration(let name): return "the model has no configuration '\(name)'"

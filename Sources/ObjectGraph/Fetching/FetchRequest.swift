@@ -15,18 +15,15 @@ import Predicates
 ///
 /// A request is `Sendable`: it can be built on one queue and run by a context on another.
 /// A predicate holding an object (rather than its ID) must be run by that object's context.
-public struct FetchRequest: Sendable {
+///
+/// `Result` is the class of the objects it returns, as in Core Data's
+/// `NSFetchRequest<ResultType>`: `ManagedObject` for a request by entity name, a generated
+/// class for a typed one (`Item.fetchRequest()`, `FetchRequest<Item>()`), whose fetch
+/// returns `Item`s. Stores and controllers see every request as `FetchRequest<ManagedObject>`
+/// (`untyped`).
+public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// What a fetch returns.
-    public enum ResultType: Sendable, Hashable {
-        /// Managed objects (faults unless `returnsObjectsAsFaults` is false).
-        case managedObjects
-        /// Object IDs only.
-        case objectIDs
-        /// Dictionaries of `propertiesToFetch`, or of every attribute.
-        case dictionaries
-        /// The number of matching objects, as one `.int`.
-        case count
-    }
+    public typealias ResultType = FetchResultType
 
     public var entityName: String
     public var predicate: ObjectPredicate?
@@ -55,6 +52,30 @@ public struct FetchRequest: Sendable {
     /// Relationship key paths whose destinations load together with the results.
     public var relationshipKeyPathsForPrefetching: [String]
 
+    /// A copy of another request, for another result class.
+    init<Other>(copying other: FetchRequest<Other>) {
+        entityName = other.entityName
+        predicate = other.predicate
+        sortDescriptors = other.sortDescriptors
+        fetchLimit = other.fetchLimit
+        fetchOffset = other.fetchOffset
+        fetchBatchSize = other.fetchBatchSize
+        resultType = other.resultType
+        includesSubentities = other.includesSubentities
+        includesPendingChanges = other.includesPendingChanges
+        returnsObjectsAsFaults = other.returnsObjectsAsFaults
+        propertiesToFetch = other.propertiesToFetch
+        propertiesToGroupBy = other.propertiesToGroupBy
+        havingPredicate = other.havingPredicate
+        returnsDistinctResults = other.returnsDistinctResults
+        relationshipKeyPathsForPrefetching = other.relationshipKeyPathsForPrefetching
+    }
+
+    /// The same request for plain managed objects: what stores and controllers run.
+    public var untyped: FetchRequest<ManagedObject> { FetchRequest<ManagedObject>(copying: self) }
+}
+
+extension FetchRequest where Result == ManagedObject {
     public init(
         entityName: String,
         predicate: ObjectPredicate? = nil,
@@ -94,7 +115,7 @@ public struct FetchRequest: Sendable {
     /// - Throws: a predicate error when the template's predicate does not parse or a
     ///   variable is missing; `ObjectGraphError.unknownEntity` for an unknown template.
     public static func fromTemplate(named name: String, in model: ManagedObjectModel,
-                                    variables: [String: ObjectValue] = [:]) throws -> FetchRequest {
+                                    variables: [String: ObjectValue] = [:]) throws -> FetchRequest<ManagedObject> {
         guard let template = model.fetchRequestTemplate(named: name) else {
             throw ObjectGraphError.noFetchRequestTemplate(name)
         }
@@ -110,6 +131,33 @@ public struct FetchRequest: Sendable {
         }
         return request
     }
+
+    /// The same request for a class registered for its entity (or a superclass of it), as
+    /// typed fetches return it.
+    public func typed<T: ManagedObject>(as type: T.Type) -> FetchRequest<T> { FetchRequest<T>(copying: self) }
+}
+
+extension FetchRequest where Result: TypedObject {
+    /// A request for the class's entity: `FetchRequest<Item>(predicate: ...)`.
+    public init(predicate: ObjectPredicate? = nil, sortDescriptors: [ObjectSortDescriptor] = [],
+                fetchLimit: Int = 0, fetchBatchSize: Int = 0) {
+        var request = FetchRequest<ManagedObject>(entityName: Result.entityName, predicate: predicate, sortDescriptors: sortDescriptors,
+                                                  fetchLimit: fetchLimit, fetchBatchSize: fetchBatchSize)
+        request.resultType = .managedObjects
+        self.init(copying: request)
+    }
+}
+
+/// What a fetch returns.
+public enum FetchResultType: Sendable, Hashable {
+    /// Managed objects (faults unless `returnsObjectsAsFaults` is false).
+    case managedObjects
+    /// Object IDs only.
+    case objectIDs
+    /// Dictionaries of `propertiesToFetch`, or of every attribute.
+    case dictionaries
+    /// The number of matching objects, as one `.int`.
+    case count
 }
 
 /// A column of a dictionary fetch: an attribute or key path, or a computed expression.

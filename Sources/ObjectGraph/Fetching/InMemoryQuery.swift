@@ -6,7 +6,7 @@ import Predicates
 /// and the dictionary and count forms. Atomic stores run every fetch this way; the
 /// context uses it to fold unsaved changes into a store's results.
 struct InMemoryQuery {
-    let request: FetchRequest
+    let request: FetchRequest<ManagedObject>
 
     /// The candidates that match the predicate, in sort order, without offset or limit.
     func filterAndSort(_ candidates: [ObjectValue]) throws -> [ObjectValue] {

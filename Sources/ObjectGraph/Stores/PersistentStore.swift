@@ -89,13 +89,13 @@ extension PersistentStore {
 /// A fetch as a store sees it: the entities to search (sub-entities resolved), and the
 /// request.
 public struct StoreRequest {
-    public var fetch: FetchRequest
+    public var fetch: FetchRequest<ManagedObject>
     /// The concrete entity names to include.
     public var entityNames: [String]
     /// Whether offset and limit apply here (not when the context merges unsaved changes).
     public var appliesLimits: Bool
 
-    public init(fetch: FetchRequest, entityNames: [String], appliesLimits: Bool = true) {
+    public init(fetch: FetchRequest<ManagedObject>, entityNames: [String], appliesLimits: Bool = true) {
         self.fetch = fetch
         self.entityNames = entityNames
         self.appliesLimits = appliesLimits

@@ -1,0 +1,96 @@
+import Foundation
+import ObjectModel
+
+/// A class for one entity, with a typed property for each of the entity's properties: what
+/// `termdata model M.xcdatamodeld --swift DIR` generates. Register it, and fetches, inserts
+/// and relationships give its instances.
+///
+/// ```swift
+/// coordinator.register(Item.self)
+/// let item = try context.insert(Item.self)
+/// item.name = "Water the plants"
+/// let open = try context.fetch(Item.fetchRequest())      // Items
+/// ```
+public protocol TypedObject: ManagedObject {
+    /// The entity the class is for.
+    static var entityName: String { get }
+}
+
+extension TypedObject {
+    /// A request for the class's entity, returning instances of the class (as Core Data's
+    /// generated `fetchRequest()` does): `try context.fetch(Item.fetchRequest())`.
+    public static func fetchRequest() -> FetchRequest<Self> { FetchRequest<Self>() }
+}
+
+extension PersistentStoreCoordinator {
+    /// Makes the objects of the class's entity (and of its sub-entities without a class of
+    /// their own) instances of the class.
+    public func register<T: TypedObject>(_ type: T.Type) {
+        register(type, forEntityName: type.entityName)
+    }
+
+    /// Registers each class for its entity.
+    public func register(_ types: [any TypedObject.Type]) {
+        for type in types { register(type, forEntityName: type.entityName) }
+    }
+
+    /// Throws unless every object a request for `entityName` can return (sub-entities too,
+    /// when asked) is made as `T` or a subclass of it.
+    func checkClass<T: ManagedObject>(_ type: T.Type, forEntityName entityName: String, includesSubentities: Bool = true) throws {
+        guard type != ManagedObject.self else { return }
+        guard let entity = model.entity(named: entityName) else { throw ObjectGraphError.unknownEntity(entityName) }
+        for kind in includesSubentities ? entity.kindNames : [entity.name] {
+            let made = objectClass(forEntityName: kind)
+            guard made is T.Type else {
+                throw ObjectGraphError.classNotRegistered(entity: kind, requested: "\(T.self)", made: "\(made)")
+            }
+        }
+    }
+}
+
+extension ManagedObjectContext {
+    /// A new object of a registered class, inserted: `try context.insert(Item.self)`.
+    ///
+    /// - Throws: `ObjectGraphError.classNotRegistered` when the entity's objects are not
+    ///   made as that class; the errors of `insertObject(forEntityName:)`.
+    public func insert<T: TypedObject>(_ type: T.Type) throws -> T {
+        try coordinator.checkClass(type, forEntityName: type.entityName, includesSubentities: false)
+        return try insertObject(forEntityName: type.entityName) as! T
+    }
+
+    /// The objects a typed request matches, as its class, made when read as `fetch` makes them.
+    ///
+    /// - Throws: `ObjectGraphError.classNotRegistered` when an object the request can return
+    ///   is not made as that class; the errors of `fetch`.
+    public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> TypedFetchedObjects<T> {
+        try coordinator.checkClass(T.self, forEntityName: request.entityName, includesSubentities: request.includesSubentities)
+        return TypedFetchedObjects(try fetch(request.untyped))
+    }
+
+    /// How many objects a typed request matches.
+    public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
+        try count(for: request.untyped)
+    }
+
+    /// The IDs of the objects a typed request matches.
+    public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ManagedObjectID] {
+        try fetchObjectIDs(request.untyped)
+    }
+}
+
+/// The results of a typed fetch: `FetchedObjects` seen as the request's class. Objects are
+/// made as they are read, as there.
+public struct TypedFetchedObjects<Element: ManagedObject>: RandomAccessCollection, CustomStringConvertible {
+    /// The results as plain managed objects.
+    public let objects: FetchedObjects
+
+    /// Results the fetch checked to be instances of `Element`.
+    init(_ objects: FetchedObjects) { self.objects = objects }
+
+    public var startIndex: Int { objects.startIndex }
+    public var endIndex: Int { objects.endIndex }
+    public subscript(position: Int) -> Element { unsafeDowncast(objects[position], to: Element.self) }
+    /// The IDs of the results, in order; reading them makes no object.
+    public var objectIDs: [ManagedObjectID] { objects.objectIDs }
+    public var description: String { objects.description }
+}

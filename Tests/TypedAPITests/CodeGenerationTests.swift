@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import ModelCodegen
+import ObjectModel
+import TestSupport
+
+@Suite("Code generation rules")
+struct CodeGenerationTests {
+    func generator(_ entities: String, name: String = "Rules") throws -> SwiftClassGenerator {
+        let url = try ModelFixtures.writeModelFile(ModelFixtures.modelXML(entities), name: name)
+        return SwiftClassGenerator(model: try ModelFile.read(url).current, modelName: name)
+    }
+
+    @Test("each entity's code generation setting is honoured: class, category (extension only), manual (nothing)")
+    func settings() throws {
+        let files = try SwiftClassGenerator(model: try ModelFile.read(TypedFixtures.shop).current, modelName: "Shop").files()
+        #expect(Set(files.map(\.name)) == ["ShopCategory.swift", "Product.swift", "Tag+Properties.swift", "ShopClasses.swift"])
+        let tag = try #require(files.first { $0.name == "Tag+Properties.swift" }).text
+        #expect(tag.contains("extension Tag: TypedObject {") && !tag.contains("class Tag"))
+        #expect(!files.contains { $0.text.contains("class Note") }, "Note's code generation is manual")
+        let category = try #require(files.first { $0.name == "ShopCategory.swift" }).text
+        #expect(category.contains("public final class ShopCategory: ManagedObject, TypedObject {"), "the module prefix of ShopKit.ShopCategory goes")
+        #expect(category.contains("public var products: [Product] {"), "an ordered to-many is an array")
+    }
+
+    @Test("a model that sets no code generation (older than Xcode 8, or by hand) gets every class")
+    func noSettingsMeansClasses() throws {
+        let files = try generator(#"<entity name="Plant" representedClassName="Plant"><attribute name="kind" optional="YES" attributeType="String"/></entity>"#).files()
+        #expect(files.map(\.name) == ["Plant.swift", "RulesClasses.swift"])
+    }
+
+    @Test("a property named like a keyword is escaped", arguments: ["default", "class", "self", "Type", "in"])
+    func keywordsEscaped(name: String) throws {
+        let text = try generator(#"<entity name="Plant"><attribute name="\#(name)" optional="YES" attributeType="String"/></entity>"#).files()[0].text
+        #expect(text.contains("public var `\(name)`: String? {"))
+        #expect(text.contains("attributeValue(\"\(name)\")"))
+    }
+
+    @Test("a property named like a member every managed object has is refused, naming entity and property",
+          arguments: ["description", "objectID", "entity", "isDeleted", "entityName"])
+    func memberClash(name: String) throws {
+        let error = #expect(throws: CodegenError.self) {
+            try generator(#"<entity name="Plant"><attribute name="\#(name)" optional="YES" attributeType="String"/></entity>"#).files()
+        }
+        #expect(error?.description.hasPrefix("entity 'Plant', property '\(name)': the name is a member every managed object has") == true, "\(error!)")
+    }
+
+    @Test("a class name that would hide a type the generated code uses is refused", arguments: ["Date", "Set", "ManagedObject"])
+    func classNameClash(name: String) throws {
+        let error = #expect(throws: CodegenError.self) {
+            try generator(#"<entity name="Plant" representedClassName="\#(name)"/>"#).files()
+        }
+        #expect(error?.description == "entity 'Plant': its class name '\(name)' would hide the type of that name the generated code uses; give the entity another class name")
+    }
+
+    @Test("two entities of one class, and a category in an inheritance chain, are refused")
+    func otherRefusals() throws {
+        let twice = #expect(throws: CodegenError.self) {
+            try generator(#"<entity name="A" representedClassName="Thing"/><entity name="B" representedClassName="Thing"/>"#).files()
+        }
+        #expect(twice?.description == "entity 'B': its class Thing is also entity A's class; give one a class name of its own")
+        let chain = #expect(throws: CodegenError.self) {
+            try generator(#"<entity name="A" codeGenerationType="class"/><entity name="B" parentEntity="A" codeGenerationType="category"/>"#).files()
+        }
+        #expect(chain?.description.hasPrefix("entity 'B': an entity with a parent or sub-entities is generated whole") == true)
+    }
+
+    @Test("writing never overwrites a file it did not generate, replaces its own, and removes those of entities gone")
+    func writing() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let two = try generator(#"<entity name="Plant"/><entity name="Pot"/>"#)
+        #expect(try two.write(to: folder).files == ["Plant.swift", "Pot.swift", "RulesClasses.swift"])
+        let one = try generator(#"<entity name="Plant"><attribute name="kind" optional="YES" attributeType="String"/></entity>"#)
+        let written = try one.write(to: folder)
+        #expect(written.removed == ["Pot.swift"])
+        #expect(try String(contentsOf: folder.appendingPathComponent("Plant.swift"), encoding: .utf8).contains("public var kind: String?"))
+
+        let mine = "final class Plant {}\n"
+        try Data(mine.utf8).write(to: folder.appendingPathComponent("Plant.swift"))
+        let error = #expect(throws: CocoaError.self) { try one.write(to: folder) }
+        let message = error.map { "\($0.userInfo[NSLocalizedDescriptionKey] ?? "")" } ?? ""
+        #expect(message.contains("Plant.swift exists and was not generated"), "\(message)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("Plant.swift"), encoding: .utf8) == mine)
+    }
+
+    @Test("termdata model --swift writes the classes and lists them")
+    func commandLine() throws {
+        let folder = try Fixtures.temporaryDirectory().appendingPathComponent("Classes")
+        let result = try TermDataProcess.run(["model", TypedFixtures.shop.path, "--swift", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("wrote 4 files into \(folder.path) from version Shop:"), "\(result.stdout)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Product.swift").path))
+        let bad = try ModelFixtures.writeModelFile(ModelFixtures.modelXML(#"<entity name="Plant"><attribute name="description" optional="YES" attributeType="String"/></entity>"#))
+        let refused = try TermDataProcess.run(["model", bad.path, "--swift", folder.path])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("entity 'Plant', property 'description'"), "\(refused.stderr)")
+    }
+}
