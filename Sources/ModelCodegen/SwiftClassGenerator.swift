@@ -116,19 +116,17 @@ public struct SwiftClassGenerator {
             let parentClass = entity.parentName.flatMap { model.entity(named: $0) }.map { className(of: $0) }
             let kind = hasSubclasses ? "open class" : "public final class"
             lines.append("/// The objects of entity \(entity.name)\(entity.isAbstract ? " (abstract: its objects are of its sub-entities)" : "").")
-            if let parentClass {
-                lines.append("\(kind) \(name): \(parentClass) {")
-                lines.append("    \(hasSubclasses ? "open" : "public") override class var entityName: String { \(Self.literal(entity.name)) }")
-            } else {
-                lines.append("\(kind) \(name): ManagedObject, TypedObject {")
-                lines.append("    \(hasSubclasses ? "open" : "public") class var entityName: String { \(Self.literal(entity.name)) }")
-            }
+            let access = hasSubclasses ? "open" : "public", override = parentClass == nil ? "" : "override "
+            lines.append("\(kind) \(name): \(parentClass ?? "ManagedObject, TypedObject") {")
+            lines.append("    \(access) \(override)class var entityName: String { \(Self.literal(entity.name)) }")
+            lines.append(keyPathTable(for: entity, className: name, declaration: "\(access) \(override)class var"))
             lines.append("}")
             lines.append("")
             lines.append("extension \(name) {")
         } else {
             lines.append("extension \(name): TypedObject {")
             lines.append("    public static var entityName: String { \(Self.literal(entity.name)) }")
+            lines.append(keyPathTable(for: entity, className: name, declaration: "public static var"))
             lines.append("")
         }
         var members: [String] = []
@@ -163,6 +161,16 @@ public struct SwiftClassGenerator {
             lines.append("}")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Every property's key path, inherited ones too (rooted at this class, as a predicate
+    /// on it writes them), with the model key it stands for. Key paths are not `Sendable`,
+    /// so the table is made when asked (once per key path a predicate names).
+    private func keyPathTable(for entity: Entity, className name: String, declaration: String) -> String {
+        let names = entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties.map(\.name)
+        let entries = names.map { "        \\\(name).\(Self.identifier($0)): \(Self.literal($0))," }
+        let head = "    \(declaration) modelKeyPaths: [AnyKeyPath: String] {"
+        return entries.isEmpty ? head + " [:] }" : ([head + " ["] + entries + ["    ] }"]).joined(separator: "\n")
     }
 
     private func attributeProperty(_ attribute: AttributeDescription) -> String {

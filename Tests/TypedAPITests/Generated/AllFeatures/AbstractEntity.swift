@@ -8,4 +8,5 @@ import ObjectGraph
 /// The objects of entity AbstractEntity (abstract: its objects are of its sub-entities).
 open class AbstractEntity: ManagedObject, TypedObject {
     open class var entityName: String { "AbstractEntity" }
+    open class var modelKeyPaths: [AnyKeyPath: String] { [:] }
 }

@@ -9,6 +9,19 @@ import Predicates
 /// The objects of entity AllTypesOfAttributes.
 public final class AllTypesOfAttributes: ManagedObject, TypedObject {
     public class var entityName: String { "AllTypesOfAttributes" }
+    public class var modelKeyPaths: [AnyKeyPath: String] { [
+        \AllTypesOfAttributes.binaryAttribute: "binaryAttribute",
+        \AllTypesOfAttributes.booleanAttribute: "booleanAttribute",
+        \AllTypesOfAttributes.dateAttribute: "dateAttribute",
+        \AllTypesOfAttributes.decimalAttribute: "decimalAttribute",
+        \AllTypesOfAttributes.doubleAttribute: "doubleAttribute",
+        \AllTypesOfAttributes.floatAttribute: "floatAttribute",
+        \AllTypesOfAttributes.integer16Attribute: "integer16Attribute",
+        \AllTypesOfAttributes.integer32Attribute: "integer32Attribute",
+        \AllTypesOfAttributes.integer64Attribute: "integer64Attribute",
+        \AllTypesOfAttributes.stringAttribute: "stringAttribute",
+        \AllTypesOfAttributes.transformableAttribute: "transformableAttribute",
+    ] }
 }
 
 extension AllTypesOfAttributes {

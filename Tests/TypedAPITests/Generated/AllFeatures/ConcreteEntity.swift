@@ -8,4 +8,5 @@ import ObjectGraph
 /// The objects of entity ConcreteEntity.
 public final class ConcreteEntity: AbstractEntity {
     public override class var entityName: String { "ConcreteEntity" }
+    public override class var modelKeyPaths: [AnyKeyPath: String] { [:] }
 }

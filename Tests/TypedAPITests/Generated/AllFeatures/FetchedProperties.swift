@@ -8,6 +8,9 @@ import ObjectGraph
 /// The objects of entity FetchedProperties.
 public final class FetchedProperties: ManagedObject, TypedObject {
     public class var entityName: String { "FetchedProperties" }
+    public class var modelKeyPaths: [AnyKeyPath: String] { [
+        \FetchedProperties.fetchedProperty: "fetchedProperty",
+    ] }
 }
 
 extension FetchedProperties {

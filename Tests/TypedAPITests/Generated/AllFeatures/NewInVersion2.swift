@@ -8,4 +8,5 @@ import ObjectGraph
 /// The objects of entity NewInVersion2.
 public final class NewInVersion2: ManagedObject, TypedObject {
     public class var entityName: String { "NewInVersion2" }
+    public class var modelKeyPaths: [AnyKeyPath: String] { [:] }
 }

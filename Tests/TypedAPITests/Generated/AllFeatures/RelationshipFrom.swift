@@ -8,6 +8,11 @@ import ObjectGraph
 /// The objects of entity RelationshipFrom.
 public final class RelationshipFrom: ManagedObject, TypedObject {
     public class var entityName: String { "RelationshipFrom" }
+    public class var modelKeyPaths: [AnyKeyPath: String] { [
+        \RelationshipFrom.invertedRelationship: "invertedRelationship",
+        \RelationshipFrom.relationshiopProperties: "relationshiopProperties",
+        \RelationshipFrom.toManyRelationship: "toManyRelationship",
+    ] }
 }
 
 extension RelationshipFrom {

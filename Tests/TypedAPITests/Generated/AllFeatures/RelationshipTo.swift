@@ -8,6 +8,11 @@ import ObjectGraph
 /// The objects of entity RelationshipTo.
 public final class RelationshipTo: ManagedObject, TypedObject {
     public class var entityName: String { "RelationshipTo" }
+    public class var modelKeyPaths: [AnyKeyPath: String] { [
+        \RelationshipTo.relationship1: "relationship1",
+        \RelationshipTo.relationship2: "relationship2",
+        \RelationshipTo.relationship3: "relationship3",
+    ] }
 }
 
 extension RelationshipTo {

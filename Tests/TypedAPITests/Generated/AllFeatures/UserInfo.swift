@@ -8,6 +8,14 @@ import ObjectGraph
 /// The objects of entity UserInfo.
 public final class UserInfo: ManagedObject, TypedObject {
     public class var entityName: String { "UserInfo" }
+    public class var modelKeyPaths: [AnyKeyPath: String] { [
+        \UserInfo.attribute: "attribute",
+        \UserInfo.comma: "comma",
+        \UserInfo.properties: "properties",
+        \UserInfo.separated: "separated",
+        \UserInfo.relationship: "relationship",
+        \UserInfo.fetchedProperty: "fetchedProperty",
+    ] }
 }
 
 extension UserInfo {

@@ -9,6 +9,22 @@ import Predicates
 /// The objects of entity Product.
 public final class Product: ManagedObject, TypedObject {
     public class var entityName: String { "Product" }
+    public class var modelKeyPaths: [AnyKeyPath: String] { [
+        \Product.added: "added",
+        \Product.active: "active",
+        \Product.`default`: "default",
+        \Product.image: "image",
+        \Product.name: "name",
+        \Product.page: "page",
+        \Product.price: "price",
+        \Product.rating: "rating",
+        \Product.sku: "sku",
+        \Product.stock: "stock",
+        \Product.weight: "weight",
+        \Product.extra: "extra",
+        \Product.category: "category",
+        \Product.tags: "tags",
+    ] }
 }
 
 extension Product {

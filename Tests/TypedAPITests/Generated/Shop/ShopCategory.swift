@@ -8,6 +8,10 @@ import ObjectGraph
 /// The objects of entity Category.
 public final class ShopCategory: ManagedObject, TypedObject {
     public class var entityName: String { "Category" }
+    public class var modelKeyPaths: [AnyKeyPath: String] { [
+        \ShopCategory.title: "title",
+        \ShopCategory.products: "products",
+    ] }
 }
 
 extension ShopCategory {

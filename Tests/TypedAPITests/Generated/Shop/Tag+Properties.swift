@@ -7,6 +7,10 @@ import ObjectGraph
 
 extension Tag: TypedObject {
     public static var entityName: String { "Tag" }
+    public static var modelKeyPaths: [AnyKeyPath: String] { [
+        \Tag.label: "label",
+        \Tag.products: "products",
+    ] }
 
     /// label: String, optional.
     public var label: String? {

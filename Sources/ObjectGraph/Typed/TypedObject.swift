@@ -14,6 +14,15 @@ import ObjectModel
 public protocol TypedObject: ManagedObject {
     /// The entity the class is for.
     static var entityName: String { get }
+    /// The model key each property's key path stands for (`\Item.name` → "name"), inherited
+    /// properties included, so that Swift's `#Predicate` and `SortDescriptor` can be turned
+    /// into the model's terms. Generated classes list every property; a class written by hand
+    /// may leave it empty, and then its key paths are refused by name.
+    static var modelKeyPaths: [AnyKeyPath: String] { get }
+}
+
+extension TypedObject {
+    public static var modelKeyPaths: [AnyKeyPath: String] { [:] }
 }
 
 extension TypedObject {
