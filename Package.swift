@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "termdata", targets: ["termdata"]),
         .library(name: "TermData", targets: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration"]),
         .library(name: "TermDataTerminal", targets: ["TerminalUI", "TerminalUICurses"]),
+        .plugin(name: "TermDataClasses", targets: ["TermDataClasses"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,8 +36,10 @@ let package = Package(
         ),
         .target(name: "Bindings", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
         .target(name: "Migration", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
-        // Swift classes from a model, for `termdata model --swift`
+        // Swift classes from a model: `termdata model --swift`, and the build plugin
         .target(name: "ModelCodegen", dependencies: ["ObjectModel", "Predicates"]),
+        .executableTarget(name: "termdata-classes", dependencies: ["ModelCodegen", "ObjectModel"], path: "Sources/TermDataClassesTool"),
+        .plugin(name: "TermDataClasses", capability: .buildTool(), dependencies: ["termdata-classes"]),
 
         .target(name: "SQLSyntax", dependencies: ["ObjectGraph", "ObjectModel", "Predicates"]),
         // zlib: a Core Data store caches its model compressed with DEFLATE.
@@ -87,7 +90,9 @@ let package = Package(
             dependencies: [
                 "AppShell", "TerminalBindings", "TerminalUI", "Bindings", "Migration", "SQLiteStore", "PostgresStore",
                 "ObjectGraph", "ObjectModel", "Predicates", "TermDataResources",
-            ]
+            ],
+            // ToDoItem's and ToDoCategory's properties, from the bundled model in TermDataResources.
+            plugins: ["TermDataClasses"]
         ),
         .target(
             name: "Browser",
@@ -166,9 +171,11 @@ let package = Package(
             "PostgresStore", "Migration", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+        // The Shop model's classes are checked in as `termdata model --swift` writes them; the
+        // all-features corpus model's are made at build time by the plugin (Models/ links to it).
         .testTarget(name: "TypedAPITests", dependencies: [
             "ModelCodegen", "ObjectGraph", "ObjectModel", "Predicates", "SQLiteStore", "TestSupport",
-        ]),
+        ], plugins: ["TermDataClasses"]),
         .testTarget(name: "CommandLineTests", dependencies: [
             "TestSupport", "ObjectModel", "ObjectGraph", "SQLiteStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),
         ]),

@@ -65,8 +65,37 @@ public struct SwiftClassGenerator {
     ///
     /// - Throws: `CodegenError` naming the entity and property whose name cannot be used.
     public func files() throws -> [File] {
-        var files: [File] = []
-        var generated: [(entity: Entity, className: String)] = []
+        let units = try entityUnits()
+        guard !units.isEmpty else { return [] }
+        var files = units.map { unit in
+            File(name: unit.fileName, text: header("Entity \(unit.entity)") + imports(predicates: unit.needsPredicates) + unit.body)
+        }
+        files.append(File(name: "\(registryName).swift", text: header("The classes") + imports(predicates: false, foundation: false)
+                          + registry(units.map(\.className))))
+        return files
+    }
+
+    /// Every class in one file (what the build plugin writes: one output per model, known
+    /// before the model is read); nil when the model asks for no classes.
+    public func combinedFile() throws -> File? {
+        let units = try entityUnits()
+        guard !units.isEmpty else { return nil }
+        let bodies = units.map(\.body) + [registry(units.map(\.className))]
+        return File(name: "\(registryName).swift", text: header("The classes")
+                    + imports(predicates: units.contains(where: \.needsPredicates)) + bodies.joined(separator: "\n"))
+    }
+
+    /// One entity's generated code, without header and imports.
+    private struct Unit {
+        var entity: String
+        var className: String
+        var fileName: String
+        var body: String
+        var needsPredicates: Bool
+    }
+
+    private func entityUnits() throws -> [Unit] {
+        var units: [Unit] = []
         var classOwners: [String: String] = [:]
         for entity in model.entities {
             let generation = generation(of: entity)
@@ -80,12 +109,17 @@ public struct SwiftClassGenerator {
             if generation == .category, entity.parentName != nil || !entity.subentityNames.isEmpty {
                 throw CodegenError(entity: entity.name, reason: "an entity with a parent or sub-entities is generated whole (code generation \"class\"); an extension cannot give each class its own entity")
             }
-            files.append(File(name: generation == .category ? "\(name)+Properties.swift" : "\(name).swift",
-                              text: try source(for: entity, className: name, generation: generation)))
-            generated.append((entity, name))
+            units.append(Unit(entity: entity.name, className: name,
+                              fileName: generation == .category ? "\(name)+Properties.swift" : "\(name).swift",
+                              body: try source(for: entity, className: name, generation: generation),
+                              needsPredicates: entity.declaration.attributes.contains { Self.usesObjectValue($0.type) }))
         }
-        if !generated.isEmpty { files.append(File(name: "\(registryName).swift", text: registry(generated))) }
-        return files
+        return units
+    }
+
+    private func imports(predicates: Bool, foundation: Bool = true) -> String {
+        (foundation ? ["Foundation", "ObjectGraph"] : ["ObjectGraph"]).map { "import \($0)\n" }.joined()
+            + (predicates ? "import Predicates\n" : "") + "\n"
     }
 
     /// The name of the list of generated classes: `ToDoClasses` for a model named ToDo.
@@ -103,14 +137,13 @@ public struct SwiftClassGenerator {
         // \(what) of \(modelFileName): written again, with any edit lost, whenever the
         // classes are generated (`termdata model \(modelFileName) --swift DIR`).
 
+
         """
     }
 
     private func source(for entity: Entity, className name: String, generation: Generation) throws -> String {
         let declared = entity.declaration
-        var lines = [header("Entity \(entity.name)"), "import Foundation", "import ObjectGraph"]
-        if declared.attributes.contains(where: { Self.usesObjectValue($0.type) }) { lines.append("import Predicates") }
-        lines.append("")
+        var lines: [String] = []
         if generation == .classDefinition {
             let hasSubclasses = model.entities.contains { $0.parentName == entity.name && self.generation(of: $0) != .manual }
             let parentClass = entity.parentName.flatMap { model.entity(named: $0) }.map { className(of: $0) }
@@ -247,12 +280,12 @@ public struct SwiftClassGenerator {
             """
     }
 
-    private func registry(_ generated: [(entity: Entity, className: String)]) -> String {
-        [header("The classes"), "import ObjectGraph", "", """
+    private func registry(_ classNames: [String]) -> String {
+        """
         /// The classes generated from \(modelName), for registration before the first fetch or insert:
         /// `\(registryName).register(in: coordinator)`.
         public enum \(registryName) {
-            public static let all: [any TypedObject.Type] = [\(generated.map { "\($0.className).self" }.joined(separator: ", "))]
+            public static let all: [any TypedObject.Type] = [\(classNames.map { "\($0).self" }.joined(separator: ", "))]
 
             /// Makes each entity's objects instances of its class.
             public static func register(in coordinator: PersistentStoreCoordinator) {
@@ -260,7 +293,7 @@ public struct SwiftClassGenerator {
             }
         }
 
-        """].joined(separator: "\n")
+        """
     }
 
     // MARK: Types and names

@@ -39,23 +39,23 @@ extension ToDoApplication {
 
     private func showAlertPanel(with due: [ManagedObject], now: Date) {
         alertItems = (alertItems + due).reduce(into: []) { list, item in if !list.contains(item) { list.append(item) } }
-        let overdue = alertItems.contains { ($0.date(ToDoKeys.dueDate) ?? now) < now }
+        let overdue = alertItems.contains { (($0 as? ToDoItem)?.dueDate ?? now) < now }
         let source = AlertListSource(items: alertItems)
         let list = TableView(columns: [
-            TableColumn(ToDoKeys.name, title: overdue ? "Item" : "Due soon", width: 30, compressedWidth: 16, fillsSpareWidth: true),
-            TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true)),
-            TableColumn(ToDoKeys.completed, title: "Done", width: 5, alignment: .center, format: .checkbox),
-            TableColumn(ToDoKeys.doNotAlert, title: "No alert", width: 8, alignment: .center, format: .checkbox),
+            TableColumn(ToDoItem.modelKey(\.name), title: overdue ? "Item" : "Due soon", width: 30, compressedWidth: 16, fillsSpareWidth: true),
+            TableColumn(ToDoItem.modelKey(\.dueDate), title: "Due", width: 16, format: .date(showsTime: true)),
+            TableColumn(ToDoItem.modelKey(\.completed), title: "Done", width: 5, alignment: .center, format: .checkbox),
+            TableColumn(ToDoItem.modelKey(\.doNotAlert), title: "No alert", width: 8, alignment: .center, format: .checkbox),
         ], dataSource: source)
         list.extraCommands = [
             Command("alerts.complete", title: "Mark the item completed", keys: [.character(" "), .character("x")], hint: "Done") { [weak self, weak list] in
                 guard let self, let list else { return .ignored }
-                self.toggle(ToDoKeys.completed, of: source.item(at: list.state.selectedRow))
+                self.toggle(ToDoItem.modelKey(\.completed), of: source.item(at: list.state.selectedRow))
                 return .redraw
             },
             Command("alerts.doNotAlert", title: "Do not alert for the item again", keys: [.character("n")], hint: "No alert") { [weak self, weak list] in
                 guard let self, let list else { return .ignored }
-                self.toggle(ToDoKeys.doNotAlert, of: source.item(at: list.state.selectedRow))
+                self.toggle(ToDoItem.modelKey(\.doNotAlert), of: source.item(at: list.state.selectedRow))
                 return .redraw
             },
             Command("alerts.close", title: "Close the alerts", keys: [.escape, .enter], hint: "Close") { [weak self] in

@@ -71,8 +71,8 @@ extension ToDoApplication: ContextEditing {
             let filtered = items.filterPredicate != nil
             // The insert and the blank name are one step to undo.
             let added: ManagedObject? = try inOneUndoStep {
-                let item = try items.add()
-                item?[ToDoKeys.name] = ""
+                let item = try items.add() as? ToDoItem
+                item?.name = ""
                 return item
             }
             guard let item = added else { return .redraw }
@@ -110,12 +110,8 @@ extension ToDoApplication: ContextEditing {
     func toggleCompleted() -> EventResult {
         let selected = items.selectedObjects
         guard !selected.isEmpty else { return .handled }
-        let done = !(selected.allSatisfy { $0.bool(ToDoKeys.completed) == true })
-        do {
-            for item in selected { try item.setValue(done, forKey: ToDoKeys.completed) }
-        } catch {
-            app.showMessage("Cannot change the item: \(error)", isError: true)
-        }
+        let done = !(selected.allSatisfy { ($0 as? ToDoItem)?.completed == true })
+        for case let item as ToDoItem in selected { item.completed = done }
         endEvent()
         return .redraw
     }
@@ -146,7 +142,7 @@ extension ToDoApplication: ContextEditing {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         arranger.cancel()
         do {
-            let predicate = try Self.filterPredicate(for: trimmed, entity: context.model.entity(named: ToDoKeys.toDo)!)
+            let predicate = try Self.filterPredicate(for: trimmed, entity: context.model.entity(named: ToDoItem.entityName)!)
             let inBackground = arranger.arrange(items, filter: predicate, title: "Filtering") { [weak self] error in
                 guard let self else { return }
                 if let error {
@@ -178,7 +174,7 @@ extension ToDoApplication: ContextEditing {
     /// The predicate a filter text stands for, checked against the entity's keys: words
     /// match names.
     static func filterPredicate(for text: String, entity: Entity) throws -> ObjectPredicate? {
-        try FilterText.predicate(for: text, entity: entity, searchKeys: [ToDoKeys.name])
+        try FilterText.predicate(for: text, entity: entity, searchKeys: [ToDoItem.modelKey(\.name)])
     }
 
     // MARK: Categories
@@ -206,8 +202,8 @@ extension ToDoApplication: ContextEditing {
         do {
             // The insert and the placeholder name are one step to undo.
             let added: ManagedObject? = try inOneUndoStep {
-                let category = try categories.add()
-                category?[ToDoKeys.name] = "New category"
+                let category = try categories.add() as? ToDoCategory
+                category?.name = "New category"
                 return category
             }
             guard let category = added else { return .redraw }
@@ -227,7 +223,7 @@ extension ToDoApplication: ContextEditing {
 
     func deleteSelectedCategory() -> EventResult {
         guard let category = categories.selectedObjects.first else { return .handled }
-        let count = category.objects(ToDoKeys.todos).count
+        let count = (category as? ToDoCategory)?.todos.count ?? 0
         let remove = { [weak self] in
             guard let self else { return }
             do {

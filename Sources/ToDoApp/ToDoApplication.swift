@@ -72,43 +72,43 @@ public final class ToDoApplication {
         // A store query behind a key or a frame can be stopped by a signal (the driver's watchdog).
         app.interruptibleWork = { [coordinator = store.coordinator] body in coordinator.interruptibly(body) }
         let lazy = store.type == .sqlite
-        items = try ArrayController(context: store.context, entityName: ToDoKeys.toDo,
-                                    sortDescriptors: [ObjectSortDescriptor(key: ToDoKeys.dueDate)],
+        items = try ArrayController(context: store.context, entityName: ToDoItem.entityName,
+                                    sortDescriptors: [ObjectSortDescriptor(key: ToDoItem.modelKey(\.dueDate))],
                                     usesLazyFetching: lazy, automaticallyPreparesContent: false)
         items.automaticallyRearrangesObjects = true
         detail = ObjectController(selectionOf: items)
         itemsSource = ArrayControllerTableSource(controller: items)
         table = TableView(columns: [
-            TableColumn(ToDoKeys.name, title: "Item", width: 36, compressedWidth: 18, fillsSpareWidth: true, editor: .text),
-            TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
-            TableColumn(ToDoKeys.completed, title: "Done", width: 5, alignment: .center, format: .checkbox, editor: .toggle),
-            TableColumn(ToDoKeys.doNotAlert, title: "No alert", width: 8, alignment: .center, format: .checkbox, editor: .toggle),
+            TableColumn(ToDoItem.modelKey(\.name), title: "Item", width: 36, compressedWidth: 18, fillsSpareWidth: true, editor: .text),
+            TableColumn(ToDoItem.modelKey(\.dueDate), title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
+            TableColumn(ToDoItem.modelKey(\.completed), title: "Done", width: 5, alignment: .center, format: .checkbox, editor: .toggle),
+            TableColumn(ToDoItem.modelKey(\.doNotAlert), title: "No alert", width: 8, alignment: .center, format: .checkbox, editor: .toggle),
         ], dataSource: itemsSource)
         let formBinding = ObjectControllerForm(controller: detail, holdsEdits: true)
-        categories = try ArrayController(context: store.context, entityName: ToDoKeys.categoryEntity,
-                                         sortDescriptors: [ObjectSortDescriptor(key: ToDoKeys.name, comparison: .localizedCaseInsensitiveCompare)])
+        categories = try ArrayController(context: store.context, entityName: ToDoCategory.entityName,
+                                         sortDescriptors: [ObjectSortDescriptor(key: ToDoCategory.modelKey(\.name), comparison: .localizedCaseInsensitiveCompare)])
         categories.automaticallyRearrangesObjects = true
         let categoryList = categories
         let choices: () -> [ManagedObject] = { categoryList.arrangedObjects }
-        itemsSource.choices[ToDoKeys.category] = choices
+        itemsSource.choices[ToDoItem.modelKey(\.category)] = choices
         form = FormView(fields: [
-            formBinding.field(ToDoKeys.name, label: "Item"),
-            formBinding.field(ToDoKeys.dueDate, label: "Due", format: .date(showsTime: true)),
-            formBinding.field(ToDoKeys.completed, label: "Completed", format: .checkbox),
-            formBinding.field(ToDoKeys.doNotAlert, label: "Do not alert", format: .checkbox),
-            formBinding.field(ToDoKeys.category, label: "Category", choices: choices),
+            formBinding.field(ToDoItem.modelKey(\.name), label: "Item"),
+            formBinding.field(ToDoItem.modelKey(\.dueDate), label: "Due", format: .date(showsTime: true)),
+            formBinding.field(ToDoItem.modelKey(\.completed), label: "Completed", format: .checkbox),
+            formBinding.field(ToDoItem.modelKey(\.doNotAlert), label: "Do not alert", format: .checkbox),
+            formBinding.field(ToDoItem.modelKey(\.category), label: "Category", choices: choices),
         ])
         // The form's edits wait in a child context: leaving the form commits them, Esc drops them.
         form.session = formBinding
         mainWindow = Window(title: "ToDo")
-        categoryItems = try ArrayController(contentOf: categories, relationship: ToDoKeys.todos, usesLazyFetching: lazy,
+        categoryItems = try ArrayController(contentOf: categories, relationship: ToDoCategory.modelKey(\.todos), usesLazyFetching: lazy,
                                             automaticallyPreparesContent: false)
-        categoryItems.sortDescriptors = [ObjectSortDescriptor(key: ToDoKeys.dueDate)]
-        categoryTable = TableView(columns: [TableColumn(ToDoKeys.name, title: "Category", width: 20, fillsSpareWidth: true, editor: .text)],
+        categoryItems.sortDescriptors = [ObjectSortDescriptor(key: ToDoItem.modelKey(\.dueDate))]
+        categoryTable = TableView(columns: [TableColumn(ToDoCategory.modelKey(\.name), title: "Category", width: 20, fillsSpareWidth: true, editor: .text)],
                                   dataSource: ArrayControllerTableSource(controller: categories))
         categoryItemsTable = TableView(columns: [
-            TableColumn(ToDoKeys.name, title: "Items in category", width: 28, compressedWidth: 16, fillsSpareWidth: true),
-            TableColumn(ToDoKeys.dueDate, title: "Due", width: 16, format: .date(showsTime: true)),
+            TableColumn(ToDoItem.modelKey(\.name), title: "Items in category", width: 28, compressedWidth: 16, fillsSpareWidth: true),
+            TableColumn(ToDoItem.modelKey(\.dueDate), title: "Due", width: 16, format: .date(showsTime: true)),
         ], dataSource: ArrayControllerTableSource(controller: categoryItems))
         categoryPanel = Window(title: "Categories", floating: true)
         layOutMainWindow()
@@ -246,7 +246,7 @@ public final class ToDoApplication {
 
     /// The category field offers the categories as they are now.
     func refreshCategoryChoices() {
-        guard let i = form.fields.firstIndex(where: { $0.id == ToDoKeys.category }) else { return }
+        guard let i = form.fields.firstIndex(where: { $0.id == ToDoItem.modelKey(\.category) }) else { return }
         form.fields[i].editor = .choice([""] + CellValue.choiceLabels(for: categories.arrangedObjects))
     }
 

@@ -39,7 +39,7 @@ struct ToDoCategoryTests: ToDoTesting {
         todo.app.runScript("<Enter>")
         #expect(home.isDeleted)
         let welcome = try #require(todo.items.arrangedObjects.first)
-        #expect(welcome.object(ToDoKeys.category) == nil)
+        #expect(welcome.object("category") == nil)
         todo.app.runScript("<Esc>")
         #expect(!screen(driver.screenLines).contains("Garden"), "the panel closed")
     }

@@ -104,7 +104,7 @@ struct ToDoItemTests: ToDoTesting {
         #expect(names(todo) == ["buy milk", "zebra"])
         todo.app.runScript("ammm middle<Enter>")
         #expect(names(todo) == ["buy milk", "mmm middle", "zebra"])
-        #expect(todo.items.selectedObjects.first?.string(ToDoKeys.name) == "mmm middle")
+        #expect(todo.items.selectedObjects.first?.string("name") == "mmm middle")
         #expect(todo.table.state.selectedRow == 1)
     }
 
@@ -142,7 +142,7 @@ struct ToDoItemTests: ToDoTesting {
         todo.app.runScript("aKeep<Enter>")
         todo.app.runScript("aTyped then cancelled<Esc>")
         #expect(names(todo) == ["Keep"])
-        #expect(!todo.context.insertedObjects.contains { $0.string(ToDoKeys.name) == "" })
+        #expect(!todo.context.insertedObjects.contains { $0.string("name") == "" })
         todo.app.runScript("aSecond<Enter>")
         todo.app.runScript("<Enter><C-u>Other<Esc>")
         #expect(Set(names(todo)) == ["Keep", "Second"], "an item with a stored name stays")
@@ -168,12 +168,12 @@ struct ToDoItemTests: ToDoTesting {
     func toggleAndSave() throws {
         let (todo, driver) = try launch(seeded: false)
         todo.app.runScript("aTask<Enter> ")
-        #expect(todo.items.selectedObjects.first?.bool(ToDoKeys.completed) == true)
+        #expect(todo.items.selectedObjects.first?.bool("completed") == true)
         todo.app.runScript("<C-s>")
         #expect(screen(driver.screenLines).contains("saved"))
         #expect(try storedNames() == ["Task"])
         todo.app.runScript(" ")
-        #expect(todo.items.selectedObjects.first?.bool(ToDoKeys.completed) == false)
+        #expect(todo.items.selectedObjects.first?.bool("completed") == false)
     }
 
     @Test("on a SQLite store, a saved new item stays on screen and can be changed (the rows are read a window at a time)")
@@ -185,8 +185,8 @@ struct ToDoItemTests: ToDoTesting {
         #expect(text.contains("│Second "))
         #expect(text.contains("Item: Second"), "the form still shows the selected item")
         todo.app.runScript(" ")
-        #expect(todo.items.selectedObjects.first?.string(ToDoKeys.name) == "Second")
-        #expect(todo.items.selectedObjects.first?.bool(ToDoKeys.completed) == true)
+        #expect(todo.items.selectedObjects.first?.string("name") == "Second")
+        #expect(todo.items.selectedObjects.first?.bool("completed") == true)
     }
 
     @Test("s sorts by the selected column, again reverses")
@@ -225,12 +225,12 @@ struct ToDoItemTests: ToDoTesting {
         #expect(names(todo) == ["Real"])
         // A category with two items, renamed to spaces: its message under the first row of the
         // panel reaches over the list of its items, whose second row is hidden up to its next column.
-        let errands = try todo.context.insertObject(forEntityName: ToDoKeys.categoryEntity)
-        errands[ToDoKeys.name] = "Errands"
+        let errands = try todo.context.insertObject(forEntityName: ToDoCategory.entityName)
+        errands["name"] = "Errands"
         for name in ["Post office", "Tailor: collect the blue coat"] {
-            let item = try todo.context.insertObject(forEntityName: ToDoKeys.toDo)
-            item[ToDoKeys.name] = .string(name)
-            try item.setValue(errands, forKey: ToDoKeys.category)
+            let item = try todo.context.insertObject(forEntityName: ToDoItem.entityName)
+            item["name"] = .string(name)
+            try item.setValue(errands, forKey: "category")
         }
         todo.context.processPendingChanges()
         todo.app.runScript("c")
@@ -245,7 +245,7 @@ struct ToDoItemTests: ToDoTesting {
         #expect(screen(driver.screenLines).contains("Keys"))
         #expect(!screen(driver.screenLines).contains("name cannot be only spaces"), "\(screen(driver.screenLines))")
         todo.app.runScript("<Esc>")
-        #expect(errands.string(ToDoKeys.name) == "Errands")
+        #expect(errands.string("name") == "Errands")
     }
 
     @Test("in the form, an editor's message takes a row of its own: the next field moves down, as for a save's message")

@@ -31,10 +31,10 @@ struct ToDoLayoutTests: ToDoTesting {
         let (todo, driver) = try launch(seeded: false, viewSettingsURL: settings)
         #expect(names(todo) == ["Zebra", "Mango", "Apples"], "sorted as it was left")
         #expect(screen(driver.screenLines).contains("Item ▼"))
-        #expect(todo.table.columns.first { $0.id == ToDoKeys.dueDate }?.width == 22, "16, widened by 2 three times")
+        #expect(todo.table.columns.first { $0.id == "dueDate" }?.width == 22, "16, widened by 2 three times")
         let (other, _) = try launch(seeded: false)
         #expect(other.table.state.sortColumn == nil, "without a settings file the table starts as designed")
-        #expect(other.table.columns.first { $0.id == ToDoKeys.dueDate }?.width == 16)
+        #expect(other.table.columns.first { $0.id == "dueDate" }?.width == 16)
     }
 
     @Test("a settings file that cannot be read is reported and replaced at the next change; the table starts as designed")
@@ -45,7 +45,7 @@ struct ToDoLayoutTests: ToDoTesting {
         #expect(screen(driver.screenLines).contains("Ignored ToDo-view.json, which holds no table layout; the next change replaces it"))
         #expect(todo.table.state.sortColumn == nil)
         todo.app.runScript("s")
-        #expect(try ToDoViewSettings.load(from: settings).items?.sortColumn == ToDoKeys.name)
+        #expect(try ToDoViewSettings.load(from: settings).items?.sortColumn == "name")
     }
 
     @Test("a terminal too small to show a row and the form says so, with the size it needs", arguments: [(19, 3), (39, 30), (100, 11)])

@@ -145,10 +145,10 @@ struct ToDoStoreFileTests: ToDoTesting {
         #expect(tool.stdout.contains("ToDo → ToDo 2 (mapping file)"), "the bundled mapping is found: \(tool.stdout)")
 
         func rows(_ store: ToDoStore) throws -> [String] {
-            try store.context.fetch(FetchRequest(entityName: ToDoKeys.toDo, sortDescriptors: [ObjectSortDescriptor(key: ToDoKeys.name)])).map { item in
-                [item.string(ToDoKeys.name) ?? "nil", "\(item.bool(ToDoKeys.doNotAlert).map(String.init) ?? "nil")",
-                 "\(item.bool(ToDoKeys.completed).map(String.init) ?? "nil")", "\(item.date(ToDoKeys.dueDate)?.timeIntervalSince1970 ?? -1)",
-                 item.object(ToDoKeys.category)?.string(ToDoKeys.name) ?? "-"].joined(separator: " | ")
+            try store.context.fetch(FetchRequest(entityName: ToDoItem.entityName, sortDescriptors: [ObjectSortDescriptor(key: "name")])).map { item in
+                [item.string("name") ?? "nil", "\(item.bool("doNotAlert").map(String.init) ?? "nil")",
+                 "\(item.bool("completed").map(String.init) ?? "nil")", "\(item.date("dueDate")?.timeIntervalSince1970 ?? -1)",
+                 item.object("category")?.string("name") ?? "-"].joined(separator: " | ")
             }
         }
         let migratedByTool = try ToDoStore.open(at: byTool, type: storeType, seeded: false)

@@ -42,7 +42,7 @@ extension ToDoTesting {
     func screen(_ lines: [String]) -> String { lines.joined(separator: "\n") }
 
     func names(_ todo: ToDoApplication) -> [String] {
-        todo.items.arrangedObjects.compactMap { $0.string(ToDoKeys.name) }
+        todo.items.arrangedObjects.compactMap { $0.string("name") }
     }
 
     func storedNames() throws -> [String] {

@@ -30,7 +30,7 @@ enum PredicateTable {
         .init(format: "name BEGINSWITH 'Te'", swift: #Predicate { $0.name.starts(with: "Te") }, names: ["Teapot"]),
         .init(format: "name CONTAINS 'é'", swift: #Predicate { $0.name.contains("é") }, names: ["Café crème"]),
         .init(format: "NOT (active == YES) OR stock == 0", swift: #Predicate { !($0.active == true) || $0.stock == 0 }, names: ["Café crème", "Plate"]),
-        .init(format: "NOT (active == YES)", swift: #Predicate { !$0.active }, names: ["Café crème", "Plate"]),
+        .init(format: "active == NO", swift: #Predicate { !$0.active }, names: ["Café crème", "Plate"]),
         .init(format: "active == YES AND tags.@count == 0 OR stock == 3", swift: #Predicate { $0.active && $0.tags.isEmpty || $0.stock == 3 },
               names: ["Plate"]),
         .init(format: "category.title == 'Kitchen'", swift: #Predicate { $0.category?.title == "Kitchen" }, names: ["Cup", "Teapot"]),

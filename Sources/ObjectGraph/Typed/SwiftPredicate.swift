@@ -225,7 +225,12 @@ extension PredicateExpressions.Disjunction: SwiftPredicateNode {
 }
 
 extension PredicateExpressions.Negation: SwiftPredicateNode {
-    func format(_ t: inout SwiftPredicateTranslation) throws -> String { "(NOT \(try t.condition(wrapped)))" }
+    // `!$0.done` is `done == NO`, as one writes it in a format string (and as an index on
+    // it can serve); any other negation is NOT.
+    func format(_ t: inout SwiftPredicateTranslation) throws -> String {
+        if let keyPath = wrapped as? any BooleanKeyPathNode, keyPath.isModelProperty { return "(\(try t.term(wrapped)) == NO)" }
+        return "(NOT \(try t.condition(wrapped)))"
+    }
 }
 
 extension PredicateExpressions.Arithmetic: SwiftPredicateNode {

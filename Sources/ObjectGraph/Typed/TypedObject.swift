@@ -23,6 +23,16 @@ public protocol TypedObject: ManagedObject {
 
 extension TypedObject {
     public static var modelKeyPaths: [AnyKeyPath: String] { [:] }
+
+    /// The model key a property stands for, where code speaks in keys (a table column, a
+    /// form field, `didChangeValue(forKey:)`): `ToDoItem.modelKey(\.dueDate)` is "dueDate".
+    /// The property must be one the class maps (a generated class maps each of its own).
+    public static func modelKey<Value>(_ keyPath: KeyPath<Self, Value>) -> String {
+        guard let key = modelKeyPaths[keyPath] else {
+            preconditionFailure("\(keyPath) is not a property of entity \(entityName) that \(Self.self) maps to the model")
+        }
+        return key
+    }
 }
 
 extension TypedObject {

@@ -22,24 +22,25 @@ public struct DueItemAlerts {
     /// A predicate cannot subtract a time from a date, so the last condition is the
     /// coarser `lastAlertDate < dueDate`; `needsAlert` finishes the choice.
     public func predicate(now: Date) throws -> ObjectPredicate {
-        try ObjectPredicate(
-            format: "dueDate <= %@ AND doNotAlert == NO AND completed == NO AND (lastAlertDate == nil OR lastAlertDate < dueDate)",
-            now.addingTimeInterval(window))
+        let end = now.addingTimeInterval(window)
+        return try ObjectPredicate(#Predicate<ToDoItem> { item in
+            item.dueDate! <= end && !item.doNotAlert && !item.completed
+                && (item.lastAlertDate == nil || item.lastAlertDate! < item.dueDate!)
+        })
     }
 
     /// Whether an item the predicate found has not alerted for its due date yet: never, or
     /// before its window opened.
-    public func needsAlert(_ item: ManagedObject) -> Bool {
-        guard let due = item.date(ToDoKeys.dueDate) else { return false }
-        guard let last = item.date(ToDoKeys.lastAlertDate) else { return true }
+    public func needsAlert(_ item: ToDoItem) -> Bool {
+        guard let due = item.dueDate else { return false }
+        guard let last = item.lastAlertDate else { return true }
         return last < due.addingTimeInterval(-window)
     }
 
     /// The items to alert for, earliest first, each given `lastAlertDate = now` so that it
     /// alerts once. The marks are not undoable: undo takes back what the user did.
-    public func takeDueItems(in context: ManagedObjectContext, now: Date) throws -> [ManagedObject] {
-        let request = FetchRequest(entityName: ToDoKeys.toDo, predicate: try predicate(now: now),
-                                   sortDescriptors: [ObjectSortDescriptor(key: ToDoKeys.dueDate)])
+    public func takeDueItems(in context: ManagedObjectContext, now: Date) throws -> [ToDoItem] {
+        let request = FetchRequest<ToDoItem>(predicate: try predicate(now: now), sortDescriptors: [try ObjectSortDescriptor(SortDescriptor(\ToDoItem.dueDate))])
         let items = try context.fetch(request).filter(needsAlert)
         guard !items.isEmpty else { return [] }
         context.processPendingChanges()
@@ -48,7 +49,7 @@ public struct DueItemAlerts {
             context.processPendingChanges()
             context.undoManager?.enableUndoRegistration()
         }
-        for item in items { try item.setValue(now, forKey: ToDoKeys.lastAlertDate) }
+        for item in items { item.lastAlertDate = now }
         return items
     }
 }

@@ -18,9 +18,10 @@ public final class DoNotAlertMigrationPolicy: EntityMigrationPolicy {
     public override func createDestinationInstances(forSource source: ManagedObject, mapping: EntityMapping,
                                                     manager: MigrationManager) throws {
         try super.createDestinationInstances(forSource: source, mapping: mapping, manager: manager)
-        guard (source.string(ToDoKeys.name) ?? "").lowercased().hasPrefix("a") else { return }
+        // The source is of version 1, whose objects have no class: its keys are read by name.
+        guard (source.string("name") ?? "").lowercased().hasPrefix("a") else { return }
         for destination in manager.destinationInstances(forEntityMappingNamed: mapping.name, sourceInstances: [source]) {
-            try destination.setValue(true, forKey: ToDoKeys.doNotAlert)
+            try destination.setValue(true, forKey: "doNotAlert")
         }
     }
 }

@@ -53,8 +53,7 @@ public final class ToDoStore {
         if url.isFileURL { try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true) }
         var isNew = url.isFileURL && !FileManager.default.fileExists(atPath: url.path)
         let coordinator = PersistentStoreCoordinator(model: versions.current)
-        coordinator.register(ToDoItem.self, forEntityName: ToDoKeys.toDo)
-        coordinator.register(ToDoCategory.self, forEntityName: ToDoKeys.categoryEntity)
+        ToDoClasses.register(in: coordinator)
         let (_, migrations) = try coordinator.addStore(
             type: type, at: url, versions: versions, mappings: try bundledMappings(),
             options: StoreOptions(migratesAutomatically: true, infersMappingModel: true, tracksHistory: true), progress: progress)
@@ -81,16 +80,16 @@ public final class ToDoStore {
 
     /// A welcome item and the categories Home, Work and Errands, saved.
     func seed(now: Date = Date()) throws {
-        var categories: [String: ManagedObject] = [:]
+        var categories: [String: ToDoCategory] = [:]
         for name in ["Home", "Work", "Errands"] {
-            let category = try context.insertObject(forEntityName: ToDoKeys.categoryEntity)
-            category[ToDoKeys.name] = .string(name)
+            let category = try context.insert(ToDoCategory.self)
+            category.name = name
             categories[name] = category
         }
-        let welcome = try context.insertObject(forEntityName: ToDoKeys.toDo)
-        welcome[ToDoKeys.name] = "Welcome! Press a to add an item, c for categories, ? for help"
-        welcome[ToDoKeys.dueDate] = .date(Calendar.current.startOfDay(for: now).addingTimeInterval(86_400 + 9 * 3600))
-        welcome[ToDoKeys.category] = .object(categories["Home"]!)
+        let welcome = try context.insert(ToDoItem.self)
+        welcome.name = "Welcome! Press a to add an item, c for categories, ? for help"
+        welcome.dueDate = Calendar.current.startOfDay(for: now).addingTimeInterval(86_400 + 9 * 3600)
+        welcome.category = categories["Home"]
         try context.save()
     }
 
@@ -106,15 +105,4 @@ public final class ToDoStore {
     }
 }
 
-/// The names in the ToDo model.
-public enum ToDoKeys {
-    public static let toDo = "ToDo"
-    public static let categoryEntity = "Category"
-    public static let category = "category"
-    public static let name = "name"
-    public static let dueDate = "dueDate"
-    public static let completed = "completed"
-    public static let doNotAlert = "doNotAlert"
-    public static let lastAlertDate = "lastAlertDate"
-    public static let todos = "todos"
-}
+
