@@ -14,6 +14,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("history", HistoryBenchmarks.run),
     ("postgres", PostgresBenchmarks.run),
     ("live", LiveBenchmarks.run),
+    ("typed", TypedBenchmarks.run),
 ]
 
 // Every store type the benchmarks open, registered once for the whole program.
