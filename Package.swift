@@ -174,7 +174,7 @@ let package = Package(
         // The Shop model's classes are checked in as `termdata model --swift` writes them; the
         // all-features corpus model's are made at build time by the plugin (Models/ links to it).
         .testTarget(name: "TypedAPITests", dependencies: [
-            "ModelCodegen", "ObjectGraph", "ObjectModel", "Predicates", "SQLiteStore", "TestSupport",
+            "Bindings", "ModelCodegen", "ObjectGraph", "ObjectModel", "Predicates", "SQLiteStore", "TestSupport",
         ], plugins: ["TermDataClasses"]),
         .testTarget(name: "CommandLineTests", dependencies: [
             "TestSupport", "ObjectModel", "ObjectGraph", "SQLiteStore", "PostgresStore", .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import Predicates
 
 /// A class for one entity, with a typed property for each of the entity's properties: what
 /// `termdata model M.xcdatamodeld --swift DIR` generates. Register it, and fetches, inserts
@@ -86,6 +87,12 @@ extension ManagedObjectContext {
         return TypedFetchedObjects(try fetch(request.untyped))
     }
 
+    /// Throws unless every object a typed request can return is made as its class (for
+    /// controllers that take typed requests and run them later).
+    public func checkResultClass<T: ManagedObject>(of request: FetchRequest<T>) throws {
+        try coordinator.checkClass(T.self, forEntityName: request.entityName, includesSubentities: request.includesSubentities)
+    }
+
     /// How many objects a typed request matches.
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         try count(for: request.untyped)
@@ -112,4 +119,34 @@ public struct TypedFetchedObjects<Element: ManagedObject>: RandomAccessCollectio
     /// The IDs of the results, in order; reading them makes no object.
     public var objectIDs: [ManagedObjectID] { objects.objectIDs }
     public var description: String { objects.description }
+}
+
+extension ManagedObjectContext {
+    // The fetch utilities of the "Fetch, Clarus, Fetch" article, typed: a class and key paths
+    // in place of an entity name and keys.
+
+    /// Every object of a class's entity (and its sub-entities): `try context.objects(ToDoItem.self)`.
+    public func objects<T: TypedObject>(_ type: T.Type) throws -> TypedFetchedObjects<T> {
+        try fetch(T.fetchRequest())
+    }
+
+    /// The objects whose property equals a value: `try context.objects(Book.self, matching: \.publisher, "BookCo")`.
+    public func objects<T: TypedObject, Value: ObjectValueConvertible>(_ type: T.Type, matching keyPath: KeyPath<T, Value>,
+                                                                      _ value: Value) throws -> TypedFetchedObjects<T> {
+        try checkClass(T.self)
+        return TypedFetchedObjects(try objects(forEntityName: T.entityName, matchingKey: T.modelKey(keyPath), value: value))
+    }
+
+    /// The one object whose property equals a value, or nil when there is none.
+    ///
+    /// - Throws: `FetchUtilityError.moreThanOneObject` when several match.
+    public func object<T: TypedObject, Value: ObjectValueConvertible>(_ type: T.Type, matching keyPath: KeyPath<T, Value>,
+                                                                     _ value: Value) throws -> T? {
+        try checkClass(T.self)
+        return try object(forEntityName: T.entityName, matchingKey: T.modelKey(keyPath), value: value).map { unsafeDowncast($0, to: T.self) }
+    }
+
+    private func checkClass<T: TypedObject>(_ type: T.Type) throws {
+        try coordinator.checkClass(type, forEntityName: type.entityName)
+    }
 }
