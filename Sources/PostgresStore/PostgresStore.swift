@@ -202,6 +202,10 @@ public final class PostgresStore: PersistentStore {
 
     public var ordersTiesByKey: Bool { true }
 
+    public func needsMembers(ofRelationship name: String, entityName: String) -> Bool {
+        layout.mapping(for: entityName)?.writesMembers(of: name) ?? true
+    }
+
     /// A page of a fetch's results is read in one round trip when its first fault fires.
     public var faultBatchSize: Int { 200 }
 

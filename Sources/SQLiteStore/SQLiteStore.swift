@@ -414,6 +414,10 @@ public final class SQLiteStore: PersistentStore {
     /// A sorted fetch ends its ORDER BY with Z_PK.
     public var ordersTiesByKey: Bool { true }
 
+    public func needsMembers(ofRelationship name: String, entityName: String) -> Bool {
+        schema.mapping(for: entityName)?.writesMembers(of: name) ?? true
+    }
+
     /// Reads go to connections of their own, on any thread: the coordinator need not take
     /// turns for them.
     public var readsConcurrently: Bool { true }

@@ -278,8 +278,8 @@ enum SQLiteBenchmarks {
 
 /// The sqlite3 C API, directly.
 final class RawSQLite {
-    private var db: OpaquePointer?
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    private(set) var db: OpaquePointer?
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     init(_ url: URL) throws {
         guard sqlite3_open(url.path, &db) == SQLITE_OK else { throw RawError(message: "cannot open \(url.path)") }
@@ -293,7 +293,7 @@ final class RawSQLite {
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw RawError(message: String(cString: sqlite3_errmsg(db))) }
     }
 
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
+    func prepare(_ sql: String) throws -> OpaquePointer? {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
             throw RawError(message: String(cString: sqlite3_errmsg(db)))

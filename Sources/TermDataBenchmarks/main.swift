@@ -15,6 +15,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("postgres", PostgresBenchmarks.run),
     ("live", LiveBenchmarks.run),
     ("typed", TypedBenchmarks.run),
+    ("related", RelatedInsertBenchmarks.run),
 ]
 
 // Every store type the benchmarks open, registered once for the whole program.

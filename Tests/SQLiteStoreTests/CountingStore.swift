@@ -20,6 +20,9 @@ final class CountingStore: PersistentStore {
     var isReadOnly: Bool { base.isReadOnly }
 
     func execute(_ request: StoreRequest) throws -> StoreResult { try base.execute(request) }
+    func needsMembers(ofRelationship name: String, entityName: String) -> Bool {
+        base.needsMembers(ofRelationship: name, entityName: entityName)
+    }
     func row(for objectID: ManagedObjectID) throws -> StoredRow? {
         singleRowRequests += 1
         return try base.row(for: objectID)

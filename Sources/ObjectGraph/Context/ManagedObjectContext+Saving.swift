@@ -47,12 +47,12 @@ extension ManagedObjectContext {
                 i = batch(for: try storeForInsertion(object))
                 last = object.assignedStoreIdentifier == nil ? (object.entity, i) : nil
             }
-            batches[i].changes.inserted.append(try storedRow(of: object))
+            batches[i].changes.inserted.append(try storedRow(of: object, for: batches[i].store))
             batches[i].insertedObjects.append(object)
         }
         for object in updated where object.hasPersistentChanges {
             let i = batch(for: try coordinator.store(for: object.objectID))
-            batches[i].changes.updated.append(try storedRow(of: object))
+            batches[i].changes.updated.append(try storedRow(of: object, for: batches[i].store))
         }
         for object in deleted {
             let i = batch(for: try coordinator.store(for: object.objectID))
@@ -105,7 +105,10 @@ extension ManagedObjectContext {
 
     /// The row a store writes for an object: stored attributes, to-one destinations, and
     /// to-many members when they were loaded or changed.
-    func storedRow(of object: ManagedObject) throws -> StoredRow {
+    /// - Parameter store: the store the row goes to, which may not need the members of a
+    ///   to-many relationship the context has not loaded (`needsMembers`); without one, a
+    ///   parent context's push, every relationship carries them.
+    func storedRow(of object: ManagedObject, for store: (any PersistentStore)? = nil) throws -> StoredRow {
         let entity = object.entity
         var row = StoredRow(objectID: object.objectID, version: object.snapshot?.version ?? 0, entity: entity,
                             values: object.attributeValues ?? Array(repeating: .null, count: entity.attributes.count))
@@ -116,7 +119,8 @@ extension ManagedObjectContext {
             case .toMany(let members):
                 row.toMany[r.name] = members.map(\.objectID)
             case .toManyFault(let pending):
-                if !pending.added.isEmpty || !pending.removed.isEmpty {
+                if !pending.added.isEmpty || !pending.removed.isEmpty,
+                   store?.needsMembers(ofRelationship: r.name, entityName: entity.name) ?? true {
                     row.toMany[r.name] = try object.toManyMembers(i).map(\.objectID)
                 }
             }

@@ -65,7 +65,10 @@ extension ManagedObject {
         for (i, r) in entity.relationships.enumerated() {
             if onlyChanged && !changedKeys.contains(r.name) { continue }
             if r.isToMany {
-                guard let count = try? toManyMembers(i).count else { continue }
+                // Only a rule on the count needs it, and then a fault is counted, not loaded:
+                // an owner of a million members that gained one is validated without reading them.
+                guard !r.isOptional || r.minCount > 0 || r.maxCount > 0 else { continue }
+                guard let count = try? memberCount(i) else { continue }
                 if count == 0 {
                     if !r.isOptional {
                         failures.append(failure(.missingMandatoryProperty, r.name, .set([]), "is required"))
@@ -85,6 +88,15 @@ extension ManagedObject {
             }
         }
         return failures
+    }
+
+    /// How many members a to-many holds: counted in the store (and the context's changes)
+    /// while it is a fault, counted in memory once loaded.
+    private func memberCount(_ index: Int) throws -> Int {
+        if case .toManyFault = relationshipValues[index], let context = managedObjectContext {
+            return try context.count(ofRelationship: entity.relationships[index].name, of: self)
+        }
+        return try toManyMembers(index).count
     }
 
     private func attributeFailures(_ a: AttributeDescription, _ value: ObjectValue) -> [ValidationFailure] {

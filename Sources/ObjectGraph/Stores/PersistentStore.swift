@@ -61,6 +61,11 @@ public protocol PersistentStore: AnyObject {
     /// the SQLite store does: then a context can place its unsaved changes among a window
     /// of the store's results without reading every match.
     var ordersTiesByKey: Bool { get }
+    /// Whether a save that changes a to-many relationship must carry all its members. A
+    /// store that keeps a relationship through the members' foreign keys needs none: the
+    /// members' own rows say it, and an owner of a million members that gained one is saved
+    /// without reading them.
+    func needsMembers(ofRelationship name: String, entityName: String) -> Bool
 
     /// Whether the store answers reads from several threads at once, each on a connection of
     /// its own, so that the coordinator need not serialise them (writes it always does).
@@ -80,6 +85,7 @@ extension PersistentStore {
     public var readsConcurrently: Bool { false }
     public var faultBatchSize: Int { 0 }
     public var ordersTiesByKey: Bool { false }
+    public func needsMembers(ofRelationship name: String, entityName: String) -> Bool { true }
 
     public func rows(for objectIDs: [ManagedObjectID]) throws -> [StoredRow] {
         try objectIDs.compactMap { try row(for: $0) }

@@ -93,6 +93,16 @@ package struct StoreSchema: Sendable {
             toOne.first { $0.relationship.name == name }?.key
         }
 
+        /// Whether saving a change to a to-many relationship writes its members from the
+        /// owner's row: a join table, a foreign key without an inverse, or member positions.
+        /// Otherwise (a to-one inverse holds it, unordered) the members' own rows say it all.
+        package func writesMembers(of name: String) -> Bool {
+            guard let storage = toManyStorage(for: name) else { return false }
+            if case .foreignKey = storage, orderColumns[name] == nil,
+               toMany.first(where: { $0.relationship.name == name })?.relationship.inverseName != nil { return false }
+            return true
+        }
+
         package func toManyStorage(for name: String) -> ToManyStorage? {
             toMany.first { $0.relationship.name == name }?.storage
         }
