@@ -111,7 +111,12 @@ extension ToDoApplication: ContextEditing {
         let selected = items.selectedObjects
         guard !selected.isEmpty else { return .handled }
         let done = !(selected.allSatisfy { ($0 as? ToDoItem)?.completed == true })
-        for case let item as ToDoItem in selected { item.completed = done }
+        // By key, which throws: an item another program deleted meanwhile is refused in words.
+        do {
+            for item in selected { try item.setValue(done, forKey: ToDoItem.modelKey(\.completed)) }
+        } catch {
+            app.showMessage("Cannot change the item: \(error)", isError: true)
+        }
         endEvent()
         return .redraw
     }

@@ -115,7 +115,12 @@ public struct TypedFetchedObjects<Element: ManagedObject>: RandomAccessCollectio
 
     public var startIndex: Int { objects.startIndex }
     public var endIndex: Int { objects.endIndex }
-    public subscript(position: Int) -> Element { unsafeDowncast(objects[position], to: Element.self) }
+    public subscript(position: Int) -> Element {
+        let object = objects[position]
+        // The fetch checked the classes; one registered since (for a sub-entity) is checked here.
+        if type(of: object) == Element.self { return unsafeDowncast(object, to: Element.self) }
+        return object as! Element
+    }
     /// The IDs of the results, in order; reading them makes no object.
     public var objectIDs: [ManagedObjectID] { objects.objectIDs }
     public var description: String { objects.description }
@@ -143,7 +148,7 @@ extension ManagedObjectContext {
     public func object<T: TypedObject, Value: ObjectValueConvertible>(_ type: T.Type, matching keyPath: KeyPath<T, Value>,
                                                                      _ value: Value) throws -> T? {
         try checkClass(T.self)
-        return try object(forEntityName: T.entityName, matchingKey: T.modelKey(keyPath), value: value).map { unsafeDowncast($0, to: T.self) }
+        return try object(forEntityName: T.entityName, matchingKey: T.modelKey(keyPath), value: value).map { $0 as! T }
     }
 
     private func checkClass<T: TypedObject>(_ type: T.Type) throws {
