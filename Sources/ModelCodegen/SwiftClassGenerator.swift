@@ -47,12 +47,25 @@ public struct SwiftClassGenerator {
         self.modelFileName = modelFileName ?? modelName
     }
 
-    /// How the model asks for an entity's code: its `codeGenerationType`, else manual, or,
-    /// when no entity of the model says, the whole class.
+    /// How the model asks for an entity's code: its `codeGenerationType`, else manual (as
+    /// Xcode writes Manual/None: by leaving the setting out). A model saved before Xcode 8
+    /// (`lastSavedToolsVersion` under 11000, or none: written by hand), which has no such
+    /// setting, gets the whole class.
     public func generation(of entity: Entity) -> Generation {
+        if let setting = entity.declaration.xcodeAttributes["codeGenerationType"] {
+            return Generation(rawValue: setting) ?? .manual
+        }
         let says = model.entities.contains { $0.declaration.xcodeAttributes["codeGenerationType"] != nil }
-        guard says else { return .classDefinition }
-        return entity.declaration.xcodeAttributes["codeGenerationType"].flatMap(Generation.init(rawValue:)) ?? .manual
+        let tools = model.xcodeAttributes["lastSavedToolsVersion"].flatMap { Int($0) }
+        return says || (tools ?? 0) >= 11000 ? .manual : .classDefinition
+    }
+
+    /// The type a relationship to an entity names: its class, or `ManagedObject` for an
+    /// entity whose objects have none of their own (`NSManagedObject`, code generation manual).
+    func referenceName(of entity: Entity) -> String {
+        let represented = entity.declaration.className ?? ""
+        if generation(of: entity) == .manual, represented.isEmpty || represented == "NSManagedObject" { return "ManagedObject" }
+        return className(of: entity)
     }
 
     /// The Swift class of an entity: its `representedClassName` without a module, or its name.
@@ -145,8 +158,10 @@ public struct SwiftClassGenerator {
         let declared = entity.declaration
         var lines: [String] = []
         if generation == .classDefinition {
-            let hasSubclasses = model.entities.contains { $0.parentName == entity.name && self.generation(of: $0) != .manual }
-            let parentClass = entity.parentName.flatMap { model.entity(named: $0) }.map { className(of: $0) }
+            // A sub-entity's class, generated or written by hand, subclasses this one.
+            let hasSubclasses = !entity.subentityNames.isEmpty
+            let parentClass = entity.parentName.flatMap { model.entity(named: $0) }.map { referenceName(of: $0) }
+                .flatMap { $0 == "ManagedObject" ? nil : $0 }
             let kind = hasSubclasses ? "open class" : "public final class"
             lines.append("/// The objects of entity \(entity.name)\(entity.isAbstract ? " (abstract: its objects are of its sub-entities)" : "").")
             let access = hasSubclasses ? "open" : "public", override = parentClass == nil ? "" : "override "
@@ -173,7 +188,7 @@ public struct SwiftClassGenerator {
         }
         for fetched in declared.fetchedProperties {
             try checkPropertyName(fetched.name, entity: entity)
-            let destination = model.entity(named: fetched.entityName).map { className(of: $0) } ?? "ManagedObject"
+            let destination = model.entity(named: fetched.entityName).map { referenceName(of: $0) } ?? "ManagedObject"
             members.append("""
                     /// Fetched property \(fetched.name): the \(fetched.entityName) objects its predicate matches, fetched when read.
                     public var \(Self.identifier(fetched.name)): [\(destination)] { orderedDestinations(\(Self.literal(fetched.name))) }
@@ -243,7 +258,7 @@ public struct SwiftClassGenerator {
 
     private func relationshipProperty(_ relationship: RelationshipDescription) -> String {
         let key = Self.literal(relationship.name), name = Self.identifier(relationship.name)
-        let destination = model.entity(named: relationship.destinationEntityName).map { className(of: $0) } ?? "ManagedObject"
+        let destination = model.entity(named: relationship.destinationEntityName).map { referenceName(of: $0) } ?? "ManagedObject"
         let inverse = relationship.inverseName.map { ", inverse \($0)" } ?? ""
         if !relationship.isToMany {
             return """
@@ -266,7 +281,7 @@ public struct SwiftClassGenerator {
 
     private func relationshipMethods(_ relationship: RelationshipDescription) -> String {
         let key = Self.literal(relationship.name)
-        let destination = model.entity(named: relationship.destinationEntityName).map { className(of: $0) } ?? "ManagedObject"
+        let destination = model.entity(named: relationship.destinationEntityName).map { referenceName(of: $0) } ?? "ManagedObject"
         let capitalized = relationship.name.prefix(1).uppercased() + relationship.name.dropFirst()
         return """
                 /// Adds to \(relationship.name); the inverse follows.

@@ -136,6 +136,17 @@ struct AutomaticMigrationTests {
         #expect(try items(ManagedObjectContext(coordinator: coordinator)) == Self.migrated)
     }
 
+    @Test("an empty file opens as a new store, migration on as it is by default", arguments: [StoreType.sqlite, .xml, .binary])
+    func emptyFileIsNew(type: StoreType) throws {
+        let url = folder.appendingPathComponent("empty-\(UUID().uuidString).\(type.rawValue.lowercased())")
+        FileManager.default.createFile(atPath: url.path, contents: Data())
+        let container = PersistentContainer(name: "ToDo", versions: versions, storeDescriptions: [.init(type: type, url: url)])
+        try container.loadPersistentStores()
+        try container.viewContext.insertObject(forEntityName: "ToDo")["name"] = "first"
+        try container.viewContext.save()
+        #expect(try items(container.viewContext) == ["first=false/-"])
+    }
+
     @Test("a store already at the current version opens without a migration or a backup")
     func currentStoreUntouched() throws {
         let url = folder.appendingPathComponent("current.sqlite")

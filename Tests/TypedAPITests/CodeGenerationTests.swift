@@ -29,6 +29,37 @@ struct CodeGenerationTests {
         #expect(files.map(\.name) == ["Plant.swift", "RulesClasses.swift"])
     }
 
+    @Test("a model saved by Xcode 8 or later that sets no code generation asks for none (Manual/None is the setting left out)")
+    func modernModelWithoutSettings() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758">
+            <entity name="Plant" representedClassName="Plant"/>
+            </model>
+            """
+        let url = try ModelFixtures.writeModelFile(xml, name: "Modern")
+        #expect(try SwiftClassGenerator(model: try ModelFile.read(url).current, modelName: "Modern").files().isEmpty)
+    }
+
+    @Test("a relationship to an entity without a class of its own names ManagedObject; a parent with a hand-written sub-entity stays open")
+    func manualNeighbours() throws {
+        let files = try generator("""
+            <entity name="Pot" codeGenerationType="class">
+              <relationship name="labels" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Label" inverseName="pot" inverseEntity="Label"/>
+            </entity>
+            <entity name="Label" representedClassName="NSManagedObject">
+              <relationship name="pot" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Pot" inverseName="labels" inverseEntity="Pot"/>
+            </entity>
+            <entity name="Plant" representedClassName="Plant" codeGenerationType="class"/>
+            <entity name="Fern" representedClassName="Fern" parentEntity="Plant"/>
+            """).files()
+        let pot = try #require(files.first { $0.name == "Pot.swift" }).text
+        #expect(pot.contains("public var labels: Set<ManagedObject> {"), "\(pot)")
+        let plant = try #require(files.first { $0.name == "Plant.swift" }).text
+        #expect(plant.contains("open class Plant: ManagedObject, TypedObject {"), "\(plant)")
+        #expect(!files.contains { $0.name == "Fern.swift" || $0.name == "Label.swift" })
+    }
+
     @Test("a property named like a keyword is escaped", arguments: ["default", "class", "self", "Type", "in"])
     func keywordsEscaped(name: String) throws {
         let text = try generator(#"<entity name="Plant"><attribute name="\#(name)" optional="YES" attributeType="String"/></entity>"#).files()[0].text

@@ -134,6 +134,8 @@ struct SwiftPredicateTests {
         #expect(refusal(#Predicate { ($0.rating ?? 0) > 2 }).hasPrefix("?? (nil-coalescing) cannot be a Core Data predicate"))
         #expect(refusal(#Predicate { ($0.active ? $0.stock : 0) > 2 }).hasPrefix("a ternary (?:) cannot be a Core Data predicate"))
         #expect(refusal(#Predicate { (2..<5).contains($0.stock) }).hasPrefix("a half-open range cannot be a Core Data predicate"))
-        #expect(refusal(#Predicate { $0.name.count > 3 }) == "accepted", "a string's length is @count, as in Core Data")
+        #expect(refusal(#Predicate { $0.name.count > 3 }).hasPrefix("a string's count cannot be a Core Data predicate"))
+        #expect(refusal(#Predicate { $0.stock / 2 == 1 }).hasPrefix("integer division (/) cannot be a Core Data predicate: Swift drops the fraction"))
+        #expect(refusal(#Predicate { $0.tags.count > 1 }) == "accepted", "a to-many's count is @count")
     }
 }

@@ -6,6 +6,11 @@ import ObjectModel
 import Predicates
 import TestSupport
 
+extension Product {
+    /// A property of the class that is not the model's.
+    var shouted: String { name.uppercased() }
+}
+
 @Suite("Typed requests in the fetch utilities and the controllers")
 struct TypedControllerTests {
     /// Four products in a SQLite store.
@@ -30,6 +35,9 @@ struct TypedControllerTests {
         #expect(throws: FetchUtilityError.moreThanOneObject(entity: "Product", key: "stock", count: 2)) {
             try context.object(Product.self, matching: \.stock, 3)
         }
+        // A key path the class does not map (a computed property) is an error, not a trap.
+        let error = #expect(throws: FetchUtilityError.self) { try context.objects(Product.self, matching: \.shouted, "CUP") }
+        #expect("\(error!)".contains("not a property Product maps to the model"), "\(error!)")
     }
 
     @Test("an array controller and a fetched-results controller take a typed request and give its class")

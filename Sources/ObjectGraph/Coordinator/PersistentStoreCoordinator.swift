@@ -120,8 +120,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private func migrateIfNeeded(_ url: URL, type: StoreType, options: StoreOptions) throws {
         // A file is there or not; a server's store is there when its metadata can be read.
         if url.isFileURL && !FileManager.default.fileExists(atPath: url.path) { return }
-        guard let metadata = url.isFileURL ? try Self.metadataForStore(ofType: type, at: url)
-                                           : try? Self.metadataForStore(ofType: type, at: url) else { return }
+        // Metadata that cannot be read (an empty file, which every store takes as new; or no
+        // store at all, which opening it says in its own words) asks for no migration.
+        guard let metadata = try? Self.metadataForStore(ofType: type, at: url) else { return }
         // Hashes of this model's own making decide at once; a store written by Apple's Core
         // Data keeps hashes only a compiled model lists, so the migration plan decides.
         if !metadata.versionHashes.isEmpty && model.isCompatible(withVersionHashes: metadata.versionHashes) { return }

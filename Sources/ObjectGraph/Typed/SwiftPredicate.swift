@@ -137,6 +137,9 @@ extension PredicateExpressions.KeyPath: SwiftPredicateNode {
             if keyPath == collection.countKeyPath { key = "@count" }
             else if keyPath == collection.isEmptyKeyPath { return "(\(Self.join(base, "@count")) == 0)" }
             else { throw SwiftPredicateError(construct: "\(keyPath)", reason: "of a collection, only count and isEmpty have a Core Data meaning") }
+        } else if type(of: keyPath).rootType == String.self {
+            throw SwiftPredicateError(construct: "a string's \(String(describing: keyPath).contains("Bool") ? "isEmpty" : "count")",
+                                      reason: "a fetch cannot ask a string's length; compare with \"\" for empty, or use LIKE or MATCHES")
         } else {
             throw SwiftPredicateError(construct: "\(keyPath)", reason: "it is not a property of a generated class")
         }
@@ -173,11 +176,6 @@ extension Set: CountedInPredicates {
 extension Array: CountedInPredicates {
     static var countKeyPath: AnyKeyPath { \Array<Element>.count }
     static var isEmptyKeyPath: AnyKeyPath { \Array<Element>.isEmpty }
-}
-
-extension String: CountedInPredicates {
-    static var countKeyPath: AnyKeyPath { \String.count }
-    static var isEmptyKeyPath: AnyKeyPath { \String.isEmpty }
 }
 
 extension PredicateExpressions.Value: SwiftPredicateNode {
@@ -250,7 +248,12 @@ extension PredicateExpressions.FloatDivision: SwiftPredicateNode {
 }
 
 extension PredicateExpressions.IntDivision: SwiftPredicateNode {
-    func format(_ t: inout SwiftPredicateTranslation) throws -> String { "(\(try t.term(lhs)) / \(try t.term(rhs)))" }
+    // Swift's integer division drops the fraction; Core Data's `/` keeps it (7 / 2 is 3.5), so
+    // the same text would match other objects.
+    func format(_ t: inout SwiftPredicateTranslation) throws -> String {
+        throw SwiftPredicateError(construct: "integer division (/)",
+                                  reason: "Swift drops the fraction and Core Data keeps it; multiply the other side instead (stock > 2 * n)")
+    }
 }
 
 extension PredicateExpressions.IntRemainder: SwiftPredicateNode {

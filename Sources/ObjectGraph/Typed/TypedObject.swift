@@ -28,6 +28,15 @@ extension TypedObject {
     /// The model key a property stands for, where code speaks in keys (a table column, a
     /// form field, `didChangeValue(forKey:)`): `ToDoItem.modelKey(\.dueDate)` is "dueDate".
     /// The property must be one the class maps (a generated class maps each of its own).
+    /// The model key a property stands for, or an error naming the key path (a computed
+    /// property, an optional chain, a class that maps none).
+    static func mappedKey<Value>(_ keyPath: KeyPath<Self, Value>) throws -> String {
+        guard let key = modelKeyPaths[keyPath] else {
+            throw FetchUtilityError.unknownKey(entity: entityName, key: "\(keyPath) (not a property \(Self.self) maps to the model)")
+        }
+        return key
+    }
+
     public static func modelKey<Value>(_ keyPath: KeyPath<Self, Value>) -> String {
         guard let key = modelKeyPaths[keyPath] else {
             preconditionFailure("\(keyPath) is not a property of entity \(entityName) that \(Self.self) maps to the model")
@@ -119,7 +128,10 @@ public struct TypedFetchedObjects<Element: ManagedObject>: RandomAccessCollectio
         let object = objects[position]
         // The fetch checked the classes; one registered since (for a sub-entity) is checked here.
         if type(of: object) == Element.self { return unsafeDowncast(object, to: Element.self) }
-        return object as! Element
+        guard let typed = object as? Element else {
+            preconditionFailure("\(object.objectID) was made as \(type(of: object)) before \(Element.self) was registered for its entity; register the classes before the first fetch")
+        }
+        return typed
     }
     /// The IDs of the results, in order; reading them makes no object.
     public var objectIDs: [ManagedObjectID] { objects.objectIDs }
@@ -139,7 +151,7 @@ extension ManagedObjectContext {
     public func objects<T: TypedObject, Value: ObjectValueConvertible>(_ type: T.Type, matching keyPath: KeyPath<T, Value>,
                                                                       _ value: Value) throws -> TypedFetchedObjects<T> {
         try checkClass(T.self)
-        return TypedFetchedObjects(try objects(forEntityName: T.entityName, matchingKey: T.modelKey(keyPath), value: value))
+        return TypedFetchedObjects(try objects(forEntityName: T.entityName, matchingKey: try T.mappedKey(keyPath), value: value))
     }
 
     /// The one object whose property equals a value, or nil when there is none.
@@ -148,7 +160,7 @@ extension ManagedObjectContext {
     public func object<T: TypedObject, Value: ObjectValueConvertible>(_ type: T.Type, matching keyPath: KeyPath<T, Value>,
                                                                      _ value: Value) throws -> T? {
         try checkClass(T.self)
-        return try object(forEntityName: T.entityName, matchingKey: T.modelKey(keyPath), value: value).map { $0 as! T }
+        return try object(forEntityName: T.entityName, matchingKey: try T.mappedKey(keyPath), value: value).map { $0 as! T }
     }
 
     private func checkClass<T: TypedObject>(_ type: T.Type) throws {
