@@ -194,11 +194,41 @@ extension PredicateExpressions.NilLiteral: SwiftPredicateNode {
 }
 
 extension PredicateExpressions.Equal: SwiftPredicateNode {
-    func format(_ t: inout SwiftPredicateTranslation) throws -> String { "(\(try t.term(lhs)) == \(try t.term(rhs)))" }
+    func format(_ t: inout SwiftPredicateTranslation) throws -> String {
+        if let test = try t.optionalTest(lhs, rhs) ?? t.optionalTest(rhs, lhs) { return test }
+        return "(\(try t.term(lhs)) == \(try t.term(rhs)))"
+    }
 }
 
 extension PredicateExpressions.NotEqual: SwiftPredicateNode {
-    func format(_ t: inout SwiftPredicateTranslation) throws -> String { "(\(try t.term(lhs)) != \(try t.term(rhs)))" }
+    func format(_ t: inout SwiftPredicateTranslation) throws -> String {
+        if let test = try t.optionalTest(lhs, rhs) ?? t.optionalTest(rhs, lhs) { return "(NOT \(test))" }
+        return "(\(try t.term(lhs)) != \(try t.term(rhs)))"
+    }
+}
+
+/// A test reached through an optional chain (`$0.title?.contains("x")`), which Swift makes
+/// an optional Boolean to compare with `true`.
+protocol OptionalTestNode {}
+extension PredicateExpressions.OptionalFlatMap: OptionalTestNode where Result == Bool {}
+
+extension SwiftPredicateTranslation {
+    /// `chain == true` as the chain's test: true where Swift's is (a nil on the way is false
+    /// in a fetch as it is nil, not true, in Swift), and `chain != true` its negation. Other
+    /// comparisons of such a chain (`== false`, where nil differs from false) are left to fail.
+    mutating func optionalTest(_ chain: Any, _ other: Any) throws -> String? {
+        guard chain is any OptionalTestNode, let value = other as? any BooleanValueNode, value.isTrue else { return nil }
+        return try term(chain)
+    }
+}
+
+/// A Boolean constant in a predicate.
+protocol BooleanValueNode {
+    var isTrue: Bool { get }
+}
+
+extension PredicateExpressions.Value: BooleanValueNode {
+    var isTrue: Bool { (value as? Bool) == true || (value as? Bool?) == .some(true) }
 }
 
 extension PredicateExpressions.Comparison: SwiftPredicateNode {
