@@ -41,10 +41,16 @@ public struct SwiftClassGenerator {
     /// The model's file name, as the headers name it.
     public let modelFileName: String
 
+    /// What an entity without a `codeGenerationType` gets (see `generation(of:)`).
+    private let unsetGeneration: Generation
+
     public init(model: ManagedObjectModel, modelName: String, modelFileName: String? = nil) {
         self.model = model
         self.modelName = modelName
         self.modelFileName = modelFileName ?? modelName
+        let says = model.entities.contains { $0.declaration.xcodeAttributes["codeGenerationType"] != nil }
+        let tools = model.xcodeAttributes["lastSavedToolsVersion"].flatMap { Int($0) }
+        unsetGeneration = says || (tools ?? 0) >= 11000 ? .manual : .classDefinition
     }
 
     /// How the model asks for an entity's code: its `codeGenerationType`, else manual (as
@@ -52,12 +58,8 @@ public struct SwiftClassGenerator {
     /// (`lastSavedToolsVersion` under 11000, or none: written by hand), which has no such
     /// setting, gets the whole class.
     public func generation(of entity: Entity) -> Generation {
-        if let setting = entity.declaration.xcodeAttributes["codeGenerationType"] {
-            return Generation(rawValue: setting) ?? .manual
-        }
-        let says = model.entities.contains { $0.declaration.xcodeAttributes["codeGenerationType"] != nil }
-        let tools = model.xcodeAttributes["lastSavedToolsVersion"].flatMap { Int($0) }
-        return says || (tools ?? 0) >= 11000 ? .manual : .classDefinition
+        guard let setting = entity.declaration.xcodeAttributes["codeGenerationType"] else { return unsetGeneration }
+        return Generation(rawValue: setting) ?? .manual
     }
 
     /// The type a relationship to an entity names: its class, or `ManagedObject` for an
@@ -94,7 +96,7 @@ public struct SwiftClassGenerator {
         let units = try entityUnits()
         guard !units.isEmpty else { return nil }
         let bodies = units.map(\.body) + [registry(units.map(\.className))]
-        return File(name: "\(registryName).swift", text: header("The classes")
+        return File(name: "\(registryName).swift", text: header("The classes", by: "by the TermDataClasses build plugin, at each build")
                     + imports(predicates: units.contains(where: \.needsPredicates)) + bodies.joined(separator: "\n"))
     }
 
@@ -144,11 +146,12 @@ public struct SwiftClassGenerator {
 
     // MARK: Sources
 
-    private func header(_ what: String) -> String {
+    /// - Parameter by: what generates the file again.
+    private func header(_ what: String, by: String? = nil) -> String {
         """
         \(Self.marker)
         // \(what) of \(modelFileName): written again, with any edit lost, whenever the
-        // classes are generated (`termdata model \(modelFileName) --swift DIR`).
+        // classes are generated (\(by ?? "`termdata model \(modelFileName) --swift DIR`")).
 
 
         """

@@ -43,12 +43,6 @@ public final class PersistentContainer {
             get { options.infersMappingModel }
             set { options.infersMappingModel = newValue }
         }
-
-        /// Whether the store opens read-only.
-        public var isReadOnly: Bool {
-            get { options.readOnly }
-            set { options.readOnly = newValue }
-        }
     }
 
     public let name: String

@@ -131,10 +131,6 @@ extension FetchRequest where Result == ManagedObject {
         }
         return request
     }
-
-    /// The same request for a class registered for its entity (or a superclass of it), as
-    /// typed fetches return it.
-    public func typed<T: ManagedObject>(as type: T.Type) -> FetchRequest<T> { FetchRequest<T>(copying: self) }
 }
 
 extension FetchRequest where Result: TypedObject {

@@ -92,7 +92,7 @@ extension ManagedObjectContext {
     /// - Throws: `ObjectGraphError.classNotRegistered` when an object the request can return
     ///   is not made as that class; the errors of `fetch`.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> TypedFetchedObjects<T> {
-        try coordinator.checkClass(T.self, forEntityName: request.entityName, includesSubentities: request.includesSubentities)
+        try checkResultClass(of: request)
         return TypedFetchedObjects(try fetch(request.untyped))
     }
 
@@ -150,7 +150,7 @@ extension ManagedObjectContext {
     /// The objects whose property equals a value: `try context.objects(Book.self, matching: \.publisher, "BookCo")`.
     public func objects<T: TypedObject, Value: ObjectValueConvertible>(_ type: T.Type, matching keyPath: KeyPath<T, Value>,
                                                                       _ value: Value) throws -> TypedFetchedObjects<T> {
-        try checkClass(T.self)
+        try checkResultClass(of: T.fetchRequest())
         return TypedFetchedObjects(try objects(forEntityName: T.entityName, matchingKey: try T.mappedKey(keyPath), value: value))
     }
 
@@ -159,11 +159,7 @@ extension ManagedObjectContext {
     /// - Throws: `FetchUtilityError.moreThanOneObject` when several match.
     public func object<T: TypedObject, Value: ObjectValueConvertible>(_ type: T.Type, matching keyPath: KeyPath<T, Value>,
                                                                      _ value: Value) throws -> T? {
-        try checkClass(T.self)
+        try checkResultClass(of: T.fetchRequest())
         return try object(forEntityName: T.entityName, matchingKey: try T.mappedKey(keyPath), value: value).map { $0 as! T }
-    }
-
-    private func checkClass<T: TypedObject>(_ type: T.Type) throws {
-        try coordinator.checkClass(type, forEntityName: type.entityName)
     }
 }
