@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Interchange
 import ObjectGraph
 import TerminalUI
@@ -32,75 +33,61 @@ extension ContextEditing {
         return .redraw
     }
 
-    /// Adds a graph file's objects to the context as unsaved changes, one step to undo. The
-    /// file is read and parsed in the background, the application answering meanwhile (Esc
-    /// stops it); its objects then go into the context on the loop, with the count so far in
-    /// the status line. A file with problems adds nothing and a dialog lists them.
+    /// Adds a graph file's objects to the store: read, parsed, checked, inserted and saved
+    /// on a background context, all or nothing, the application answering meanwhile (Esc
+    /// stops it, and nothing is saved). The status line counts the objects as they go in.
+    /// The import is saved on its own: the context's unsaved changes stay unsaved, and an
+    /// edit in progress stays open. When it is saved, the context merges it, and the tables
+    /// read their rows again from the store. A file with problems adds nothing and a dialog
+    /// lists them.
     package func importGraph(from path: String) {
         guard !app.isWorking else {
             app.showMessage("Wait for the work in progress to end (Esc stops it) before importing", isError: true)
             return
         }
-        guard commitEdits() else {
-            app.showMessage("Finish or cancel the edit (Esc) before importing", isError: true)
-            return
-        }
         let name = (path as NSString).lastPathComponent
-        app.beginWork("Reading \(name)", start: { progress, finish in
-            DispatchQueue.global(qos: .userInitiated).async {
-                finish(Result { () throws -> GraphFile in
+        let background = ManagedObjectContext(coordinator: context.coordinator, concurrencyType: .privateQueue)
+        background.name = "import"
+        background.transactionAuthor = context.transactionAuthor
+        let stop = StopFlag()
+        app.beginWork("Importing \(name)", cancel: {
+            stop.raise()
+            background.interruptWork()
+        }, start: { progress, finish in
+            background.perform {
+                finish(Result { () throws -> ImportedGraph in
                     guard let data = FileManager.default.contents(atPath: path) else { throw ImportFailure("Cannot read \(path)") }
                     progress.report("\(data.count / 1024) KB read, parsing")
-                    return try GraphFile(data: data)
+                    let graph = try GraphFile(data: data)
+                    try stop.check()
+                    let total = graph.objectCount
+                    var saved: ContextDidSave?
+                    let observation = background.observe { if case .didSave(let save) = $0 { saved = save } }
+                    defer { observation.cancel() }
+                    let count = try graph.importObjects(into: background, saving: true) { done in
+                        try stop.check()
+                        progress.report(done == total ? "saving \(total) objects" : "\(done) of \(total) objects")
+                    }
+                    return ImportedGraph(count: count, save: saved ?? ContextDidSave(inserted: [], updated: [], deleted: []))
                 })
+                // What the import brought into memory goes with it.
+                background.reset()
             }
-        }, done: { [weak self] (result: Result<GraphFile, any Error>) in
+        }, done: { [weak self] (result: Result<ImportedGraph, any Error>) in
             switch result {
-            case .success(let graph): self?.insertGraph(graph, from: name)
+            case .success(let imported): self?.didImport(imported)
             case .failure(let error as ImportFailure): self?.app.alert(title: "Nothing imported", message: error.description)
             case .failure(let error): self?.refusedImport(name, error)
             }
         })
     }
 
-    /// The objects of a parsed graph file, into the context as one undoable change. While
-    /// the user is typing in an editor or answering a dialog, the file waits: it goes in once
-    /// they are done, so that no half-typed value is committed under them.
-    private func insertGraph(_ graph: GraphFile, from name: String) {
-        if isBusyWithUser {
-            app.showMessage("Read \(name): its objects go in when the edit or dialog is done")
-            var timer: TimerID?
-            timer = app.schedule(after: 0.1, repeating: 0.1) { [weak self] app in
-                guard let self, !self.isBusyWithUser else { return .ignored }
-                if let timer { app.cancelTimer(timer) }
-                self.insertGraph(graph, from: name)
-                return .needsRedraw
-            }
-            return
-        }
-        guard commitEdits() else {
-            app.showMessage("Finish or cancel the edit (Esc) before importing", isError: true)
-            return
-        }
-        do {
-            let total = graph.objectCount
-            let count = try inOneUndoStep {
-                try graph.importObjects(into: context, saving: false) { [weak self] done in
-                    self?.app.showMessage("Importing… \(done) of \(total) objects")
-                    self?.app.redraw()
-                }
-            }
-            endEvent()
-            app.showMessage("Imported \(count) object\(count == 1 ? "" : "s") — Ctrl-S saves, u takes them back")
-        } catch {
-            endEvent()
-            refusedImport(name, error)
-        }
-    }
-
-    /// Whether an editor has the keys or a dialog is open.
-    private var isBusyWithUser: Bool {
-        app.keyWindow?.isModal == true || app.keyWindow?.focusedView?.capturesTyping == true
+    /// A saved import, merged: its objects appear in the tables.
+    private func didImport(_ imported: ImportedGraph) {
+        context.mergeChanges(fromContextDidSave: imported.save)
+        endEvent()
+        let count = imported.count
+        app.showMessage("Imported and saved \(count) object\(count == 1 ? "" : "s")")
     }
 
     private func refusedImport(_ name: String, _ error: any Error) {
@@ -172,6 +159,24 @@ private enum ExportFile {
     static func exported(_ count: Int, problems: Int, to path: String) -> String {
         let warnings = problems == 0 ? "" : " (\(problems) reference\(problems == 1 ? "" : "s") to missing rows written as null)"
         return "Exported \(count) object\(count == 1 ? "" : "s") to \(path)\(warnings)"
+    }
+}
+
+/// What an import saved, for the loop to merge.
+private struct ImportedGraph: Sendable {
+    let count: Int
+    let save: ContextDidSave
+}
+
+/// The user's Esc, seen by work on another thread.
+private final class StopFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    func raise() { raised.store(true, ordering: .releasing) }
+
+    /// Throws once the user gave up.
+    func check() throws {
+        if raised.load(ordering: .acquiring) { throw CancellationError() }
     }
 }
 

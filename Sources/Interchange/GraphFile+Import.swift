@@ -14,13 +14,15 @@ extension GraphFile {
     /// - Parameters:
     ///   - saving: save after inserting; without it the objects are left as unsaved
     ///     changes of the context (the apps let the user look, then save or undo).
-    ///   - progress: called now and then with the objects inserted so far.
+    ///   - progress: called now and then with the objects inserted so far, and once more
+    ///     with all of them before the save. An error it throws (the user gave up) takes back
+    ///     what was inserted, saves nothing, and is thrown.
     /// - Returns: how many objects were imported.
     /// - Throws: `GraphImportError` with every problem of the file, or with the objects the
     ///   model's validation refused (named by their `@id`); a store's own error as it is.
     @discardableResult
     public func importObjects(into context: ManagedObjectContext, saving: Bool = true,
-                              progress: ((Int) -> Void)? = nil) throws -> Int {
+                              progress: ((Int) throws -> Void)? = nil) throws -> Int {
         let problems = problems(for: context.model)
         guard problems.isEmpty else { throw GraphImportError(problems: problems) }
         var ids: [ObjectIdentifier: String] = [:]
@@ -31,6 +33,7 @@ extension GraphFile {
         }
         do {
             ids = try insert(into: context, progress: progress)
+            try progress?(objectCount)
             if saving {
                 try context.save()
             } else {

@@ -199,10 +199,11 @@ public struct GraphFile: Sendable {
     /// Inserts every object into the context (not saved). Call after `problems(for:)` is empty.
     ///
     /// - Returns: each inserted object's `@id`, to name it in errors.
-    /// - Parameter progress: called now and then with the objects inserted so far.
+    /// - Parameter progress: called now and then with the objects inserted so far; an error
+    ///   it throws ends the insert with that error.
     @discardableResult
     public func insert(into context: ManagedObjectContext,
-                       progress: ((Int) -> Void)? = nil) throws -> [ObjectIdentifier: String] {
+                       progress: ((Int) throws -> Void)? = nil) throws -> [ObjectIdentifier: String] {
         var objects: [String: ManagedObject] = [:]
         objects.reserveCapacity(objectCount)
         let names = entities.keys.sorted()
@@ -211,7 +212,7 @@ public struct GraphFile: Sendable {
                 guard case .string(let id)? = object["@id"] else { continue }
                 let o = try context.insertObject(forEntityName: name)
                 objects[id] = o
-                if objects.count % 1_000 == 0 { progress?(objects.count) }
+                if objects.count % 1_000 == 0 { try progress?(objects.count) }
                 for (key, value) in object where key != "@id" {
                     if let a = o.entity.attribute(named: key), let v = value.attributeValue(a.type) {
                         try o.setValue(v, forKey: key)

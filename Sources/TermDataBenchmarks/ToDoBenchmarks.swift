@@ -28,7 +28,7 @@ enum ToDoBenchmarks {
 
     static func run() throws {
         try buildStore()
-        for mode in ["todo-first-frame", "todo-controller", "todo-busy-keys", "todo-busy-frames"] {
+        for mode in ["todo-first-frame", "todo-controller", "todo-busy-keys", "todo-busy-frames", "todo-busy-import"] {
             let (status, output) = try runChild(mode)
             print(output, terminator: "")
             if status != 0 { print("(\(mode) exited with \(status))") }
@@ -42,6 +42,7 @@ enum ToDoBenchmarks {
         case "todo-controller": try controller()
         case "todo-busy-keys": try keysWhileFiltering()
         case "todo-busy-frames": try framesWhileInserting()
+        case "todo-busy-import": try keysWhileImporting()
         default: break
         }
     }
@@ -202,6 +203,49 @@ enum ToDoBenchmarks {
         let cleanup = ManagedObjectContext(coordinator: store.coordinator)
         let inserted = try cleanup.fetchObjectIDs(FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "name BEGINSWITH 'Inserted '")))
         for id in inserted { cleanup.delete(cleanup.object(with: id)) }
+        try cleanup.save()
+    }
+
+    /// Keys pressed while File ▸ Import… reads a graph file of 150,000 items and saves them
+    /// to the store: the time from each key to its frame, the import's own time, and keys
+    /// after it.
+    static func keysWhileImporting() throws {
+        let count = 150_000
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("termdata-bench-import-\(count).json")
+        var json = #"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": ["#
+        json += (0..<count).map { #"{"@id": "t\#($0)", "name": "Imported item number \#($0)", "completed": \#($0 % 2 == 0)}"# }
+            .joined(separator: ",")
+        json += "]}}"
+        try Data(json.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let store = try ToDoStore.open(at: storeURL, type: .sqlite)
+        let todo = try ToDoApplication(store: store, driver: MemoryDriver(size: Size(width: 120, height: 40)))
+        todo.app.runScript("")
+        let started = DispatchTime.now().uptimeNanoseconds
+        todo.app.perform("todo.import")
+        todo.app.runScript(file.path + "<Enter>", waitingForWork: false)
+        var times: [Double] = []
+        var key = "j"
+        while todo.app.isWorking {
+            times.append(measure { todo.app.runScript(key, waitingForWork: false) })
+            if times.count % 20 == 0 { key = key == "j" ? "k" : "j" }
+            if Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 > 600 { throw BenchmarkFailure("the import did not end") }
+        }
+        let importing = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let imported = try ManagedObjectContext(coordinator: store.coordinator).fetchObjectIDs(
+            FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "name BEGINSWITH 'Imported item '")))
+        guard imported.count == count else { throw BenchmarkFailure("\(imported.count) objects imported, not \(count)") }
+        times.sort()
+        let over = times.filter { $0 > 0.05 }.count
+        // Keys once the import is in.
+        var after = (0..<20).map { _ in measure { todo.app.runScript("j") } } + (0..<20).map { _ in measure { todo.app.runScript("k") } }
+        after.sort()
+        print(String(format: "keys while File ▸ Import… adds %d items (%.1f s): %d keys, key to frame median %.2f ms, max %.1f ms, %d over 50 ms; then median %.2f ms, max %.1f ms",
+                     count, importing, times.count, times[times.count / 2] * 1000, times.last! * 1000, over,
+                     after[after.count / 2] * 1000, after.last! * 1000))
+        // The rows written stay out of the next runs' store.
+        let cleanup = ManagedObjectContext(coordinator: store.coordinator)
+        for id in imported { cleanup.delete(cleanup.object(with: id)) }
         try cleanup.save()
     }
 

@@ -35,6 +35,22 @@ struct ArrayControllerTests {
         #expect(!c.automaticallyRearrangesObjects)
     }
 
+    @Test("objects that a merge names by ID alone (a large import elsewhere) join the content when they match")
+    func largeMergeJoins() throws {
+        let c = try ArrayController(context: context, entityName: "ToDo", fetchPredicate: try ObjectPredicate(format: "name BEGINSWITH 'Bulk'"))
+        #expect(c.arrangedCount == 0)
+        let background = stack.newContext()
+        let count = ManagedObjectContext.mergedInsertsAnnouncedAsObjects + 1
+        for i in 0..<count { try background.insertObject(forEntityName: "ToDo")["name"] = .string(i % 2 == 0 ? "Bulk \(i)" : "Other \(i)") }
+        let received = LockedBox<ContextDidSave?>(nil)
+        let token = stack.coordinator.observeSaves { save in received.value = save }
+        defer { stack.coordinator.removeSaveObserver(token) }
+        try background.save()
+        context.mergeChanges(fromContextDidSave: try #require(received.value))
+        #expect(c.arrangedCount == (count + 1) / 2, "the matching half")
+        #expect(c.arrangedObjects.allSatisfy { $0.string("name")?.hasPrefix("Bulk") == true })
+    }
+
     @Test("it fetches its content, sorts it, and selects the first row")
     func prepared() throws {
         let c = try ArrayController(context: context, entityName: "ToDo", sortDescriptors: [ObjectSortDescriptor(key: "name")])

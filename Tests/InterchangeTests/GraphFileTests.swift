@@ -85,8 +85,22 @@ struct GraphFileTests {
         let file = try GraphFile(data: Self.graph("\"ToDo\": [\(items)]"))
         var reported: [Int] = []
         #expect(try file.importObjects(into: stack.context, saving: false) { reported.append($0) } == 2_500)
-        #expect(reported == [1_000, 2_000])
+        #expect(reported == [1_000, 2_000, 2_500], "every thousand, then all of them before the save")
         #expect(stack.context.insertedObjects.count == 2_500)
+    }
+
+    @Test("an error thrown by the progress (the user gave up) takes the import back and saves nothing", arguments: [2_000, 2_500])
+    func stoppedByProgress(at stop: Int) throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let kept = try stack.context.insertObject(forEntityName: "ToDo")
+        kept["name"] = "mine, unsaved"
+        let items = (1...2_500).map { "{\"@id\": \"t\($0)\", \"name\": \"Item \($0)\"}" }.joined(separator: ", ")
+        let file = try GraphFile(data: Self.graph("\"ToDo\": [\(items)]"))
+        #expect(throws: CancellationError.self) {
+            try file.importObjects(into: stack.context, saving: true) { if $0 == stop { throw CancellationError() } }
+        }
+        #expect(stack.context.insertedObjects == [kept], "the user's own insert stays")
+        #expect(try stack.newContext().count(for: FetchRequest(entityName: "ToDo")) == 0, "nothing saved")
     }
 
     @Test("an export imports back into an empty store as the same objects and relationships")

@@ -119,6 +119,34 @@ struct NotificationAndMergeTests {
         #expect(changes?.refreshed.contains(a) == true)
     }
 
+    @Test("a merge announces up to so many new objects as objects; more by ID alone, none of them made",
+          arguments: [ManagedObjectContext.mergedInsertsAnnouncedAsObjects, ManagedObjectContext.mergedInsertsAnnouncedAsObjects + 1])
+    func largeMergeByID(count: Int) throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let main = stack.context
+        let background = stack.newContext()
+        for i in 0..<count { try background.insertObject(forEntityName: "ToDo")["name"] = .string("item \(i)") }
+        let received = LockedBox<ContextDidSave?>(nil)
+        let token = stack.coordinator.observeSaves { save in received.value = save }
+        defer { stack.coordinator.removeSaveObserver(token) }
+        try background.save()
+
+        var changes: ObjectChanges?
+        let observation = main.observe { if case .objectsDidChange(let c) = $0 { changes = c } }
+        defer { observation.cancel() }
+        main.mergeChanges(fromContextDidSave: try #require(received.value))
+        let announced = try #require(changes)
+        if count <= ManagedObjectContext.mergedInsertsAnnouncedAsObjects {
+            #expect(announced.inserted.count == count && announced.mergedObjectIDs.isEmpty)
+            #expect(main.registeredObjects.count == count)
+        } else {
+            #expect(announced.inserted.isEmpty)
+            #expect(Set(announced.mergedObjectIDs) == Set(try #require(received.value).inserted))
+            #expect(main.registeredObjects.isEmpty, "no object is made for them")
+        }
+        #expect(try main.count(for: FetchRequest(entityName: "ToDo")) == count)
+    }
+
     @Test("refresh with merging keeps the context's own changes over the store's values")
     func refreshMerging() throws {
         let stack = try TestStack(model: try ModelFixtures.companyModel())

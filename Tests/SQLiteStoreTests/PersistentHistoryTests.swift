@@ -312,6 +312,27 @@ struct PersistentHistoryTests {
         #expect(history.first.map(summary) == ["insert Book"])
     }
 
+    @Test("a save merged through its notice is not merged again from history; another program's save still is")
+    func noticeMergedOnce() throws {
+        let here = try LibraryModel.stack()
+        here.context.historyToken = try here.coordinator.currentHistoryToken()
+        let importing = ManagedObjectContext(coordinator: here.coordinator)
+        importing.transactionAuthor = "import"
+        var notice: ContextDidSave?
+        let observation = importing.observe { if case .didSave(let save) = $0 { notice = save } }
+        defer { observation.cancel() }
+        try importing.insertObject(forEntityName: "Book")["title"] = "Dune"
+        try importing.save()
+        here.context.mergeChanges(fromContextDidSave: try #require(notice))
+
+        let there = try LibraryModel.stack(url: here.url)
+        there.context.transactionAuthor = "elsewhere"
+        try there.context.insertObject(forEntityName: "Book")["title"] = "Emma"
+        try there.context.save()
+        #expect(try here.context.mergeRemoteChanges().map(\.author) == ["elsewhere"], "the import is merged already")
+        #expect(try here.context.mergeRemoteChanges().isEmpty)
+    }
+
     @Test("a context merges another coordinator's insert, update and delete from history")
     func contextMergesRemoteChanges() throws {
         let here = try LibraryModel.stack()

@@ -537,6 +537,12 @@ public final class ArrayController {
 
     private func contextChanged(_ changes: ObjectChanges) {
         if changes.invalidatedAll { refetch(); return }
+        // A merge named objects of these kinds that the context does not hold (many new
+        // ones, or changed ones not in memory): only a fetch knows which of them match now.
+        if case .entity = mode, changes.mergedObjectIDs.contains(where: { kinds.contains($0.entityName) }) {
+            refetch()
+            return
+        }
         let relevant: (ManagedObject) -> Bool = { [kinds] in kinds.contains($0.entity.name) }
         var membershipChanged = false
         let present = Set(content)

@@ -21,8 +21,9 @@ public struct ObjectChanges {
     public var invalidated: [ManagedObject]
     /// Whether the context was reset and every object left it.
     public var invalidatedAll: Bool
-    /// Objects that a merge changed or deleted and that this context did not have in memory:
-    /// results that may hold them (a fetched-results controller's windows) read again.
+    /// Objects that a merge changed or deleted and that this context did not have in memory,
+    /// and the new objects of a merge too large to announce one by one: results that may
+    /// hold them (a fetched-results controller's windows) read again.
     public var mergedObjectIDs: [ManagedObjectID] = []
 }
 
@@ -37,6 +38,9 @@ public struct ContextDidSave: Sendable {
     /// The permanent IDs of inserted objects by the temporary IDs they had, for child
     /// contexts that knew them unsaved.
     var rekeyed: [ManagedObjectID: ManagedObjectID] = [:]
+    /// The history transaction the save recorded in each store that keeps history, by store
+    /// identifier: a context that merges this notice skips them when it merges history.
+    var transactions: [String: Int64] = [:]
 
     public init(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
         self.inserted = inserted

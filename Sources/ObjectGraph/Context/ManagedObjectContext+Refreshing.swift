@@ -117,8 +117,16 @@ extension ManagedObjectContext {
         if object.status != .invalid { object.status = .clean }
     }
 
+    /// How many new objects a merge announces as objects (faults registered here, in
+    /// `ObjectChanges.inserted`); more are announced by ID alone (`mergedObjectIDs`), so
+    /// that merging a large import costs no more than the results shown read again.
+    public static let mergedInsertsAnnouncedAsObjects = 1_000
+
     /// Brings in what another context saved: changed objects reload (keeping this
-    /// context's own unsaved changes), deleted ones leave, inserted ones are announced.
+    /// context's own unsaved changes), deleted ones leave, inserted ones are announced
+    /// (by ID alone beyond `mergedInsertsAnnouncedAsObjects`). A
+    /// context that follows the stores' history (`historyToken`) skips the save's
+    /// transactions when it next merges history: they are not announced twice.
     ///
     /// ```swift
     /// coordinator.observeSaves { save in
@@ -134,6 +142,10 @@ extension ManagedObjectContext {
     /// for the merge policy (or the user) to settle, rather than overwriting it unseen.
     func mergeChanges(fromContextDidSave save: ContextDidSave, keepingUnsaved: Bool) {
         checkQueue()
+        // A context that follows history has these changes now: merging history skips them.
+        if historyToken != nil {
+            for (store, number) in save.transactions { ownTransactions[store, default: []].insert(number) }
+        }
         for (temporary, permanent) in save.rekeyed {
             guard let object = registeredObject(for: temporary), object.status != .inserted else { continue }
             unregister(object)
@@ -166,8 +178,13 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
             event.deleted.append(object)
         }
-        for id in save.inserted where registeredObject(for: id) == nil {
-            event.merged.append(object(with: id))
+        let news = save.inserted.filter { registeredObject(for: $0) == nil }
+        if news.count > Self.mergedInsertsAnnouncedAsObjects {
+            // Too many to make faults of on the caller's thread (a large import): announced by
+            // ID, for results to read again.
+            event.mergedIDs += news
+        } else {
+            for id in news { event.merged.append(object(with: id)) }
         }
         processPendingChanges()
     }

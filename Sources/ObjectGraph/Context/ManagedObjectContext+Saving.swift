@@ -61,10 +61,14 @@ extension ManagedObjectContext {
 
         var permanentIDs: [(objects: [ManagedObject], ids: [ManagedObjectID])] = []
         var versions: [ManagedObjectID: Int64] = [:]
+        var transactions: [String: Int64] = [:]
         try coordinator.locked {
             for batch in batches.sorted(by: { $0.store.identifier < $1.store.identifier }) {
                 let result = try saveResolvingConflicts(batch.changes) { try batch.store.save($0) }
-                if let number = result.transactionNumber { ownTransactions[batch.store.identifier, default: []].insert(number) }
+                if let number = result.transactionNumber {
+                    ownTransactions[batch.store.identifier, default: []].insert(number)
+                    transactions[batch.store.identifier] = number
+                }
                 permanentIDs.append((batch.insertedObjects, result.insertedIDs))
                 versions.merge(result.versions) { a, _ in a }
             }
@@ -76,7 +80,7 @@ extension ManagedObjectContext {
         // temporary IDs until told the permanent ones.
         let rekeyed = mergingChildren.withLock { $0.isEmpty } ? [:]
             : Dictionary(zip(permanentIDs.flatMap { $0.objects.map(\.objectID) }, permanentIDs.flatMap(\.ids))) { a, _ in a }
-        finishSave(permanentIDs: consume permanentIDs, versions: versions, rekeyed: rekeyed, toStores: true)
+        finishSave(permanentIDs: consume permanentIDs, versions: versions, rekeyed: rekeyed, transactions: transactions, toStores: true)
     }
 
     /// A child's save: its changes become the parent's unsaved ones. New objects get their
@@ -92,7 +96,7 @@ extension ManagedObjectContext {
         let result = try saveResolvingConflicts(changes) { changes in
             try parent.performAndWait { try parent.acceptPush(changes, from: self) }
         }
-        finishSave(permanentIDs: [(insertedObjects, result.insertedIDs)], versions: result.versions, rekeyed: [:], toStores: false)
+        finishSave(permanentIDs: [(insertedObjects, result.insertedIDs)], versions: result.versions, rekeyed: [:], transactions: [:], toStores: false)
     }
 
     func storeForInsertion(_ object: ManagedObject) throws -> any PersistentStore {
@@ -251,7 +255,8 @@ extension ManagedObjectContext {
     /// object of the plain class (no `didSave` to call) is let go without first being
     /// entered in the registry and given its committed values, which no one could read.
     private func finishSave(permanentIDs: consuming [(objects: [ManagedObject], ids: [ManagedObjectID])],
-                            versions: [ManagedObjectID: Int64], rekeyed: [ManagedObjectID: ManagedObjectID], toStores: Bool) {
+                            versions: [ManagedObjectID: Int64], rekeyed: [ManagedObjectID: ManagedObjectID],
+                            transactions: [String: Int64], toStores: Bool) {
         let insertedIDs = permanentIDs.flatMap(\.ids)
         inserted.removeAll()
         var kept: [ManagedObject] = []
@@ -318,6 +323,7 @@ extension ManagedObjectContext {
                                   deleted: deletedObjects.map(\.objectID))
         save.savedBy = queueToken
         save.rekeyed = rekeyed
+        save.transactions = transactions
         for object in kept { object.didSave() }
         for object in updatedObjects { object.didSave() }
         post(.didSave(save))

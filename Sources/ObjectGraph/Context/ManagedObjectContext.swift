@@ -445,7 +445,8 @@ struct EventChanges {
     var invalidated: OrderedSet<ManagedObject> = []
     /// Objects another context inserted, brought in by a merge.
     var merged: OrderedSet<ManagedObject> = []
-    /// Objects a merge changed or deleted that were not in memory here.
+    /// Objects a merge changed or deleted that were not in memory here, and a large
+    /// merge's new objects.
     var mergedIDs: [ManagedObjectID] = []
     var invalidatedAll = false
 
