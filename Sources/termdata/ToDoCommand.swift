@@ -45,6 +45,15 @@ struct ToDoCommand: ParsableCommand {
         let type = store == nil ? (storeType?.storeType ?? .sqlite) : StoreLocation.type(of: url, named: storeType)
         let todoStore: ToDoStore
         do {
+            // A store of an earlier version is migrated first, in a window that answers keys.
+            if let migration = try ToDoMigration(storeAt: url, type: type) {
+                do {
+                    try migration.run(on: CursesDriver())
+                } catch is MigrationStopped {
+                    throw CommandFailure("\(StoreLocation.displayName(url)): the migration from model version “\(migration.sourceVersion)” was stopped; "
+                                         + "the store is as it was, and the application opens it once it is migrated")
+                }
+            }
             let progress = ProgressLine()
             todoStore = try ToDoStore.open(at: url, type: type, seeded: !empty) { progress.update($0, $1) }
             progress.finish()

@@ -116,6 +116,66 @@ struct ToDoStoreFileTests: ToDoTesting {
         #expect(names(todo).contains("Half-typed"), "Enter commits it as usual")
     }
 
+    /// A version-1 store of `count` items, every fifth named "ask …".
+    private func versionOneStore(items count: Int) throws -> URL {
+        let versions = try ToDoStore.bundledVersions()
+        let old = try TestStack(model: versions.version(named: "ToDo")!, type: .xml, url: url)
+        for i in 0..<count { try old.context.insertObject(forEntityName: "ToDo")["name"] = .string(i % 5 == 0 ? "ask \(i)" : "item \(i)") }
+        try old.context.save()
+        return url
+    }
+
+    @Test("a version-1 store is migrated at start in a window that says what changes and answers keys; the app then opens it")
+    func migratesInWindow() throws {
+        let url = try versionOneStore(items: 40_000)
+        let migration = try #require(try ToDoMigration(storeAt: url, type: .xml))
+        let driver = MemoryDriver(size: Size(width: 100, height: 30))
+        let app = migration.begin(on: driver)
+        var text = screen(app.runScript("", waitingForWork: false))
+        #expect(text.contains("Migrating ToDo.xml"), "\(text)")
+        #expect(text.contains("ToDo: adds doNotAlert, lastAlertDate; policy ToDoDoNotAlert"), "\(text)")
+        #expect(text.contains("The original is kept as ToDo.xml.backup."))
+        #expect(app.isWorking, "the migration runs off the loop")
+        text = screen(app.runScript("?", waitingForWork: false))
+        #expect(text.contains("Stop the migration"), "help answers meanwhile: \(text)")
+        #expect(app.isWorking)
+        app.runScript("<Esc>", waitingForWork: false)
+        #expect(app.isWorking, "Esc closes the help; the migration goes on")
+        #expect(app.waitForWork(timeout: 120))
+        let reports = try #require(try migration.outcome?.get())
+        #expect(reports.last?.objectCount == 40_000)
+        #expect(try ToDoMigration(storeAt: url, type: .xml) == nil, "current now")
+        let store = try ToDoStore.open(at: url, type: .xml)
+        #expect(store.migrations.isEmpty, "nothing left for the open to migrate")
+        let asks = try store.context.count(for: FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "doNotAlert == YES")))
+        #expect(asks == 8_000, "the article's policy ran")
+    }
+
+    @Test("Esc stops a migration at start: the store file is as it was, byte for byte, with nothing left beside it")
+    func migrationStopped() throws {
+        let url = try versionOneStore(items: 40_000)
+        let before = try Data(contentsOf: url)
+        let migration = try #require(try ToDoMigration(storeAt: url, type: .xml))
+        let clock = VirtualClock()
+        let app = migration.begin(on: MemoryDriver(size: Size(width: 100, height: 30), clock: clock))
+        app.runScript("", waitingForWork: false)
+        #expect(app.isWorking)
+        app.runScript("<Esc>", waitingForWork: false)
+        clock.advance(by: 0.1)
+        let text = screen(app.runScript("", waitingForWork: false))
+        #expect(text.contains("Stopping: putting ToDo.xml back as it was") || migration.outcome != nil, "\(text)")
+        let deadline = Date().addingTimeInterval(60)
+        while migration.outcome == nil, Date() < deadline {
+            clock.advance(by: 0.1)
+            app.runScript("", waitingForWork: false)
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(throws: MigrationStopped.self) { try migration.outcome?.get() }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["ToDo.xml"])
+        #expect(try ToDoMigration(storeAt: url, type: .xml)?.sourceVersion == "ToDo", "still to migrate")
+    }
+
     @Test("a version-1 store is migrated on open with the article's policy")
     func migratesVersionOne() throws {
         let versions = try ToDoStore.bundledVersions()

@@ -20,7 +20,9 @@ public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
     public let destinationModel: ManagedObjectModel
     public let mapping: MappingModel
     /// Called as the migration goes, with the fraction done (0...1) and a line saying what.
-    public var progress: ((Double, String) -> Void)?
+    /// An error it throws (the user gave up) ends the migration with that error, the
+    /// destination unsaved.
+    public var progress: ((Double, String) throws -> Void)?
 
     /// The context holding the source store's objects, during a migration.
     public private(set) var sourceContext: ManagedObjectContext!
@@ -88,11 +90,11 @@ public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
         }
         for m in active {
             currentEntityMapping = m
-            progress?(Double(done) / steps, "creating \(m.destinationEntityName ?? "") from \(m.sourceEntityName ?? "")")
+            try progress?(Double(done) / steps, "creating \(m.destinationEntityName ?? "") from \(m.sourceEntityName ?? "")")
             for source in sources[m.name] ?? [] {
                 try policies[m.name]!.createDestinationInstances(forSource: source, mapping: m, manager: self)
                 done += 1
-                if done % 10_000 == 0 { progress?(Double(done) / steps, "creating \(m.destinationEntityName ?? "")") }
+                if done % 10_000 == 0 { try progress?(Double(done) / steps, "creating \(m.destinationEntityName ?? "")") }
             }
             try policies[m.name]!.endInstanceCreation(forMapping: m, manager: self)
             report.entities.append(.init(mapping: m.name, source: m.sourceEntityName ?? "", destination: m.destinationEntityName ?? "",
@@ -100,11 +102,11 @@ public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
         }
         for m in active {
             currentEntityMapping = m
-            progress?(Double(done) / steps, "relating \(m.destinationEntityName ?? "")")
+            try progress?(Double(done) / steps, "relating \(m.destinationEntityName ?? "")")
             for destination in destinationsByMapping[m.name] ?? [] {
                 try policies[m.name]!.createRelationships(forDestination: destination, mapping: m, manager: self)
                 done += 1
-                if done % 10_000 == 0 { progress?(Double(done) / steps, "relating \(m.destinationEntityName ?? "")") }
+                if done % 10_000 == 0 { try progress?(Double(done) / steps, "relating \(m.destinationEntityName ?? "")") }
             }
             try policies[m.name]!.endRelationshipCreation(forMapping: m, manager: self)
         }
@@ -123,9 +125,9 @@ public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
             try policies[m.name]!.endEntityMapping(m, manager: self)
         }
         currentEntityMapping = nil
-        progress?(0.99, "saving")
+        try progress?(0.99, "saving")
         try destinationContext.save()
-        progress?(1, "done")
+        try progress?(1, "done")
         return report
     }
 

@@ -32,7 +32,10 @@ public struct StoreMigrator {
     public var mappings: [MappingModel]
     /// Where the original goes before it is replaced; by default beside it, `.backup` added.
     public var backupURL: ((URL) -> URL)?
-    public var progress: ((Double, String) -> Void)?
+    /// Called as the migration goes, with the fraction done (0...1) and a line saying what.
+    /// An error it throws (the user gave up) ends the migration with that error, the store
+    /// left as it was.
+    public var progress: ((Double, String) throws -> Void)?
     /// Whether a step no mapping is given for infers one (Core Data's
     /// `shouldInferMappingModelAutomatically`); off, such a step is refused. A given
     /// mapping is completed by inference either way: it need only say what differs.
@@ -143,7 +146,7 @@ public struct StoreMigrator {
             let manager = MigrationManager(source: versions.version(named: step.from)!,
                                            destination: versions.version(named: step.to)!, mapping: step.mapping)
             let share = 1.0 / Double(steps.count)
-            manager.progress = { fraction, what in self.progress?((Double(n) + fraction) * share, "\(step.from) → \(step.to): \(what)") }
+            manager.progress = { fraction, what in try self.progress?((Double(n) + fraction) * share, "\(step.from) → \(step.to): \(what)") }
             reports.append(try manager.migrateStore(at: current, type: type, to: next, type: type))
             current = next
         }
@@ -170,7 +173,7 @@ public struct StoreMigrator {
         var reports: [MigrationReport] = []
         do {
             for (n, step) in steps.enumerated() {
-                progress?(Double(n) / Double(steps.count), "\(step.from) → \(step.to): changing the store in place")
+                try progress?(Double(n) / Double(steps.count), "\(step.from) → \(step.to): changing the store in place")
                 let source = versions.version(named: step.from)!, destination = versions.version(named: step.to)!
                 guard try migrator(url, source, destination, Self.renames(in: step.mapping)) else {
                     try Self.restore(url, from: backup, type: type)
@@ -182,7 +185,8 @@ public struct StoreMigrator {
             try? Self.restore(url, from: backup, type: type)
             throw error
         }
-        progress?(1, "done")
+        // Done: a stop asked for now comes too late to keep the store as it was.
+        try? progress?(1, "done")
         return reports
     }
 
@@ -204,7 +208,7 @@ public struct StoreMigrator {
         guard let migrator = PersistentStoreCoordinator.transactionalMigrator(for: type) else {
             throw ObjectGraphError.storeFormat(file: place, reason: "it was written with model version \(steps[0].from), and this store type is not migrated here")
         }
-        progress?(0, "\(steps[0].from) → \(versions.currentVersionName): changing the store in place")
+        try progress?(0, "\(steps[0].from) → \(versions.currentVersionName): changing the store in place")
         let inPlace = steps.map { step in
             InPlaceMigrationStep(source: versions.version(named: step.from)!, destination: versions.version(named: step.to)!,
                                  renames: Self.renames(in: step.mapping))
@@ -214,7 +218,8 @@ public struct StoreMigrator {
         }
         // Counted in the store as it now is, with the current version.
         let reports = try steps.map { try Self.count(url, type: type, model: versions.current, mapping: $0.mapping) }
-        progress?(1, "done")
+        // Done: a stop asked for now comes too late to keep the store as it was.
+        try? progress?(1, "done")
         return reports
     }
 
