@@ -226,9 +226,15 @@ extension ToDoApplication: ContextEditing {
         }
     }
 
+    /// How many items a category may hold for its delete to run here, in the context, as a
+    /// step to undo. Leaving more without it runs on a background context and is saved at
+    /// once: loading and changing them all would hold the keys for seconds.
+    static let categoryItemsChangedHere = 1_000
+
     func deleteSelectedCategory() -> EventResult {
         guard let category = categories.selectedObjects.first else { return .handled }
-        let count = (category as? ToDoCategory)?.todos.count ?? 0
+        // Counted in the store when the items are not loaded: no item is read for the question.
+        let count = (try? context.count(ofRelationship: "todos", of: category)) ?? (category as? ToDoCategory)?.todos.count ?? 0
         let remove = { [weak self] in
             guard let self else { return }
             do {
@@ -243,11 +249,69 @@ extension ToDoApplication: ContextEditing {
             return .redraw
         }
         let name = CellValue.displayName(category)
+        let items = "\(count.formatted()) item\(count == 1 ? "" : "s")"
+        let question = "“\(name)” has \(items). Delete the category and leave \(count == 1 ? "it" : "them") without one?"
+        guard count > Self.categoryItemsChangedHere, !hasUnsavedChanges(touching: category) else {
+            app.alert(title: "Delete category", message: question, buttons: ["Delete", "Cancel"]) { choice in
+                if choice == 0 { remove() }
+            }
+            return .redraw
+        }
         app.alert(title: "Delete category",
-                  message: "“\(name)” has \(count) item\(count == 1 ? "" : "s"). Delete the category and leave \(count == 1 ? "it" : "them") without one?",
-                  buttons: ["Delete", "Cancel"]) { choice in
-            if choice == 0 { remove() }
+                  message: question + " With so many items the delete runs in the background and is saved at once: u cannot take it back.",
+                  buttons: ["Delete and save", "Cancel"]) { [weak self] choice in
+            if choice == 0 { self?.deleteInBackground(category, name: name, items: items) }
         }
         return .redraw
+    }
+
+    /// Whether the category, or an item pointing at it, has changes not saved yet: its
+    /// delete then runs here, where those changes are.
+    private func hasUnsavedChanges(touching category: ManagedObject) -> Bool {
+        if category.hasChanges { return true }
+        context.processPendingChanges()
+        return context.insertedObjects.union(context.updatedObjects).contains { object in
+            (object as? ToDoItem)?.category === category
+        }
+    }
+
+    /// Deletes a saved category on a background context and saves, its items left without
+    /// one by the delete rule there; the status bar shows it running, Esc stops it with
+    /// nothing saved, and the context merges the save when it is done.
+    private func deleteInBackground(_ category: ManagedObject, name: String, items: String) {
+        guard !app.isWorking else {
+            app.showMessage("Wait for the work in progress to end (Esc stops it) before deleting", isError: true)
+            return
+        }
+        let id = category.objectID
+        let background = ManagedObjectContext(coordinator: context.coordinator, concurrencyType: .privateQueue)
+        background.name = "delete category"
+        background.transactionAuthor = context.transactionAuthor
+        app.beginWork("Deleting “\(name)”", cancel: { background.interruptWork() }, start: { progress, finish in
+            background.perform {
+                finish(Result { () throws -> ContextDidSave in
+                    var saved: ContextDidSave?
+                    let observation = background.observe { if case .didSave(let save) = $0 { saved = save } }
+                    defer { observation.cancel() }
+                    progress.report("reading its \(items)")
+                    background.delete(try background.existingObject(with: id))
+                    background.processPendingChanges()
+                    progress.report("saving \(items) without it")
+                    try background.save()
+                    return saved ?? ContextDidSave(inserted: [], updated: [], deleted: [])
+                })
+                background.reset()
+            }
+        }, done: { [weak self] (result: Result<ContextDidSave, any Error>) in
+            guard let self else { return }
+            switch result {
+            case .success(let save):
+                self.context.mergeChanges(fromContextDidSave: save)
+                self.endEvent()
+                self.app.showMessage("Deleted “\(name)” and saved: its \(items) have no category now")
+            case .failure(let error):
+                self.app.showMessage("Could not delete “\(name)”, nothing changed: \(error)", isError: true)
+            }
+        })
     }
 }
