@@ -16,7 +16,9 @@ import ToDoApp
 ///   a filter on a wide range of an indexed key, and the same filter sorted by another key.
 ///
 /// - keys while a slow filter runs in the background: the time from a key to its frame;
-/// - frames while a background context inserts 100,000 items and the table scrolls.
+/// - frames while a background context inserts 100,000 items and the table scrolls;
+/// - keys while File ▸ Import… adds 150,000 items, and while a category of a third of the
+///   items is deleted (on a copy of the store).
 ///
 /// `TERMDATA_BENCH_ITEMS` changes the size (1,000,000).
 enum ToDoBenchmarks {
@@ -28,7 +30,7 @@ enum ToDoBenchmarks {
 
     static func run() throws {
         try buildStore()
-        for mode in ["todo-first-frame", "todo-controller", "todo-busy-keys", "todo-busy-frames", "todo-busy-import"] {
+        for mode in ["todo-first-frame", "todo-controller", "todo-busy-keys", "todo-busy-frames", "todo-busy-import", "todo-busy-delete"] {
             let (status, output) = try runChild(mode)
             print(output, terminator: "")
             if status != 0 { print("(\(mode) exited with \(status))") }
@@ -43,6 +45,7 @@ enum ToDoBenchmarks {
         case "todo-busy-keys": try keysWhileFiltering()
         case "todo-busy-frames": try framesWhileInserting()
         case "todo-busy-import": try keysWhileImporting()
+        case "todo-busy-delete": try keysWhileDeletingCategory()
         default: break
         }
     }
@@ -247,6 +250,39 @@ enum ToDoBenchmarks {
         let cleanup = ManagedObjectContext(coordinator: store.coordinator)
         for id in imported { cleanup.delete(cleanup.object(with: id)) }
         try cleanup.save()
+    }
+
+    /// Keys pressed while a category of a third of the items is deleted (in the background,
+    /// saved at once), on a copy of the store: the time from each key to its frame, and the
+    /// delete's own time.
+    static func keysWhileDeletingCategory() throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("termdata-bench-delete-\(UUID().uuidString).sqlite")
+        try FileManager.default.copyItem(at: storeURL, to: copy)
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy.path + suffix) } }
+        let store = try ToDoStore.open(at: copy, type: .sqlite)
+        let todo = try ToDoApplication(store: store, driver: MemoryDriver(size: Size(width: 120, height: 40)))
+        todo.app.runScript("c")
+        let home = try store.context.fetch(FetchRequest(entityName: "Category", predicate: try ObjectPredicate(format: "name == 'Home'")))
+        guard let category = home.first else { throw BenchmarkFailure("no Home category") }
+        todo.categories.setSelectedObjects([category])
+        let started = DispatchTime.now().uptimeNanoseconds
+        let asking = measure { todo.app.runScript("d") }
+        todo.app.runScript("<Enter>", waitingForWork: false)
+        guard todo.app.isWorking else { throw BenchmarkFailure("the delete did not run in the background") }
+        // The panel closed: the keys move through the items.
+        todo.app.runScript("c", waitingForWork: false)
+        var times: [Double] = []
+        var key = "j"
+        while todo.app.isWorking {
+            times.append(measure { todo.app.runScript(key, waitingForWork: false) })
+            if times.count % 20 == 0 { key = key == "j" ? "k" : "j" }
+        }
+        let deleting = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let left = try ManagedObjectContext(coordinator: store.coordinator).count(for: FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "category == nil")))
+        guard left >= items / 3 else { throw BenchmarkFailure("\(left) items without a category after the delete") }
+        times.sort()
+        print(String(format: "keys while deleting a category of %d items (%.1f s, the question %.1f ms): %d keys, key to frame median %.2f ms, max %.1f ms, %d over 50 ms",
+                     left, deleting, asking * 1000, times.count, times[times.count / 2] * 1000, times.last! * 1000, times.filter { $0 > 0.05 }.count))
     }
 
     static func measure(_ body: () throws -> Void) rethrows -> Double {
