@@ -49,10 +49,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // The one SQLite setting Swift cannot reach (a variadic call): a connection's triggers.
+        .target(name: "CSQLiteConfig", path: "Sources/CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "ObjectGraph", "ObjectModel", "Predicates", "SQLSyntax", "CZlib",
+                "ObjectGraph", "ObjectModel", "Predicates", "SQLSyntax", "CZlib", "CSQLiteConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -39,6 +39,31 @@ struct BatchRequestTests {
         #expect(!ids.contains(book.objectID))
     }
 
+    @Test("a large batch insert of objects with differing keys writes each value where it belongs, and the history records each row once")
+    func largeMixedBatchInsert() throws {
+        let stack = try LibraryModel.stack()
+        let token = try stack.coordinator.currentHistoryToken()
+        let objects: [[String: ObjectValue]] = (0..<600).map { i in
+            switch i % 3 {
+            case 0: ["title": .string("t\(i)"), "pages": .int(i)]
+            case 1: ["pages": .int(i)]
+            default: ["isbn": .string("isbn \(i)"), "pages": .int(i), "title": .string("t\(i)")]
+            }
+        }
+        let result = try stack.context.execute(BatchInsertRequest(entityName: "Book", objects: objects, resultType: .objectIDs))
+        let ids = try #require(result.objectIDs)
+        #expect(ids.count == 600 && Set(ids).count == 600)
+        for i in [0, 1, 2, 299, 598, 599] {
+            let book = try stack.context.existingObject(with: ids[i])
+            #expect(book["pages"] == .int(i))
+            #expect(book["title"] == (i % 3 == 1 ? .null : .string("t\(i)")))
+            #expect(book["isbn"] == (i % 3 == 2 ? .string("isbn \(i)") : .null))
+        }
+        let history = try stack.coordinator.fetchHistory(HistoryRequest(after: token))
+        #expect(history.count == 1)
+        #expect(history.first?.changes.count == 600 && Set(history.first?.changes.map(\.changedObjectID) ?? []) == Set(ids))
+    }
+
     @Test("a key that is not a stored attribute refuses the request, and nothing is written")
     func unknownKeys() throws {
         let stack = try LibraryModel.stack()

@@ -170,6 +170,55 @@ struct PersistentHistoryTests {
         #expect(change.tombstone == ["title": "Dune", "isbn": "978-0441013593"])
     }
 
+    @Test("a save of many rows records each insert once, and the triggers still record other writers afterwards",
+          arguments: [SQLiteStore.rowsInsertedWithoutTriggers - 1, SQLiteStore.rowsInsertedWithoutTriggers + 44])
+    func manyInsertsRecordedOnce(count: Int) throws {
+        let stack = try LibraryModel.stack()
+        let token = try stack.coordinator.currentHistoryToken()
+        let shelf = try stack.context.insertObject(forEntityName: "Shelf")
+        try stack.context.save()
+        for i in 0..<count {
+            let book = try stack.context.insertObject(forEntityName: "Book")
+            book["title"] = .string("book \(i)")
+            book["shelf"] = .object(shelf)
+        }
+        try stack.context.save()
+        let saved = try stack.coordinator.fetchHistory(HistoryRequest(after: token))
+        #expect(saved.count == 2)
+        let inserts = saved[1].changes.filter { $0.changeType == .insert }.map(\.changedObjectID)
+        #expect(inserts.count == count && Set(inserts).count == count, "each new book once")
+        #expect(summary(saved[1]).filter { $0.hasPrefix("update") } == ["update Shelf: books"])
+
+        // The store's own connection, and another program's, record plain SQL as before.
+        let after = try stack.coordinator.currentHistoryToken()
+        let other = try DatabaseQueue(path: stack.url.path)
+        try other.write { db in
+            try db.execute(sql: "INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (100000, (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'), 1, 'Emma')")
+        }
+        try other.close()
+        try stack.context.insertObject(forEntityName: "Tag")["label"] = "sf"
+        try stack.context.save()
+        let later = try stack.coordinator.fetchHistory(HistoryRequest(after: after))
+        #expect(later.map { summary($0) } == [["insert Book"], ["insert Tag"]])
+    }
+
+    @Test("a trigger of another program's in the file fires for every row of a large save")
+    func foreignTriggerKeptOn() throws {
+        let stack = try LibraryModel.stack()
+        try stack.context.insertObject(forEntityName: "Shelf")["title"] = "first"
+        try stack.context.save()
+        let other = try DatabaseQueue(path: stack.url.path)
+        try other.write { db in
+            try db.execute(sql: "CREATE TRIGGER ZDERIVED_PAGES AFTER INSERT ON ZBOOK BEGIN UPDATE ZBOOK SET ZPAGES = 7 WHERE Z_PK = NEW.Z_PK; END")
+        }
+        try other.close()
+        let count = SQLiteStore.rowsInsertedWithoutTriggers + 10
+        for i in 0..<count { try stack.context.insertObject(forEntityName: "Book")["title"] = .string("book \(i)") }
+        try stack.context.save()
+        let fresh = ManagedObjectContext(coordinator: stack.coordinator)
+        #expect(try fresh.count(for: FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "pages == 7"))) == count)
+    }
+
     @Test("plain SQL from another program is recorded, and filed under a transaction with no author")
     func otherWritersAreRecorded() throws {
         let stack = try LibraryModel.stack()

@@ -126,26 +126,37 @@ extension SQLiteStore: HistoryTrackingStore {
     func ownersJoined(by changes: StoreChanges) -> [ManagedObjectID: Int64] {
         guard historyState.enabled, changes.inserted.contains(where: { !$0.toOne.isEmpty }) else { return [:] }
         let history = historySchema
+        // Per row, only what is cheap: the rows of a save come grouped by entity, and many
+        // rows join few owners, which are the same ID instances. So the bits are looked up
+        // by relationship in the current entity's table, and owners gathered by instance,
+        // and by ID (hashing its strings) once each at the end.
         var bits: [String: [String: Int64?]] = [:]   // member entity → relationship → the owner's bit
-        var owners: [ManagedObjectID: Int64] = [:]
+        var member = "", memberBits: [String: Int64?] = [:]
+        var byInstance: [ObjectIdentifier: (owner: ManagedObjectID, bit: Int64)] = [:]
         for row in changes.inserted where !row.toOne.isEmpty {
-            let member = row.objectID.entityName
+            if row.objectID.entityName != member {
+                bits[member] = memberBits
+                member = row.objectID.entityName
+                memberBits = bits[member] ?? [:]
+            }
             for (name, owner) in row.toOne {
                 // An owner with a temporary ID is new in this save: its insert says it all.
                 if owner.isTemporaryID { continue }
                 let bit: Int64?
-                if let known = bits[member]?[name] { bit = known } else {
+                if let known = memberBits[name] { bit = known } else {
                     bit = model.entity(named: member)?.relationship(named: name)?.inverseName.flatMap { inverse in
                         guard model.entity(named: owner.entityName)?.relationship(named: inverse)?.isToMany == true,
                               let table = schema.mapping(for: owner.entityName)?.table.name, let slots = history.slots[table],
                               let index = slots.toMany.firstIndex(of: inverse) else { return nil }
                         return slots.bit(slots.columns.count + index)
                     }
-                    bits[member, default: [:]][name] = bit
+                    memberBits[name] = bit
                 }
-                if let bit { owners[owner, default: 0] |= bit }
+                if let bit { byInstance[ObjectIdentifier(owner), default: (owner, 0)].bit |= bit }
             }
         }
+        var owners: [ManagedObjectID: Int64] = [:]
+        for (owner, bit) in byInstance.values { owners[owner, default: 0] |= bit }
         return owners
     }
 

@@ -47,29 +47,50 @@ extension SQLiteStore: BatchRequestStore {
     private func batchInsert(_ request: BatchInsertRequest, in db: Database) throws -> (BatchResult, [ManagedObjectID]) {
         guard let entity = model.entity(named: request.entityName), let writer = rowWriters[entity.name],
               let root = rootNames[entity.name] else { throw ObjectGraphError.unknownEntity(request.entityName) }
-        let stored = Set(entity.attributes.filter { !$0.isTransient }.map(\.name))
-        for object in request.objects {
-            for key in object.keys where !stored.contains(key) { throw BatchRequestError.notAnAttribute(entity: entity.name, key: key) }
-        }
         guard !request.objects.isEmpty else { return (BatchResult(count: 0, objectIDs: request.resultType == .objectIDs ? [] : nil), []) }
         var next = try reserveKeys(Int64(request.objects.count), root: root, in: db)
+        // The IDs are made only when someone reads them: the result, or the history.
+        let keepsIDs = request.resultType == .objectIDs || historyState.enabled
         var ids: [ManagedObjectID] = []
-        ids.reserveCapacity(request.objects.count)
+        if keepsIDs { ids.reserveCapacity(request.objects.count) }
         // Rows in the entity's attribute order (the writer's fast path): defaults, then the given values.
         let defaults = entity.attributes.map { $0.isTransient ? ObjectValue.null : $0.defaultValue }
-        let positions = Dictionary(uniqueKeysWithValues: entity.attributes.enumerated().map { ($0.element.name, $0.offset) })
+        let positions = Dictionary(uniqueKeysWithValues: entity.attributes.enumerated().filter { !$0.element.isTransient }
+            .map { ($0.element.name, $0.offset) })
         let number = entityNumbers[entity.name]
         let encoder: RowWriter.ExternalEncoder? = writer.hasExternalColumns ? { _, bytes in
             // Inserted in one transaction: a file written for a row that then fails stays unused.
             try self.externalData.stored(bytes, previous: nil).value
         } : nil
+        // Dictionaries made alike list their keys alike: the positions of the last object's
+        // keys are tried first, by comparing strings (cheap for the same string), before
+        // hashing. A key that is no stored attribute refuses the request, and the
+        // transaction writes nothing.
+        var lastKeys: [(key: String, position: Int)] = []
+        let unnamed = objectID(entityName: entity.name, primaryKey: 0)
+        // As in a save: the history files these rows at the end, without the triggers' help.
+        let quietly = try insertsWithoutTriggers(request.objects.count, in: db)
+        if quietly { try setTriggers(enabled: false, in: db) }
+        defer { if quietly { try? setTriggers(enabled: true, in: db) } }
         for object in request.objects {
-            let id = objectID(entityName: entity.name, primaryKey: next)
+            let id = keepsIDs ? objectID(entityName: entity.name, primaryKey: next) : unnamed
             var values = defaults
-            for (key, value) in object { values[positions[key]!] = value }
+            var k = 0
+            for (key, value) in object {
+                let position: Int
+                if k < lastKeys.count, lastKeys[k].key == key {
+                    position = lastKeys[k].position
+                } else {
+                    guard let found = positions[key] else { throw BatchRequestError.notAnAttribute(entity: entity.name, key: key) }
+                    position = found
+                    if k < lastKeys.count { lastKeys[k] = (key, found) } else { lastKeys.append((key, found)) }
+                }
+                values[position] = value
+                k += 1
+            }
             let row = StoredRow(objectID: id, entity: entity, values: values)
             try writer.insert(row, primaryKey: next, in: db, key: { $0.primaryKey }, entityNumber: { _ in number }, external: encoder)
-            ids.append(id)
+            if keepsIDs { ids.append(id) }
             next &+= 1
         }
         return (BatchResult(count: request.objects.count, objectIDs: request.resultType == .objectIDs ? ids : nil), ids)

@@ -1,3 +1,4 @@
+import CSQLiteConfig
 import Foundation
 import GRDB
 import ObjectGraph
@@ -137,6 +138,12 @@ extension SQLiteStore {
         }
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
 
+        // The history's insert triggers file other programs' rows; this save files its own at
+        // the end, set-based. Many rows go in with the triggers off, rather than each row
+        // asking the trigger's question for nothing.
+        let quietly = try insertsWithoutTriggers(changes.inserted.count, in: db)
+        if quietly { try setTriggers(enabled: false, in: db) }
+        defer { if quietly { try? setTriggers(enabled: true, in: db) } }
         for run in runs {
             let writer = rowWriters[run.entity]!
             let encoder: RowWriter.ExternalEncoder? = writer.hasExternalColumns ? { _, bytes in
@@ -149,9 +156,31 @@ extension SQLiteStore {
                                   key: key, entityNumber: entityNumber, external: encoder)
             }
         }
+        // Join tables' triggers record the owners a member joins: on again for them.
+        if quietly { try setTriggers(enabled: true, in: db) }
         for row in changes.inserted where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
         for row in changes.updated where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
         return result
+    }
+
+    /// Whether `count` new rows go in with the connection's triggers off: a store that
+    /// keeps history, many rows (turning the triggers off and on prepares the save's
+    /// statements again), and no trigger in the file but the history's, whose insert
+    /// triggers do nothing for this store's own saves. A trigger of another program's (an
+    /// Apple store's derived attributes) keeps them on.
+    func insertsWithoutTriggers(_ count: Int, in db: Database) throws -> Bool {
+        guard historyState.enabled, count >= Self.rowsInsertedWithoutTriggers else { return false }
+        return try !(Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, ?) <> ?)"),
+                                   arguments: [HistorySchema.triggerPrefix.count, HistorySchema.triggerPrefix]) ?? true)
+    }
+
+    /// How many new rows a save needs for them to go in with the triggers off.
+    package static let rowsInsertedWithoutTriggers = 256
+
+    /// Turns this connection's triggers on or off.
+    func setTriggers(enabled: Bool, in db: Database) throws {
+        let code = termdata_sqlite_enable_triggers(UnsafeMutableRawPointer(db.sqliteConnection), enabled ? 1 : 0)
+        guard code == ResultCode.SQLITE_OK.rawValue else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
     }
 
     /// The positions of consecutive rows of one entity.
