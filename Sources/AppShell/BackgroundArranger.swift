@@ -48,6 +48,15 @@ package final class BackgroundArranger {
                          title: String, done: @escaping ((any Error)?) -> Void) -> Bool {
         cancel()
         guard let arrangement = controller.arrangement(filterPredicate: filter, sortDescriptors: sort) else { return false }
+        read(arrangement, into: controller, title: title, done: done)
+        return true
+    }
+
+    /// Reads an arrangement the controller made (`readsOwnersElsewhere` hands one over when
+    /// its owner changes) elsewhere, as `arrange` does, stopping the one read before.
+    package func read(_ arrangement: ArrayController.Arrangement, into controller: ArrayController, title: String,
+                      done: @escaping ((any Error)?) -> Void = { _ in }) {
+        cancel()
         let background = self.background
         work = app.beginWork(title, cancel: { background.interruptWork() }, start: { finish in
             background.perform {
@@ -65,6 +74,5 @@ package final class BackgroundArranger {
                 done(error)
             }
         })
-        return true
     }
 }

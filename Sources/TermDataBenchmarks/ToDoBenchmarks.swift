@@ -18,7 +18,8 @@ import ToDoApp
 /// - keys while a slow filter runs in the background: the time from a key to its frame;
 /// - frames while a background context inserts 100,000 items and the table scrolls;
 /// - keys while File ▸ Import… adds 150,000 items, and while a category of a third of the
-///   items is deleted (on a copy of the store).
+///   items is deleted (on a copy of the store);
+/// - the category panel: keys between categories of a third of the items each.
 ///
 /// `TERMDATA_BENCH_ITEMS` changes the size (1,000,000).
 enum ToDoBenchmarks {
@@ -30,7 +31,7 @@ enum ToDoBenchmarks {
 
     static func run() throws {
         try buildStore()
-        for mode in ["todo-first-frame", "todo-controller", "todo-busy-keys", "todo-busy-frames", "todo-busy-import", "todo-busy-delete"] {
+        for mode in ["todo-first-frame", "todo-controller", "todo-busy-keys", "todo-busy-frames", "todo-busy-import", "todo-busy-delete", "todo-categories"] {
             let (status, output) = try runChild(mode)
             print(output, terminator: "")
             if status != 0 { print("(\(mode) exited with \(status))") }
@@ -46,6 +47,7 @@ enum ToDoBenchmarks {
         case "todo-busy-frames": try framesWhileInserting()
         case "todo-busy-import": try keysWhileImporting()
         case "todo-busy-delete": try keysWhileDeletingCategory()
+        case "todo-categories": try categoryPanel()
         default: break
         }
     }
@@ -283,6 +285,28 @@ enum ToDoBenchmarks {
         times.sort()
         print(String(format: "keys while deleting a category of %d items (%.1f s, the question %.1f ms): %d keys, key to frame median %.2f ms, max %.1f ms, %d over 50 ms",
                      left, deleting, asking * 1000, times.count, times[times.count / 2] * 1000, times.last! * 1000, times.filter { $0 > 0.05 }.count))
+    }
+
+    /// The category panel: keys moving between categories of a third of the items each, the
+    /// items of the selected one shown beside them, sorted by due date.
+    static func categoryPanel() throws {
+        let store = try ToDoStore.open(at: storeURL, type: .sqlite)
+        let todo = try ToDoApplication(store: store, driver: MemoryDriver(size: Size(width: 120, height: 40)))
+        todo.app.runScript("")
+        let opening = measure { todo.app.runScript("c") }
+        var times: [Double] = [], shown: [Double] = []
+        for key in Array(repeating: "j", count: 2) + Array(repeating: "k", count: 2) + Array(repeating: "j", count: 2) {
+            let started = DispatchTime.now().uptimeNanoseconds
+            times.append(measure { todo.app.runScript(key, waitingForWork: false) })
+            todo.app.waitForWork(timeout: 600)
+            todo.app.runScript("")
+            shown.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+            guard todo.categoryItems.arrangedCount >= items / 3 else { throw BenchmarkFailure("\(todo.categoryItems.arrangedCount) items shown") }
+        }
+        times.sort()
+        shown.sort()
+        print(String(format: "category panel over %d items: open %.1f ms; a key to the next category: median %.1f ms, max %.1f ms; its items shown after median %.1f ms, max %.1f ms",
+                     items, opening * 1000, times[times.count / 2] * 1000, times.last! * 1000, shown[shown.count / 2] * 1000, shown.last! * 1000))
     }
 
     static func measure(_ body: () throws -> Void) rethrows -> Double {

@@ -34,7 +34,7 @@ public final class ToDoApplication {
     let noSelection = Label("No item selected. Press a to add one.", alignment: .center, role: \.dimmed)
 
     public let categories: ArrayController
-    let categoryItems: ArrayController
+    public let categoryItems: ArrayController
     public let categoryPanel: Window
     let categoryTable: TableView
     let categoryItemsTable: TableView
@@ -47,6 +47,9 @@ public final class ToDoApplication {
     public internal(set) var filterText = ""
     /// Reads filters and sorts over a SQLite store off the key loop.
     lazy var arranger = BackgroundArranger(app: app, coordinator: store.coordinator)
+    /// Reads the items of the category selected in the panel off the key loop: a category
+    /// may hold a third of a large store.
+    lazy var categoryArranger = BackgroundArranger(app: app, coordinator: store.coordinator)
     /// The item `a` just added, with the undo count after it: Esc on its first edit takes it back.
     var newItem: (object: ManagedObject, undoCount: Int)?
     /// A category just added from the panel, taken back when its first edit is cancelled.
@@ -196,6 +199,13 @@ public final class ToDoApplication {
                 self?.updateStatus()
             })
             observations.append(categories.observe { [weak self] _ in self?.refreshCategoryChoices() })
+            if store.type == .sqlite {
+                categoryItems.readsOwnersElsewhere = { [weak self] arrangement in
+                    guard let self else { return }
+                    guard let arrangement else { return self.categoryArranger.cancel() }
+                    self.categoryArranger.read(arrangement, into: self.categoryItems, title: "Reading the category's items")
+                }
+            }
         } catch {
             app.showMessage("Could not read the items: \(error)", isError: true)
         }

@@ -222,6 +222,50 @@ struct ArrayControllerTests {
 
 @Suite("Array controller over a relationship, fetching lazily")
 struct LazyRelationshipControllerTests {
+    @Test("with readsOwnersElsewhere, a new owner empties the list at once and its objects come from a read elsewhere; a stale read is dropped")
+    func ownersReadElsewhere() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        for name in ["Home", "Work", "Errands"] {
+            let category = try context.insertObject(forEntityName: "Category")
+            category["name"] = .string(name)
+            for i in 0..<(name == "Home" ? 30 : 5) {
+                let item = try context.insertObject(forEntityName: "ToDo")
+                item["name"] = .string("\(name) \(i)")
+                item["category"] = .object(category)
+            }
+        }
+        try context.save()
+        let categories = try ArrayController(context: context, entityName: "Category", sortDescriptors: [ObjectSortDescriptor(key: "name")])
+        let items = try ArrayController(contentOf: categories, relationship: "todos", usesLazyFetching: true)
+        items.sortDescriptors = [ObjectSortDescriptor(key: "name")]
+        #expect(items.arrangedObject(at: 0)?.string("name") == "Errands 0")
+        var handed: [ArrayController.Arrangement?] = []
+        items.readsOwnersElsewhere = { handed.append($0) }
+        let background = ManagedObjectContext(coordinator: stack.coordinator, concurrencyType: .privateQueue)
+        func read(_ arrangement: ArrayController.Arrangement) throws -> ArrayController.ArrangedResults {
+            try background.performAndWait { try arrangement.run(in: background) }
+        }
+
+        categories.setSelectionIndex(1)   // Home
+        #expect(items.arrangedCount == 0, "nothing of Errands shows under Home")
+        let home = try read(try #require(handed.last ?? nil))
+        categories.setSelectionIndex(2)   // Work, before Home's objects are shown
+        items.apply(home)
+        #expect(items.arrangedCount == 0, "Home's objects are not Work's")
+        items.apply(try read(try #require(handed.last ?? nil)))
+        #expect(items.arrangedCount == 5)
+        #expect(items.arrangedObject(at: 0)?.string("name") == "Work 0")
+        #expect(items.selectedObjects.first?.string("name") == "Work 0")
+
+        // With an unsaved item, only this context knows the answer: it reads here.
+        try context.insertObject(forEntityName: "ToDo")["category"] = .object(try #require(categories.arrangedObjects.first))
+        context.processPendingChanges()
+        categories.setSelectionIndex(0)
+        #expect(handed.count == 3 && handed.last! == nil, "the read elsewhere is called off")
+        #expect(items.arrangedCount == 6, "Errands, with the unsaved item")
+    }
+
     @Test("the detail list reads its owner's objects from the store through the inverse, and follows the selection")
     func lazyDetail() throws {
         let stack = try TestStack(model: try ModelFixtures.toDoModel())

@@ -90,6 +90,22 @@ struct ToDoCategoryTests: ToDoTesting {
         #expect(try stored.count(for: FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "name == 'Welcome, renamed'"))) == 0)
     }
 
+    @Test("on a SQLite store the panel reads a category's items in the background as the selection moves; on XML, here", arguments: [true, false])
+    func panelFollowsSelection(sqlite: Bool) throws {
+        _ = try launch(sqlite: sqlite)
+        let (todo, driver) = sqlite ? try launchWithLargeCategory(300) : try launch()
+        #expect((todo.categoryItems.readsOwnersElsewhere != nil) == sqlite)
+        todo.app.runScript("c")
+        let names = todo.categories.arrangedObjects.compactMap { $0.string("name") }
+        #expect(names == ["Errands", "Home", "Work"])
+        todo.app.runScript("jj")
+        #expect(todo.categories.selectedObjects.first?.string("name") == "Work")
+        #expect(todo.categoryItems.arrangedCount == (sqlite ? 300 : 0), "\(screen(driver.screenLines))")
+        todo.app.runScript("k")
+        #expect(todo.categoryItems.arrangedCount == 1)
+        #expect(screen(driver.screenLines).contains("│Welcome!"), "Home's one item shows: \(screen(driver.screenLines))")
+    }
+
     @Test("a large category that an unsaved item points at is deleted in the context, as one step to undo")
     func largeCategoryWithUnsavedItem() throws {
         _ = try launch(sqlite: true)

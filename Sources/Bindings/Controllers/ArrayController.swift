@@ -140,7 +140,7 @@ public final class ArrayController {
         }
         masterObservation = master.observe { [weak self] changes in
             guard let self, self.isPrepared, changes.selectionChanged || changes.reloaded else { return }
-            self.refetch()
+            self.ownerChanged()
         }
         if automaticallyPreparesContent { try fetch() }
     }
@@ -168,6 +168,33 @@ public final class ArrayController {
         isPrepared = true
         followContext()
         rearrange(reload: true)
+    }
+
+    /// In relationship mode with lazy fetching: reads a new owner's objects elsewhere. Set,
+    /// a change of the master's selection empties the controller and hands this the
+    /// arrangement to read (on a background context; its results go to `apply`), rather than
+    /// reading them here. It gets `nil` when the controller read the owner's objects itself
+    /// (its context has unsaved changes to them, which no other context sees): a read still
+    /// under way for an earlier owner is then of no use.
+    ///
+    /// ```swift
+    /// items.readsOwnersElsewhere = { arrangement in
+    ///     guard let arrangement else { return arranger.cancel() }
+    ///     arranger.read(arrangement, into: items)
+    /// }
+    /// ```
+    public var readsOwnersElsewhere: ((Arrangement?) -> Void)?
+
+    private func ownerChanged() {
+        guard let elsewhere = readsOwnersElsewhere, let lazy, lazyInverseKey != nil else { return refetch() }
+        guard let arrangement = arrangement(filterPredicate: filterPredicate) else {
+            elsewhere(nil)
+            return refetch()
+        }
+        // Nothing of the last owner shows under the new one while its objects are read.
+        lazy.install(FetchedResultsController.Results(request: lazy.fetchRequest, count: 0, sections: [], windows: [:], located: [:]))
+        restoreSelection([], oldFirst: nil, changes: ArrangedChanges(reloaded: true))
+        elsewhere(arrangement)
     }
 
     private func refetch() {
@@ -251,12 +278,14 @@ public final class ArrayController {
         let request: FetchRequest<ManagedObject>
         let windowSize: Int
         let selected: [ManagedObjectID]
+        /// Over a relationship: whose objects these are.
+        let owner: ManagedObjectID?
 
         /// Reads the results in `context`, a context of the same stores on any queue.
         public func run(in context: ManagedObjectContext) throws -> ArrangedResults {
             ArrangedResults(filterPredicate: filterPredicate, sortDescriptors: sortDescriptors,
                             results: try FetchedResultsController.results(of: request, windowSize: windowSize,
-                                                                          locating: selected, in: context))
+                                                                          locating: selected, in: context), owner: owner)
         }
     }
 
@@ -266,12 +295,14 @@ public final class ArrayController {
         public let sortDescriptors: [ObjectSortDescriptor]
         public let results: FetchedResultsController.Results
         public var count: Int { results.count }
+        let owner: ManagedObjectID?
     }
 
     /// The filter and sort to read elsewhere, or `nil` when only this controller's context
-    /// can read them: the controller keeps its objects in memory, follows a relationship, or
-    /// its context has unsaved changes to the entity, which no other context sees. Then set
-    /// `filterPredicate` and `sortDescriptors` as usual.
+    /// can read them: the controller keeps its objects in memory, or its context has unsaved
+    /// changes to the entity, which no other context sees. Then set `filterPredicate` and
+    /// `sortDescriptors` as usual. A controller over a relationship reads its owner's objects
+    /// (the owner named by its ID).
     ///
     /// ```swift
     /// if let arrangement = items.arrangement(filterPredicate: predicate) {
@@ -280,7 +311,7 @@ public final class ArrayController {
     /// }
     /// ```
     public func arrangement(filterPredicate: ObjectPredicate?, sortDescriptors: [ObjectSortDescriptor]? = nil) -> Arrangement? {
-        guard let lazy, lazyInverseKey == nil, isPrepared else { return nil }
+        guard let lazy, isPrepared else { return nil }
         let unsaved = context.insertedObjects.union(context.updatedObjects).union(context.deletedObjects)
         guard !unsaved.contains(where: { kinds.contains($0.entity.name) }) else { return nil }
         let sorts = sortDescriptors ?? self.sortDescriptors
@@ -290,7 +321,8 @@ public final class ArrayController {
         request.predicate = combinedPredicate(filter: filterPredicate)?.mappingConstants(Self.objectsAsIDs)
         request.sortDescriptors = sorts
         return Arrangement(filterPredicate: filterPredicate, sortDescriptors: sorts, request: request,
-                           windowSize: lazy.windowSize, selected: selectedObjects.map(\.objectID))
+                           windowSize: lazy.windowSize, selected: selectedObjects.map(\.objectID),
+                           owner: lazyInverseKey == nil ? nil : owner?.objectID)
     }
 
     private static func objectsAsIDs(_ value: ObjectValue) -> ObjectValue {
@@ -303,9 +335,11 @@ public final class ArrayController {
     }
 
     /// Shows what an arrangement read: its filter and sort become the controller's, and the
-    /// selected objects stay selected where they still show.
+    /// selected objects stay selected where they still show. Over a relationship, results
+    /// read for an owner that is no longer the master's selection are dropped.
     public func apply(_ arranged: ArrangedResults) {
         guard let lazy else { return }
+        if lazyInverseKey != nil, arranged.owner != owner?.objectID { return }
         isApplying = true
         filterPredicate = arranged.filterPredicate
         sortDescriptors = arranged.sortDescriptors

@@ -194,6 +194,8 @@ public final class FetchedResultsController {
     /// before it and reads the few that tie with it. A localized sort has no predicate for
     /// "sorts before": then the first `scanLimit` results are read, a window at a time.
     public func index(of object: ManagedObject) throws -> Int? {
+        // No results hold nothing: nothing to ask the store.
+        if count == 0 { return nil }
         for (w, ids) in windows {
             if let i = ids.firstIndex(of: object.objectID) { return w * windowSize + i }
         }
