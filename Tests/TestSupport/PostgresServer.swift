@@ -102,11 +102,15 @@ public final class PostgresServer: Sendable {
     }
 
     /// A watcher that stops the server and removes its folder once this process has ended,
-    /// however it ends.
+    /// however it ends. A process that died but is not reaped yet (a zombie, whose parent
+    /// may be waiting for its output to close, which the server would hold) counts as
+    /// ended: `kill -0` alone would wait on it for ever.
     private func watchOverTestProcess() {
         let stop = (runner + [binaries.appendingPathComponent("pg_ctl").path, "-D", data.path, "-m", "immediate", "stop"])
             .map(Self.shellQuoted).joined(separator: " ")
-        let script = "while kill -0 \(getpid()) 2>/dev/null; do sleep 0.5; done; \(stop) >/dev/null 2>&1; rm -rf \(Self.shellQuoted(folder.path))"
+        let pid = getpid()
+        let alive = "s=$(sed 's/.*) //' /proc/\(pid)/stat 2>/dev/null) && [ \"${s%% *}\" != Z ]"
+        let script = "while \(alive); do sleep 0.5; done; \(stop) >/dev/null 2>&1; rm -rf \(Self.shellQuoted(folder.path))"
         let watcher = Process()
         watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
         watcher.arguments = ["-c", script]
