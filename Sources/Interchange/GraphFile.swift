@@ -270,7 +270,7 @@ public struct GraphFile: Sendable {
             for (i, o) in objects.enumerated() { ids[o.objectID] = "\(name)/\(i + 1)" }
         }
         let inStore = Set(ids.keys)
-        if !keepsOutsideReferences {
+        if !keepsOutsideReferences, entityNames != nil {
             let written = Set(names)
             ids = ids.filter { written.contains($0.key.entityName) }
         }
@@ -290,11 +290,17 @@ public struct GraphFile: Sendable {
         }
         for name in names {
             guard let entity = model.entity(named: name) else { continue }
+            // Looked up once per entity, and each object's members made room for at once.
+            let attributes = entity.storedAttributes.map(\.name)
+            let relationships = entity.relationships.filter { !$0.isTransient }
+            let members = 1 + attributes.count + relationships.count
             entities[name] = try (objectsByEntity[name] ?? []).map { o in
                 let id = ids[o.objectID]!
-                var d: [String: JSONValue] = ["@id": .string(id)]
-                for a in entity.storedAttributes { d[a.name] = JSONValue.from(o[a.name]) }
-                for r in entity.relationships where !r.isTransient {
+                var d: [String: JSONValue] = [:]
+                d.reserveCapacity(members)
+                d["@id"] = .string(id)
+                for a in attributes { d[a] = JSONValue.from(o[a]) }
+                for r in relationships {
                     if r.isToMany {
                         let members = try o.objectIDs(forRelationshipNamed: r.name).compactMap { ids[$0] }
                         d[r.name] = .array((r.isOrdered ? members : members.sorted()).map(JSONValue.string))

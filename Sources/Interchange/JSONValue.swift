@@ -47,11 +47,17 @@ public enum JSONValue: Encodable, Equatable, Sendable {
         }
     }
 
-    /// JSON text with sorted keys.
+    /// JSON text with sorted keys, as `JSONEncoder` writes it (`.sortedKeys`,
+    /// `.withoutEscapingSlashes`, and `.prettyPrinted` unless `pretty` is false).
     public static func text(_ value: JSONValue, pretty: Bool = true) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try bytes(value, pretty: pretty), as: UTF8.self)
+    }
+
+    /// `text`, as UTF-8 bytes.
+    public static func bytes(_ value: JSONValue, pretty: Bool = true) throws -> [UInt8] {
+        var writer = JSONWriter(pretty: pretty)
+        try writer.write(value)
+        return writer.bytes
     }
 
     /// A predicate argument: numbers, strings, booleans, null, arrays, and `{"$date": "ISO-8601"}`.

@@ -32,7 +32,7 @@ struct ExportCommand: ParsableCommand {
         case .json:
             // One entity's file imports on its own: references to objects left out are dropped.
             let graph = try GraphFile.export(from: context, entityNames: kinds, keepsOutsideReferences: false)
-            try StandardOutput.line(try JSONValue.text(graph.json))
+            try StandardOutput.line(bytes: try JSONValue.bytes(graph.json))
             Self.report(graph.problems)
         case .csv:
             guard let entity, let kinds else { throw CommandFailure("CSV export needs --entity") }

@@ -39,19 +39,27 @@ struct StandardOutput {
     ///
     /// - Throws: `CommandFailure` naming the reason the system gave.
     mutating func flush() throws {
-        var written = 0
-        try buffer.withUnsafeBytes { bytes in
-            while written < bytes.count {
-                let n = writeToStandardOutput(bytes.baseAddress! + written, bytes.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    throw CommandFailure("could not write the output (\(reason)); what was written is incomplete")
-                }
-                written += n
-            }
-        }
+        try buffer.withUnsafeBytes { try Self.writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Bytes made whole elsewhere (a JSON document), and a line break, written as they are.
+    static func line(bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try writeAll($0) }
+        try write("\n")
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        var written = 0
+        while written < bytes.count {
+            let n = writeToStandardOutput(bytes.baseAddress! + written, bytes.count - written)
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                throw CommandFailure("could not write the output (\(reason)); what was written is incomplete")
+            }
+            written += n
+        }
     }
 
     /// One line, written at once.

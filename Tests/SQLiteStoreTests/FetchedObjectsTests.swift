@@ -134,4 +134,28 @@ struct FetchedObjectsTests {
         #expect(!items[17].isValid)
         #expect(items[16].string("name") == "item 16")
     }
+
+    @Test("a to-many's object IDs are read without making its members; with changes in the context they include them")
+    func relationshipIDsMakeNoMembers() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.toDoModel())
+        let home = try stack.context.insertObject(forEntityName: "Category")
+        home["name"] = "Home"
+        var saved: [ManagedObjectID] = []
+        for i in 0..<20 {
+            let item = try stack.context.insertObject(forEntityName: "ToDo")
+            item["name"] = .string("item \(i)")
+            item["category"] = .object(home)
+        }
+        try stack.context.save()
+        saved = try stack.context.fetchObjectIDs(FetchRequest(entityName: "ToDo"))
+        let context = stack.newContext()
+        let category = try context.existingObject(with: home.objectID)
+        let ids = try category.objectIDs(forRelationshipNamed: "todos")
+        #expect(Set(ids) == Set(saved))
+        #expect(context.registeredObjects.count == 1, "only the category was made")
+        // An unsaved member is the context's news, not the store's.
+        let new = try context.insertObject(forEntityName: "ToDo")
+        new["category"] = .object(category)
+        #expect(Set(try category.objectIDs(forRelationshipNamed: "todos")) == Set(saved + [new.objectID]))
+    }
 }
