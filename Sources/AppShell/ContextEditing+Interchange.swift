@@ -152,7 +152,9 @@ extension ContextEditing {
 private enum ExportFile {
     /// Writes a graph file whole or not at all.
     static func write(_ graph: GraphFile, to path: String) throws {
-        try Data((try JSONValue.text(graph.json) + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        var bytes = try JSONValue.bytes(graph.json)
+        bytes.append(0x0A)
+        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     /// What the status line says after an export.
