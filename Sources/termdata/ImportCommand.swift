@@ -51,7 +51,7 @@ struct ImportCommand: ParsableCommand {
         let context = try storeArguments.open(model: model, creating: true)
         context.transactionAuthor = "termdata import"
         do {
-            try graph.importObjects(into: context)
+            try graph.importObjects(into: context, checked: true)
         } catch {
             for store in context.coordinator.stores { context.coordinator.removeStore(store) }
             if !existed {
