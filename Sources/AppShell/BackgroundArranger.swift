@@ -32,11 +32,16 @@ package final class BackgroundArranger {
         self.coordinator = coordinator
     }
 
-    /// Stops the arrangement being read, if one is; its results are dropped.
+    /// Whether Esc may stop the read under way.
+    private var workIsStoppable = true
+
+    /// Stops the arrangement being read, if one is; its results are dropped. A read that
+    /// may not be stopped runs to its end, and its controller drops what it read for an
+    /// owner it no longer shows (`ArrayController.apply`).
     package func cancel() {
         guard let work else { return }
         self.work = nil
-        app.cancelWork(work)
+        if workIsStoppable { app.cancelWork(work) }
     }
 
     /// Starts reading `controller` with a new filter (and sort, when given) elsewhere; `done`
@@ -54,18 +59,23 @@ package final class BackgroundArranger {
 
     /// Reads an arrangement the controller made (`readsOwnersElsewhere` hands one over when
     /// its owner changes) elsewhere, as `arrange` does, stopping the one read before.
+    /// - Parameter stoppable: whether Esc stops it; a read whose controller shows nothing
+    ///   until it ends (a new owner's objects) is not, and ends soon.
     package func read(_ arrangement: ArrayController.Arrangement, into controller: ArrayController, title: String,
-                      done: @escaping ((any Error)?) -> Void = { _ in }) {
+                      stoppable: Bool = true, done: @escaping ((any Error)?) -> Void = { _ in }) {
         cancel()
         let background = self.background
-        work = app.beginWork(title, cancel: { background.interruptWork() }, start: { finish in
+        workIsStoppable = stoppable
+        var started: BackgroundWork?
+        started = app.beginWork(title, cancel: { background.interruptWork() }, canStop: { stoppable }, start: { _, finish in
             background.perform {
                 finish(Result { try arrangement.run(in: background) })
                 // What the read brought into memory goes with it.
                 background.reset()
             }
         }, done: { [weak self, weak controller] (result: Result<ArrayController.ArrangedResults, any Error>) in
-            self?.work = nil
+            // A newer read may have taken this one's place.
+            if let self, self.work === started { self.work = nil }
             switch result {
             case .success(let found):
                 controller?.apply(found)
@@ -74,5 +84,6 @@ package final class BackgroundArranger {
                 done(error)
             }
         })
+        work = started
     }
 }

@@ -49,11 +49,9 @@ extension ContextEditing {
         let background = ManagedObjectContext(coordinator: context.coordinator, concurrencyType: .privateQueue)
         background.name = "import"
         background.transactionAuthor = context.transactionAuthor
-        let stop = StopFlag()
-        app.beginWork("Importing \(name)", cancel: {
-            stop.raise()
-            background.interruptWork()
-        }, start: { progress, finish in
+        let stop = WorkStop()
+        let work = app.beginWork("Importing \(name)", cancel: { background.interruptWork() }, canStop: { stop.stop() },
+                                 start: { progress, finish in
             background.perform {
                 finish(Result { () throws -> ImportedGraph in
                     guard let data = FileManager.default.contents(atPath: path) else { throw ImportFailure("Cannot read \(path)") }
@@ -64,10 +62,14 @@ extension ContextEditing {
                     var saved: ContextDidSave?
                     let observation = background.observe { if case .didSave(let save) = $0 { saved = save } }
                     defer { observation.cancel() }
-                    let count = try graph.importObjects(into: background, saving: true) { done in
+                    let count = try graph.importObjects(into: background, saving: true, progress: { done in
                         try stop.check()
-                        progress.report(done == total ? "saving \(total) objects" : "\(done) of \(total) objects")
-                    }
+                        progress.report("\(done) of \(total) objects")
+                    }, willSave: {
+                        // From here the import is saved whole, even if the user gives up now.
+                        try stop.beginSaving()
+                        progress.report("saving \(total) objects")
+                    })
                     return ImportedGraph(count: count, save: saved ?? ContextDidSave(inserted: [], updated: [], deleted: []))
                 })
                 // What the import brought into memory goes with it.
@@ -80,6 +82,8 @@ extension ContextEditing {
             case .failure(let error): self?.refusedImport(name, error)
             }
         })
+        // The import's own save comes through `didImport`: the store's news waits for it.
+        live?.pause(while: work)
     }
 
     /// A saved import, merged: its objects appear in the tables.
@@ -170,15 +174,31 @@ private struct ImportedGraph: Sendable {
     let save: ContextDidSave
 }
 
-/// The user's Esc, seen by work on another thread.
-private final class StopFlag: Sendable {
-    private let raised = Atomic<Bool>(false)
+/// The user's Esc, seen by work on another thread, until the work starts saving: from then
+/// on it finishes, so that what the store holds and what the screen says agree.
+package final class WorkStop: Sendable {
+    private static let running = 0, stopped = 1, saving = 2
+    private let state = Atomic<Int>(WorkStop.running)
 
-    func raise() { raised.store(true, ordering: .releasing) }
+    package init() {}
+
+    /// Asks the work to stop: true when it will, false when it is saving already (for
+    /// `Application.beginWork`'s `canStop`).
+    package func stop() -> Bool {
+        let (exchanged, original) = state.compareExchange(expected: Self.running, desired: Self.stopped, ordering: .acquiringAndReleasing)
+        return exchanged || original == Self.stopped
+    }
 
     /// Throws once the user gave up.
-    func check() throws {
-        if raised.load(ordering: .acquiring) { throw CancellationError() }
+    package func check() throws {
+        if state.load(ordering: .acquiring) == Self.stopped { throw CancellationError() }
+    }
+
+    /// Marks the start of the save, after which a stop is refused; throws when the user gave
+    /// up before it.
+    package func beginSaving() throws {
+        let (exchanged, original) = state.compareExchange(expected: Self.running, desired: Self.saving, ordering: .acquiringAndReleasing)
+        guard exchanged || original == Self.saving else { throw CancellationError() }
     }
 }
 

@@ -19,6 +19,8 @@ package protocol ContextEditing: AnyObject {
     var context: ManagedObjectContext { get }
     /// Whether changes are refused (a store opened read-only).
     var isReadOnly: Bool { get }
+    /// What follows other programs' saves, if anything does.
+    var live: LiveRefresh? { get }
     /// Commits the edits open in tables and forms; false when an editor refuses its value.
     @discardableResult func commitEdits() -> Bool
     func updateStatus()

@@ -58,9 +58,18 @@ package final class LiveRefresh {
         timer = nil
     }
 
+    /// Work of this application's own that saves (an import on a background context): the
+    /// news waits while it runs, so that its save is merged through its own notice first and
+    /// not announced as another program's.
+    private weak var pausingWork: BackgroundWork?
+
+    /// Holds the news back while `work` runs; it is merged once the work has ended.
+    package func pause(while work: BackgroundWork) { pausingWork = work }
+
     /// Merges what others committed, when the watch said something came.
     @discardableResult
     package func mergeIfChanged() -> EventResult {
+        if let work = pausingWork, app?.isRunning(work) == true { return .ignored }
         guard pending.raised.exchange(false, ordering: .acquiringAndReleasing) else { return .ignored }
         return mergeNow()
     }

@@ -20,12 +20,15 @@ extension GraphFile {
     ///   - progress: called now and then with the objects inserted so far, and once more
     ///     with all of them before the save. An error it throws (the user gave up) takes back
     ///     what was inserted, saves nothing, and is thrown.
+    ///   - willSave: called once everything is inserted and checked, just before the save;
+    ///     an error it throws takes everything back as `progress`'s does.
     /// - Returns: how many objects were imported.
     /// - Throws: `GraphImportError` with every problem of the file, or with the objects the
     ///   model's validation refused (named by their `@id`); a store's own error as it is.
     @discardableResult
     public func importObjects(into context: ManagedObjectContext, saving: Bool = true, checked: Bool = false,
-                              progress: ((Int) throws -> Void)? = nil) throws -> Int {
+                              progress: ((Int) throws -> Void)? = nil,
+                              willSave: (() throws -> Void)? = nil) throws -> Int {
         if !checked {
             let problems = problems(for: context.model)
             guard problems.isEmpty else { throw GraphImportError(problems: problems) }
@@ -40,6 +43,7 @@ extension GraphFile {
             ids = try insert(into: context, progress: progress)
             try progress?(objectCount)
             if saving {
+                try willSave?()
                 try context.save()
             } else {
                 try context.validateForSave()

@@ -287,7 +287,9 @@ extension ToDoApplication: ContextEditing {
         let background = ManagedObjectContext(coordinator: context.coordinator, concurrencyType: .privateQueue)
         background.name = "delete category"
         background.transactionAuthor = context.transactionAuthor
-        app.beginWork("Deleting “\(name)”", cancel: { background.interruptWork() }, start: { progress, finish in
+        let stop = WorkStop()
+        let work = app.beginWork("Deleting “\(name)”", cancel: { background.interruptWork() }, canStop: { stop.stop() },
+                                 start: { progress, finish in
             background.perform {
                 finish(Result { () throws -> ContextDidSave in
                     var saved: ContextDidSave?
@@ -296,6 +298,8 @@ extension ToDoApplication: ContextEditing {
                     progress.report("reading its \(items)")
                     background.delete(try background.existingObject(with: id))
                     background.processPendingChanges()
+                    // From here the delete is saved whole, even if the user gives up now.
+                    try stop.beginSaving()
                     progress.report("saving \(items) without it")
                     try background.save()
                     return saved ?? ContextDidSave(inserted: [], updated: [], deleted: [])
@@ -313,5 +317,6 @@ extension ToDoApplication: ContextEditing {
                 self.app.showMessage("Could not delete “\(name)”, nothing changed: \(error)", isError: true)
             }
         })
+        live?.pause(while: work)
     }
 }

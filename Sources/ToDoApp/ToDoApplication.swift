@@ -203,7 +203,13 @@ public final class ToDoApplication {
                 categoryItems.readsOwnersElsewhere = { [weak self] arrangement in
                     guard let self else { return }
                     guard let arrangement else { return self.categoryArranger.cancel() }
-                    self.categoryArranger.read(arrangement, into: self.categoryItems, title: "Reading the category's items")
+                    self.categoryArranger.read(arrangement, into: self.categoryItems, title: "Reading the category's items",
+                                               stoppable: false) { [weak self] error in
+                        guard let self, let error else { return }
+                        // Read here, then, saying why the background read failed.
+                        self.app.showMessage("Could not read the category's items in the background: \(error)", isError: true)
+                        try? self.categoryItems.fetch()
+                    }
                 }
             }
         } catch {

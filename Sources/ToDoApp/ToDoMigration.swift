@@ -126,15 +126,22 @@ public final class ToDoMigration {
     ///   migration's own error.
     public func run(on driver: TerminalDriver) throws {
         let app = begin(on: driver)
+        // However the window ends (a signal, a terminal that would not start), the migration
+        // is stopped and waited for: the program never ends with the store half moved.
+        defer { waitForThread() }
         try app.run()
-        // Quit another way (a signal) while it ran: stopped, and waited for, so that the
-        // program never ends with the store half moved.
-        if outcome == nil, let thread {
-            thread.stop()
-            while thread.result == nil { Thread.sleep(forTimeInterval: 0.01) }
-            outcome = thread.result
-        }
+        waitForThread()
         _ = try (outcome ?? .failure(MigrationStopped())).get()
+    }
+}
+
+extension ToDoMigration {
+    /// Stops the migration's thread if it still runs, and waits for it to end.
+    private func waitForThread() {
+        guard outcome == nil, let thread else { return }
+        thread.stop()
+        while thread.result == nil { Thread.sleep(forTimeInterval: 0.01) }
+        outcome = thread.result
     }
 }
 

@@ -258,11 +258,35 @@ struct LazyRelationshipControllerTests {
         #expect(items.arrangedObject(at: 0)?.string("name") == "Work 0")
         #expect(items.selectedObjects.first?.string("name") == "Work 0")
 
+        // A change after the read is folded in by the owner itself, not its ID.
+        let added = try context.insertObject(forEntityName: "ToDo")
+        added["name"] = "Work 9"
+        added["category"] = .object(try #require(categories.selectedObjects.first))
+        context.processPendingChanges()
+        #expect(items.arrangedCount == 6, "the unsaved item joins Work's list")
+        context.rollback()
+        context.processPendingChanges()
+        #expect(items.arrangedCount == 5)
+        // A new category not saved yet is this context's alone: read here.
+        let garden = try context.insertObject(forEntityName: "Category")
+        garden["name"] = "Garden"
+        context.processPendingChanges()
+        categories.setSelectedObjects([garden])
+        #expect(handed.count == 3 && handed.last! == nil)
+        try context.save()
+        let sown = try context.insertObject(forEntityName: "ToDo")
+        sown["name"] = "Sow"
+        sown["category"] = .object(garden)
+        context.processPendingChanges()
+        #expect(items.arrangedCount == 1, "the saved category's list still finds its items")
+        try context.save()
+        categories.setSelectionIndex(2)   // Home again, read elsewhere
+
         // With an unsaved item, only this context knows the answer: it reads here.
         try context.insertObject(forEntityName: "ToDo")["category"] = .object(try #require(categories.arrangedObjects.first))
         context.processPendingChanges()
         categories.setSelectionIndex(0)
-        #expect(handed.count == 3 && handed.last! == nil, "the read elsewhere is called off")
+        #expect(handed.count == 5 && handed.last! == nil, "the read elsewhere is called off")
         #expect(items.arrangedCount == 6, "Errands, with the unsaved item")
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import TerminalUI
@@ -259,5 +260,37 @@ struct ApplicationTests {
         #expect(driver.lastChangedCells < 40)
         app.runScript("<C-l>")
         #expect(driver.lastChangedCells == 400)
+    }
+}
+
+@Suite("Work in the background")
+struct BackgroundWorkTests {
+    @Test("Esc stops work that can stop, dropping its result; work past stopping runs on and its result arrives")
+    func stoppingAndFinishing() throws {
+        let driver = MemoryDriver(size: Size(width: 60, height: 10))
+        let app = Application(driver: driver)
+        app.show(Window(title: "Main"))
+        app.runScript("")
+        let release = DispatchSemaphore(value: 0)
+        var received: [String] = []
+        let saving = app.beginWork("Saving", canStop: { false }, start: { (finish: @escaping @Sendable (String) -> Void) in
+            DispatchQueue.global().async {
+                release.wait()
+                finish("saved")
+            }
+        }, done: { received.append($0) })
+        let reading = app.beginWork("Reading", start: { (finish: @escaping @Sendable (String) -> Void) in
+            DispatchQueue.global().async {
+                release.wait()
+                finish("read")
+            }
+        }, done: { received.append($0) })
+        let screen = app.runScript("<Esc>", waitingForWork: false).joined(separator: "\n")
+        #expect(screen.contains("Saving cannot stop now; it ends soon"), "\(screen)")
+        #expect(app.isRunning(saving) && !app.isRunning(reading))
+        release.signal()
+        release.signal()
+        #expect(app.waitForWork())
+        #expect(received == ["saved"], "the stopped reading's result is dropped")
     }
 }

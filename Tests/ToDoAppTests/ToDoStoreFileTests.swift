@@ -5,6 +5,7 @@ import ObjectModel
 import ObjectGraph
 import TerminalUI
 import ToDoApp
+import AppShell
 import Interchange
 import TestSupport
 import TermDataResources
@@ -61,6 +62,19 @@ struct ToDoStoreFileTests: ToDoTesting {
         #expect(exported.entities["ToDo"]?.compactMap { if case .string(let n)? = $0["name"] { n } else { nil } }.sorted()
                 == ["Renamed, not saved", "Repot the fern", "Sow the peas"], "the export shows what the user sees")
         #expect(exported.entities["Category"]?.count == 4)
+    }
+
+    @Test("Esc before an import's save stops it; once it saves, Esc is refused and the save is merged")
+    func stopBeforeSaving() throws {
+        let early = WorkStop()
+        #expect(early.stop(), "not saving yet: it stops")
+        #expect(throws: CancellationError.self) { try early.check() }
+        #expect(throws: CancellationError.self) { try early.beginSaving() }
+        let late = WorkStop()
+        try late.beginSaving()
+        try late.beginSaving()
+        #expect(!late.stop(), "saving: it finishes")
+        try late.check()
     }
 
     /// A graph file of `count` ToDo items named "`prefix` n".

@@ -191,8 +191,11 @@ public final class ArrayController {
             elsewhere(nil)
             return refetch()
         }
-        // Nothing of the last owner shows under the new one while its objects are read.
-        lazy.install(FetchedResultsController.Results(request: lazy.fetchRequest, count: 0, sections: [], windows: [:], located: [:]))
+        // Nothing of the last owner shows under the new one while its objects are read; a
+        // change meanwhile reads the new owner's here.
+        var request = arrangement.request
+        request.predicate = combinedPredicate
+        lazy.install(FetchedResultsController.Results(request: request, count: 0, sections: [], windows: [:], located: [:]))
         restoreSelection([], oldFirst: nil, changes: ArrangedChanges(reloaded: true))
         elsewhere(arrangement)
     }
@@ -312,6 +315,8 @@ public final class ArrayController {
     /// ```
     public func arrangement(filterPredicate: ObjectPredicate?, sortDescriptors: [ObjectSortDescriptor]? = nil) -> Arrangement? {
         guard let lazy, isPrepared else { return nil }
+        // A new owner not saved yet is this context's alone: no other can name it.
+        if lazyInverseKey != nil, owner?.objectID.isTemporaryID == true { return nil }
         let unsaved = context.insertedObjects.union(context.updatedObjects).union(context.deletedObjects)
         guard !unsaved.contains(where: { kinds.contains($0.entity.name) }) else { return nil }
         let sorts = sortDescriptors ?? self.sortDescriptors
@@ -346,7 +351,16 @@ public final class ArrayController {
         isApplying = false
         located = arranged.results.located
         defer { located = nil }
-        lazy.install(arranged.results)
+        var results = arranged.results
+        if lazyInverseKey != nil {
+            // The owner, named by its ID for the other context, is the object again here, so
+            // that the fetches after changes still find its objects.
+            var request = results.request
+            request.predicate = combinedPredicate
+            results = FetchedResultsController.Results(request: request, count: results.count, sections: results.sections,
+                                                       windows: results.windows, located: results.located)
+        }
+        lazy.install(results)
         lastError = nil
     }
 

@@ -19,15 +19,20 @@ public final class BackgroundWork {
     public let progress = WorkProgress()
     let id: Int
     let cancelHandler: @Sendable () -> Void
+    /// Asked before stopping: false when the work is past the point where it can stop (it
+    /// is writing its result) and will finish anyway.
+    let canStop: @Sendable () -> Bool
     let deliver: (any Sendable) -> Void
     /// Whether it was cancelled: its result, if one still comes, is dropped.
     public fileprivate(set) var isCancelled = false
 
-    init(id: Int, title: String, started: Double, cancel: @escaping @Sendable () -> Void, deliver: @escaping (any Sendable) -> Void) {
+    init(id: Int, title: String, started: Double, cancel: @escaping @Sendable () -> Void,
+         canStop: @escaping @Sendable () -> Bool, deliver: @escaping (any Sendable) -> Void) {
         self.id = id
         self.title = title
         self.started = started
         self.cancelHandler = cancel
+        self.canStop = canStop
         self.deliver = deliver
     }
 }
@@ -66,20 +71,25 @@ extension Application {
     /// presses Esc or `cancelWork` is called; the work should then end soon.
     @discardableResult
     public func beginWork<T: Sendable>(_ title: String, cancel: @escaping @Sendable () -> Void = {},
+                                       canStop: @escaping @Sendable () -> Bool = { true },
                                        start: (_ finish: @escaping @Sendable (T) -> Void) -> Void,
                                        done: @escaping (T) -> Void) -> BackgroundWork {
-        beginWork(title, cancel: cancel, start: { _, finish in start(finish) }, done: done)
+        beginWork(title, cancel: cancel, canStop: canStop, start: { _, finish in start(finish) }, done: done)
     }
 
     /// `beginWork`, with a `WorkProgress` the work reports to as it goes; the status bar shows
     /// the last report.
+    ///
+    /// - Parameter canStop: asked (from the loop's thread) before `cancel`: work that is
+    ///   writing its result (a save) says false, and runs to its end, its result delivered.
     @discardableResult
     public func beginWork<T: Sendable>(_ title: String, cancel: @escaping @Sendable () -> Void = {},
+                                       canStop: @escaping @Sendable () -> Bool = { true },
                                        start: (_ progress: WorkProgress, _ finish: @escaping @Sendable (T) -> Void) -> Void,
                                        done: @escaping (T) -> Void) -> BackgroundWork {
         nextWorkID += 1
         let id = nextWorkID
-        let work = BackgroundWork(id: id, title: title, started: driver.clock.now, cancel: cancel) { value in
+        let work = BackgroundWork(id: id, title: title, started: driver.clock.now, cancel: cancel, canStop: canStop) { value in
             if let value = value as? T { done(value) }
         }
         runningWork.append(work)
@@ -94,16 +104,25 @@ extension Application {
     }
 
     /// Stops a piece of work, or all of it: its `cancel` runs, and its result is dropped.
+    /// Work past the point of stopping (`canStop` said no) goes on to its end instead.
     public func cancelWork(_ work: BackgroundWork? = nil) {
-        let stopping = runningWork.filter { work == nil || $0 === work }
-        runningWork.removeAll { work == nil || $0 === work }
+        let asked = runningWork.filter { work == nil || $0 === work }
+        let finishing = asked.filter { !$0.canStop() }
+        let stopping = asked.filter { candidate in !finishing.contains { $0 === candidate } }
+        runningWork.removeAll { candidate in stopping.contains { $0 === candidate } }
         for work in stopping {
             work.isCancelled = true
             work.cancelHandler()
         }
         if work == nil, !stopping.isEmpty { showMessage("Stopped: \(stopping.map(\.title).joined(separator: ", "))") }
+        if !finishing.isEmpty {
+            showMessage("\(finishing.map(\.title).joined(separator: ", ")) cannot stop now; it ends soon", isError: true)
+        }
         workChanged()
     }
+
+    /// Whether a piece of work is still running: neither finished nor stopped.
+    public func isRunning(_ work: BackgroundWork) -> Bool { runningWork.contains { $0 === work } }
 
     /// Whether work is running.
     public var isWorking: Bool { !runningWork.isEmpty }
