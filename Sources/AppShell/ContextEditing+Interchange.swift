@@ -68,7 +68,7 @@ extension ContextEditing {
                     }, willSave: {
                         // From here the import is saved whole, even if the user gives up now.
                         try stop.beginSaving()
-                        progress.report("saving \(total) objects")
+                        progress.reportFinishing("saving \(total) objects")
                     })
                     return ImportedGraph(count: count, save: saved ?? ContextDidSave(inserted: [], updated: [], deleted: []))
                 })

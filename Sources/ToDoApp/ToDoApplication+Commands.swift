@@ -300,7 +300,7 @@ extension ToDoApplication: ContextEditing {
                     background.processPendingChanges()
                     // From here the delete is saved whole, even if the user gives up now.
                     try stop.beginSaving()
-                    progress.report("saving \(items) without it")
+                    progress.reportFinishing("saving \(items) without it")
                     try background.save()
                     return saved ?? ContextDidSave(inserted: [], updated: [], deleted: [])
                 })

@@ -273,7 +273,8 @@ struct BackgroundWorkTests {
         app.runScript("")
         let release = DispatchSemaphore(value: 0)
         var received: [String] = []
-        let saving = app.beginWork("Saving", canStop: { false }, start: { (finish: @escaping @Sendable (String) -> Void) in
+        let saving = app.beginWork("Saving", canStop: { false }, start: { (progress: WorkProgress, finish: @escaping @Sendable (String) -> Void) in
+            progress.reportFinishing("writing")
             DispatchQueue.global().async {
                 release.wait()
                 finish("saved")
@@ -288,6 +289,8 @@ struct BackgroundWorkTests {
         let screen = app.runScript("<Esc>", waitingForWork: false).joined(separator: "\n")
         #expect(screen.contains("Saving cannot stop now; it ends soon"), "\(screen)")
         #expect(app.isRunning(saving) && !app.isRunning(reading))
+        let status = app.workActivity ?? ""
+        #expect(status.contains("Saving… writing") && !status.contains("Esc stops"), "no Esc offered: \(status)")
         release.signal()
         release.signal()
         #expect(app.waitForWork())

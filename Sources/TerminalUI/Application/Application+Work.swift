@@ -40,11 +40,20 @@ public final class BackgroundWork {
 /// What a piece of work says it has done so far, for the status bar; reported from any thread.
 public final class WorkProgress: Sendable {
     private let text = Mutex<String?>(nil)
+    private let finishing = Atomic<Bool>(false)
 
     /// Says how far the work has come ("Task: 12,000 objects read").
     public func report(_ progress: String) { text.withLock { $0 = progress } }
 
+    /// Says the work is past the point of stopping (it is saving): the status bar stops
+    /// offering Esc.
+    public func reportFinishing(_ progress: String) {
+        report(progress)
+        finishing.store(true, ordering: .releasing)
+    }
+
     var current: String? { text.withLock { $0 } }
+    var isFinishing: Bool { finishing.load(ordering: .acquiring) }
 }
 
 /// Results on their way from worker threads to the loop.
@@ -149,7 +158,7 @@ extension Application {
         let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"][Int(seconds * 10) % 10]
         let progress = work.progress.current.map { " \($0)" } ?? ""
         let more = runningWork.count > 1 ? " (+\(runningWork.count - 1))" : ""
-        return "\(spinner) \(work.title)…\(progress) \(String(format: "%.1f", seconds)) s\(more) · Esc stops"
+        return "\(spinner) \(work.title)…\(progress) \(String(format: "%.1f", seconds)) s\(more)" + (work.progress.isFinishing ? "" : " · Esc stops")
     }
 
     /// Runs the loop until no work is left, or `timeout` seconds pass; for tests and for
