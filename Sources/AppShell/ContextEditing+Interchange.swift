@@ -46,51 +46,63 @@ extension ContextEditing {
             return
         }
         let name = (path as NSString).lastPathComponent
-        let background = ManagedObjectContext(coordinator: context.coordinator, concurrencyType: .privateQueue)
-        background.name = "import"
-        background.transactionAuthor = context.transactionAuthor
-        let stop = WorkStop()
-        let work = app.beginWork("Importing \(name)", cancel: { background.interruptWork() }, canStop: { stop.stop() },
-                                 start: { progress, finish in
-            background.perform {
-                finish(Result { () throws -> ImportedGraph in
-                    guard let data = FileManager.default.contents(atPath: path) else { throw ImportFailure("Cannot read \(path)") }
-                    progress.report("\(data.count / 1024) KB read, parsing")
-                    let graph = try GraphFile(data: data)
-                    try stop.check()
-                    let total = graph.objectCount
-                    var saved: ContextDidSave?
-                    let observation = background.observe { if case .didSave(let save) = $0 { saved = save } }
-                    defer { observation.cancel() }
-                    let count = try graph.importObjects(into: background, saving: true, progress: { done in
-                        try stop.check()
-                        progress.report("\(done) of \(total) objects")
-                    }, willSave: {
-                        // From here the import is saved whole, even if the user gives up now.
-                        try stop.beginSaving()
-                        progress.reportFinishing("saving \(total) objects")
-                    })
-                    return ImportedGraph(count: count, save: saved ?? ContextDidSave(inserted: [], updated: [], deleted: []))
-                })
-                // What the import brought into memory goes with it.
-                background.reset()
-            }
-        }, done: { [weak self] (result: Result<ImportedGraph, any Error>) in
+        saveInBackground("Importing \(name)", contextName: "import") { background, progress, stop in
+            guard let data = FileManager.default.contents(atPath: path) else { throw ImportFailure("Cannot read \(path)") }
+            progress.report("\(data.count / 1024) KB read, parsing")
+            let graph = try GraphFile(data: data)
+            try stop.check()
+            let total = graph.objectCount
+            return try graph.importObjects(into: background, saving: true, progress: { done in
+                try stop.check()
+                progress.report("\(done) of \(total) objects")
+            }, willSave: {
+                try stop.beginSaving()
+                progress.reportFinishing("saving \(total) objects")
+            })
+        } done: { [weak self] (result: Result<SavedInBackground<Int>, any Error>) in
             switch result {
             case .success(let imported): self?.didImport(imported)
             case .failure(let error as ImportFailure): self?.app.alert(title: "Nothing imported", message: error.description)
             case .failure(let error): self?.refusedImport(name, error)
             }
-        })
-        // The import's own save comes through `didImport`: the store's news waits for it.
+        }
+    }
+
+    /// Work that changes the store on a background context of its own and saves there, all
+    /// or nothing, the application answering meanwhile; `done` gets `body`'s value and what
+    /// the save wrote, for the context to merge. Esc stops the work (it is interrupted, and
+    /// `stop.check()` throws) until `body` calls `stop.beginSaving()` just before its save:
+    /// from then it runs to its end, so that the store and the screen agree. Other programs'
+    /// news waits for it, so that its save is not announced as theirs.
+    package func saveInBackground<T: Sendable>(_ title: String, contextName: String,
+                                               _ body: @escaping @Sendable (ManagedObjectContext, WorkProgress, WorkStop) throws -> T,
+                                               done: @escaping (Result<SavedInBackground<T>, any Error>) -> Void) {
+        let background = ManagedObjectContext(coordinator: context.coordinator, concurrencyType: .privateQueue)
+        background.name = contextName
+        background.transactionAuthor = context.transactionAuthor
+        let stop = WorkStop()
+        let work = app.beginWork(title, cancel: { background.interruptWork() }, canStop: { stop.stop() },
+                                 start: { progress, finish in
+            background.perform {
+                finish(Result { () throws -> SavedInBackground<T> in
+                    var saved: ContextDidSave?
+                    let observation = background.observe { if case .didSave(let save) = $0 { saved = save } }
+                    defer { observation.cancel() }
+                    let value = try body(background, progress, stop)
+                    return SavedInBackground(value: value, save: saved ?? ContextDidSave(inserted: [], updated: [], deleted: []))
+                })
+                // What the work brought into memory goes with it.
+                background.reset()
+            }
+        }, done: done)
         live?.pause(while: work)
     }
 
     /// A saved import, merged: its objects appear in the tables.
-    private func didImport(_ imported: ImportedGraph) {
+    private func didImport(_ imported: SavedInBackground<Int>) {
         context.mergeChanges(fromContextDidSave: imported.save)
         endEvent()
-        let count = imported.count
+        let count = imported.value
         app.showMessage("Imported and saved \(count) object\(count == 1 ? "" : "s")")
     }
 
@@ -168,10 +180,10 @@ private enum ExportFile {
     }
 }
 
-/// What an import saved, for the loop to merge.
-private struct ImportedGraph: Sendable {
-    let count: Int
-    let save: ContextDidSave
+/// What work on a background context returned, and what its save wrote, for the loop to merge.
+package struct SavedInBackground<Value: Sendable>: Sendable {
+    package let value: Value
+    package let save: ContextDidSave
 }
 
 /// The user's Esc, seen by work on another thread, until the work starts saving: from then

@@ -284,39 +284,23 @@ extension ToDoApplication: ContextEditing {
             return
         }
         let id = category.objectID
-        let background = ManagedObjectContext(coordinator: context.coordinator, concurrencyType: .privateQueue)
-        background.name = "delete category"
-        background.transactionAuthor = context.transactionAuthor
-        let stop = WorkStop()
-        let work = app.beginWork("Deleting “\(name)”", cancel: { background.interruptWork() }, canStop: { stop.stop() },
-                                 start: { progress, finish in
-            background.perform {
-                finish(Result { () throws -> ContextDidSave in
-                    var saved: ContextDidSave?
-                    let observation = background.observe { if case .didSave(let save) = $0 { saved = save } }
-                    defer { observation.cancel() }
-                    progress.report("reading its \(items)")
-                    background.delete(try background.existingObject(with: id))
-                    background.processPendingChanges()
-                    // From here the delete is saved whole, even if the user gives up now.
-                    try stop.beginSaving()
-                    progress.reportFinishing("saving \(items) without it")
-                    try background.save()
-                    return saved ?? ContextDidSave(inserted: [], updated: [], deleted: [])
-                })
-                background.reset()
-            }
-        }, done: { [weak self] (result: Result<ContextDidSave, any Error>) in
+        saveInBackground("Deleting “\(name)”", contextName: "delete category") { background, progress, stop in
+            progress.report("reading its \(items)")
+            background.delete(try background.existingObject(with: id))
+            background.processPendingChanges()
+            try stop.beginSaving()
+            progress.reportFinishing("saving \(items) without it")
+            try background.save()
+        } done: { [weak self] (result: Result<SavedInBackground<Void>, any Error>) in
             guard let self else { return }
             switch result {
-            case .success(let save):
-                self.context.mergeChanges(fromContextDidSave: save)
+            case .success(let deleted):
+                self.context.mergeChanges(fromContextDidSave: deleted.save)
                 self.endEvent()
                 self.app.showMessage("Deleted “\(name)” and saved: its \(items) have no category now")
             case .failure(let error):
                 self.app.showMessage("Could not delete “\(name)”, nothing changed: \(error)", isError: true)
             }
-        })
-        live?.pause(while: work)
+        }
     }
 }
