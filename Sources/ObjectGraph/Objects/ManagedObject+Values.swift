@@ -205,19 +205,14 @@ extension ManagedObject {
             throw KeyValueError.unknownKey(name, typeName: entity.name)
         }
         try fireFault()
-        switch relationshipValues[i] {
-        case .toOne(let o):
-            return o.map { [$0.objectID] } ?? []
-        case .toManyFault(let pending) where pending.added.isEmpty && pending.removed.isEmpty:
-            // Nothing changed anywhere in the context: the store's list is the answer, read
-            // as IDs, with no object made for a member.
-            if let context = managedObjectContext, !context.hasChanges, status == .clean {
-                return try context.relatedObjectIDs(of: self, relationship: entity.relationships[i])
-            }
-            return try toManyMembers(i).map(\.objectID)
-        default:
-            return try toManyMembers(i).map(\.objectID)
+        if case .toOne(let o) = relationshipValues[i] { return o.map { [$0.objectID] } ?? [] }
+        // Nothing changed anywhere in the context: the store's list is the answer, read as
+        // IDs, with no object made for a member.
+        if case .toManyFault(let pending) = relationshipValues[i], pending.added.isEmpty, pending.removed.isEmpty,
+           let context = managedObjectContext, !context.hasChanges, status == .clean {
+            return try context.relatedObjectIDs(of: self, relationship: entity.relationships[i])
         }
+        return try toManyMembers(i).map(\.objectID)
     }
 
     /// Whether a to-many relationship has not been loaded yet.

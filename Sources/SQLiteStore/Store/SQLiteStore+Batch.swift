@@ -69,29 +69,28 @@ extension SQLiteStore: BatchRequestStore {
         var lastKeys: [(key: String, position: Int)] = []
         let unnamed = objectID(entityName: entity.name, primaryKey: 0)
         // As in a save: the history files these rows at the end, without the triggers' help.
-        let quietly = try insertsWithoutTriggers(request.objects.count, in: db)
-        if quietly { try setTriggers(enabled: false, in: db) }
-        defer { if quietly { try? setTriggers(enabled: true, in: db) } }
-        for object in request.objects {
-            let id = keepsIDs ? objectID(entityName: entity.name, primaryKey: next) : unnamed
-            var values = defaults
-            var k = 0
-            for (key, value) in object {
-                let position: Int
-                if k < lastKeys.count, lastKeys[k].key == key {
-                    position = lastKeys[k].position
-                } else {
-                    guard let found = positions[key] else { throw BatchRequestError.notAnAttribute(entity: entity.name, key: key) }
-                    position = found
-                    if k < lastKeys.count { lastKeys[k] = (key, found) } else { lastKeys.append((key, found)) }
+        try insertingWithoutTriggers(request.objects.count, in: db) {
+            for object in request.objects {
+                let id = keepsIDs ? objectID(entityName: entity.name, primaryKey: next) : unnamed
+                var values = defaults
+                var k = 0
+                for (key, value) in object {
+                    let position: Int
+                    if k < lastKeys.count, lastKeys[k].key == key {
+                        position = lastKeys[k].position
+                    } else {
+                        guard let found = positions[key] else { throw BatchRequestError.notAnAttribute(entity: entity.name, key: key) }
+                        position = found
+                        if k < lastKeys.count { lastKeys[k] = (key, found) } else { lastKeys.append((key, found)) }
+                    }
+                    values[position] = value
+                    k += 1
                 }
-                values[position] = value
-                k += 1
+                let row = StoredRow(objectID: id, entity: entity, values: values)
+                try writer.insert(row, primaryKey: next, in: db, key: { $0.primaryKey }, entityNumber: { _ in number }, external: encoder)
+                if keepsIDs { ids.append(id) }
+                next &+= 1
             }
-            let row = StoredRow(objectID: id, entity: entity, values: values)
-            try writer.insert(row, primaryKey: next, in: db, key: { $0.primaryKey }, entityNumber: { _ in number }, external: encoder)
-            if keepsIDs { ids.append(id) }
-            next &+= 1
         }
         return (BatchResult(count: request.objects.count, objectIDs: request.resultType == .objectIDs ? ids : nil), ids)
     }

@@ -139,25 +139,22 @@ extension SQLiteStore {
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
 
         // The history's insert triggers file other programs' rows; this save files its own at
-        // the end, set-based. Many rows go in with the triggers off, rather than each row
-        // asking the trigger's question for nothing.
-        let quietly = try insertsWithoutTriggers(changes.inserted.count, in: db)
-        if quietly { try setTriggers(enabled: false, in: db) }
-        defer { if quietly { try? setTriggers(enabled: true, in: db) } }
-        for run in runs {
-            let writer = rowWriters[run.entity]!
-            let encoder: RowWriter.ExternalEncoder? = writer.hasExternalColumns ? { _, bytes in
-                let (value, written) = try self.externalData.stored(bytes, previous: nil)
-                if let written { files.written.append(written) }
-                return value
-            } : nil
-            for i in run.rows {
-                try writer.insert(changes.inserted[i], primaryKey: result.insertedIDs[i].primaryKey!, in: db,
-                                  key: key, entityNumber: entityNumber, external: encoder)
+        // the end, set-based. Join tables' triggers record the owners a member joins: they
+        // are written after, with the triggers on.
+        try insertingWithoutTriggers(changes.inserted.count, in: db) {
+            for run in runs {
+                let writer = rowWriters[run.entity]!
+                let encoder: RowWriter.ExternalEncoder? = writer.hasExternalColumns ? { _, bytes in
+                    let (value, written) = try self.externalData.stored(bytes, previous: nil)
+                    if let written { files.written.append(written) }
+                    return value
+                } : nil
+                for i in run.rows {
+                    try writer.insert(changes.inserted[i], primaryKey: result.insertedIDs[i].primaryKey!, in: db,
+                                      key: key, entityNumber: entityNumber, external: encoder)
+                }
             }
         }
-        // Join tables' triggers record the owners a member joins: on again for them.
-        if quietly { try setTriggers(enabled: true, in: db) }
         for row in changes.inserted where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
         for row in changes.updated where !row.toMany.isEmpty { try writeToMany(row, key: key, in: db) }
         return result
@@ -177,8 +174,25 @@ extension SQLiteStore {
     /// How many new rows a save needs for them to go in with the triggers off.
     package static let rowsInsertedWithoutTriggers = 256
 
+    /// Runs `body`, which inserts `count` new rows, with the connection's triggers off when
+    /// `insertsWithoutTriggers` says so, and on again after it, whether it throws or not (a
+    /// failure to turn them on again fails the transaction rather than leaving them off).
+    func insertingWithoutTriggers<T>(_ count: Int, in db: Database, _ body: () throws -> T) throws -> T {
+        guard try insertsWithoutTriggers(count, in: db) else { return try body() }
+        try setTriggers(enabled: false, in: db)
+        let value: T
+        do {
+            value = try body()
+        } catch {
+            try? setTriggers(enabled: true, in: db)
+            throw error
+        }
+        try setTriggers(enabled: true, in: db)
+        return value
+    }
+
     /// Turns this connection's triggers on or off.
-    func setTriggers(enabled: Bool, in db: Database) throws {
+    private func setTriggers(enabled: Bool, in db: Database) throws {
         let code = termdata_sqlite_enable_triggers(UnsafeMutableRawPointer(db.sqliteConnection), enabled ? 1 : 0)
         guard code == ResultCode.SQLITE_OK.rawValue else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
     }
