@@ -21,20 +21,84 @@ public enum JSONSyntax {
 
     /// The JSON value of the text.
     public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
-        let bytes = [UInt8](data)
-        var scanner = Scanner(bytes: bytes)
+        let result = data.withUnsafeBytes { raw -> Result<JSONValue, JSONSyntaxError> in
+            Result { () throws(JSONSyntaxError) -> JSONValue in try parse(raw) }
+        }
+        return try result.get()
+    }
+
+    /// The JSON value of the bytes (UTF-8 text).
+    public static func parse(_ raw: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+        var scanner = Scanner(bytes: raw.assumingMemoryBound(to: UInt8.self))
         scanner.skipSpace()
         let value = try scanner.value(depth: 0)
         scanner.skipSpace()
-        if scanner.index < bytes.count { throw scanner.error("more after the end of the JSON value") }
+        if scanner.index < scanner.bytes.count { throw scanner.error("more after the end of the JSON value") }
         return value
     }
 
+    /// Reads a JSON object whose member `streamed` is an object of arrays, handing each
+    /// element of those arrays to `element` as soon as it is read rather than keeping it, so
+    /// that a file of a million objects is read in the memory of one. Any other shape of
+    /// `streamed` is read whole, as are the other members, which are returned (with
+    /// `streamed` among them when it was read whole).
+    ///
+    /// - Parameters:
+    ///   - element: the array's member name, the element's place in it (nil for a member
+    ///     that is not an array, given whole) and its value. An error it throws ends the
+    ///     reading and is thrown as it is.
+    ///   - passed: told now and then how many bytes are behind the reading, which it will
+    ///     not look at again.
+    /// - Throws: `JSONSyntaxError` for text that is not JSON, or `element`'s error.
+    public static func stream(_ raw: UnsafeRawBufferPointer, arraysIn streamed: String,
+                              passed: (Int) -> Void = { _ in },
+                              element: (_ array: String, _ index: Int?, _ value: JSONValue) throws -> Void) throws -> [String: JSONValue] {
+        var scanner = Scanner(bytes: raw.assumingMemoryBound(to: UInt8.self))
+        scanner.skipSpace()
+        guard scanner.current == UInt8(ascii: "{") else {
+            // Not an object: read whole, for the caller to say what it is instead.
+            let value = try scanner.value(depth: 0)
+            scanner.skipSpace()
+            if scanner.index < scanner.bytes.count { throw scanner.error("more after the end of the JSON value") }
+            return ["": value]
+        }
+        var members: [String: JSONValue] = [:]
+        var seen: Set<String> = []
+        try scanner.members(depth: 0) { scanner, key, keyStart throws in
+            guard seen.insert(key).inserted else { throw scanner.error("the key \"\(key)\" is given twice in this object", at: keyStart) }
+            guard key == streamed, scanner.current == UInt8(ascii: "{") else {
+                members[key] = try scanner.value(depth: 1)
+                return
+            }
+            var arrays: Set<String> = []
+            try scanner.members(depth: 1) { scanner, name, nameStart throws in
+                guard arrays.insert(name).inserted else { throw scanner.error("the key \"\(name)\" is given twice in this object", at: nameStart) }
+                guard scanner.current == UInt8(ascii: "[") else {
+                    try element(name, nil, try scanner.value(depth: 2))
+                    return
+                }
+                scanner.index += 1
+                scanner.skipSpace()
+                if scanner.current == UInt8(ascii: "]") { scanner.index += 1; return }
+                var i = 0
+                while true {
+                    try element(name, i, try scanner.value(depth: 3))
+                    i += 1
+                    if i % 1024 == 0 { passed(scanner.index) }
+                    if try scanner.closes(UInt8(ascii: "]"), in: "an array") { return }
+                }
+            }
+        }
+        scanner.skipSpace()
+        if scanner.index < scanner.bytes.count { throw scanner.error("more after the end of the JSON value") }
+        return members
+    }
+
     private struct Scanner {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
-        init(bytes: [UInt8]) {
+        init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
             // A byte order mark is not JSON, but harmless before it.
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
@@ -203,6 +267,25 @@ public enum JSONSyntax {
                 return true
             default:
                 throw error("expected ',' or '\(shown)' in \(container), found \(describeCurrent())")
+            }
+        }
+
+        /// The members of the object at hand, each given to `member` with its key and where
+        /// the key began, the scanner at the value, which `member` reads.
+        mutating func members(depth: Int, _ member: (inout Scanner, String, Int) throws -> Void) throws {
+            index += 1
+            skipSpace()
+            if current == UInt8(ascii: "}") { index += 1; return }
+            while true {
+                guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes, found \(describeCurrent())") }
+                let keyStart = index
+                let key = try string()
+                skipSpace()
+                guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\", found \(describeCurrent())") }
+                index += 1
+                skipSpace()
+                try member(&self, key, keyStart)
+                if try closes(UInt8(ascii: "}"), in: "an object") { return }
             }
         }
 

@@ -69,23 +69,26 @@ extension ManagedObject {
                 // an owner of a million members that gained one is validated without reading them.
                 guard !r.isOptional || r.minCount > 0 || r.maxCount > 0 else { continue }
                 guard let count = try? memberCount(i) else { continue }
-                if count == 0 {
-                    if !r.isOptional {
-                        failures.append(failure(.missingMandatoryProperty, r.name, .set([]), "is required"))
-                    }
-                    continue
-                }
-                if r.minCount > 0 && count < r.minCount {
-                    failures.append(failure(.relationshipLacksMinimumCount, r.name, .int(count),
-                                            "holds \(count) objects, fewer than the minimum \(r.minCount)"))
-                }
-                if r.maxCount > 0 && count > r.maxCount {
-                    failures.append(failure(.relationshipExceedsMaximumCount, r.name, .int(count),
-                                            "holds \(count) objects, more than the maximum \(r.maxCount)"))
+                failures += Self.ruleFailures(ofMemberCount: count, for: r).map {
+                    failure($0.code, r.name, count == 0 ? .set([]) : .int(count), $0.reason)
                 }
             } else if !r.isOptional, case .toOne(nil) = relationshipValues[i] {
                 failures.append(failure(.missingMandatoryProperty, r.name, .null, "is required"))
             }
+        }
+        return failures
+    }
+
+    /// The model's rules for a to-many relationship that a count of members breaks
+    /// (required, minimum, maximum), each with its code and reason.
+    public static func ruleFailures(ofMemberCount count: Int, for r: RelationshipDescription) -> [(code: ValidationFailure.Code, reason: String)] {
+        if count == 0 { return r.isOptional ? [] : [(.missingMandatoryProperty, "is required")] }
+        var failures: [(code: ValidationFailure.Code, reason: String)] = []
+        if r.minCount > 0 && count < r.minCount {
+            failures.append((.relationshipLacksMinimumCount, "holds \(count) objects, fewer than the minimum \(r.minCount)"))
+        }
+        if r.maxCount > 0 && count > r.maxCount {
+            failures.append((.relationshipExceedsMaximumCount, "holds \(count) objects, more than the maximum \(r.maxCount)"))
         }
         return failures
     }
@@ -100,10 +103,21 @@ extension ManagedObject {
     }
 
     private func attributeFailures(_ a: AttributeDescription, _ value: ObjectValue) -> [ValidationFailure] {
+        Self.ruleFailures(of: value, for: a).map { failure($0.code, a.name, value, $0.reason) }
+    }
+
+    /// The model's rules for an attribute that a value breaks (required, bounds, length,
+    /// pattern), each with its code and reason (`is required`): what validating an object
+    /// with this value reports, for checking values before there is an object, as an
+    /// import does.
+    public static func ruleFailures(of value: ObjectValue, for a: AttributeDescription) -> [(code: ValidationFailure.Code, reason: String)] {
         if value.isNull {
-            return a.isOptional ? [] : [failure(.missingMandatoryProperty, a.name, value, "is required")]
+            return a.isOptional ? [] : [(.missingMandatoryProperty, "is required")]
         }
-        var failures: [ValidationFailure] = []
+        var failures: [(code: ValidationFailure.Code, reason: String)] = []
+        func failure(_ code: ValidationFailure.Code, _ key: String, _ value: ObjectValue, _ reason: String) -> (code: ValidationFailure.Code, reason: String) {
+            (code, reason)
+        }
         switch a.type {
         case .string, .binary:
             let length: Int

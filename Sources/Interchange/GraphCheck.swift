@@ -1,0 +1,345 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+/// The checks of a graph file against a model, given one object at a time, so that a file
+/// need not be held whole to be checked: every key, type and reference, each `@id` given
+/// once, relationship sides that disagree, and (with `checksModelRules`) the model's rules
+/// for values and relationship counts. Across objects it keeps only numbers: each `@id`'s
+/// place, the references between objects by place, and which relationships each object
+/// gives.
+///
+/// ```swift
+/// var check = GraphCheck(model: model)
+/// check.begin(entity: "ToDo")
+/// check.add(["@id": .string("t1"), "name": .string("Milk")], index: 0)
+/// check.finish()   // [] when the file is fine
+/// ```
+struct GraphCheck {
+    let model: ManagedObjectModel
+    /// Whether the model's rules (required values, bounds, patterns, counts) are checked
+    /// here: an import that writes rows without objects has nobody else to check them.
+    let checksModelRules: Bool
+
+    /// Objects given so far, each numbered in the order given.
+    private(set) var count: Int32 = 0
+    /// Each `@id`'s number (the first object that gave it).
+    private(set) var numbers: [String: Int32] = [:]
+    /// The entities given, each a run of numbered objects.
+    private(set) var runs: [Run] = []
+
+    struct Run {
+        let name: String
+        /// Nil for a name the model does not know.
+        let entity: Entity?
+        let start: Int32
+        var count: Int32 = 0
+        /// The entity's relationships by name number.
+        let relationships: [RelationshipDescription?]
+    }
+
+    /// A reference from one object to another through a relationship (by name number).
+    struct Link: Hashable {
+        let from: Int32
+        let name: Int32
+        let to: Int32
+    }
+
+    private var found: [Found] = []
+    private struct Found {
+        let phase: Int
+        let entity: String
+        let index: Int
+        let problem: GraphProblem
+        let sequence: Int
+    }
+
+    /// Relationship names of the whole model, numbered.
+    private let nameNumbers: [String: Int32]
+    private let names: [String]
+    private var links: Set<Link> = []
+    /// References to `@id`s not given yet, resolved at the end.
+    private var pending: [(from: Int32, name: Int32, target: String)] = []
+    /// Per object, which relationships it gives (a bit per name number under 64).
+    private var given: [UInt64] = []
+    private var givenBeyond: Set<Int64> = []
+    /// Entities with keys some object of theirs gives: (entity, key).
+    private var givenKeys: Set<[String]> = []
+    /// The own count of a relationship with rules on it, for objects that give it.
+    private var ownCounts: [Int64: Int32] = [:]
+    /// After `finish`: to-one destinations that only the to-many side gives, by (object, name).
+    private(set) var impliedToOne: [Int64: Int32] = [:]
+
+    init(model: ManagedObjectModel, checksModelRules: Bool = false) {
+        self.model = model
+        self.checksModelRules = checksModelRules
+        var numbers: [String: Int32] = [:]
+        for entity in model.entities {
+            for r in entity.relationships where numbers[r.name] == nil { numbers[r.name] = Int32(numbers.count) }
+        }
+        nameNumbers = numbers
+        var names = [String](repeating: "", count: numbers.count)
+        for (name, number) in numbers { names[Int(number)] = name }
+        self.names = names
+    }
+
+    /// The objects that follow are the entity's, numbered from 0 within it.
+    mutating func begin(entity name: String, expecting objects: Int = 0) {
+        let entity = model.entity(named: name)
+        runs.append(Run(name: name, entity: entity, start: count,
+                        relationships: names.map { entity?.relationship(named: $0) }))
+        if objects > 0 {
+            numbers.reserveCapacity(numbers.count + objects)
+            given.reserveCapacity(given.count + objects)
+        }
+        if entity == nil {
+            report(1, name, -1, GraphProblem(nil, "unknown entity '\(name)' (the model has \(model.entityNames.sorted().joined(separator: ", ")))"))
+        } else if entity!.isAbstract {
+            report(1, name, -1, GraphProblem(nil, "entity '\(name)' is abstract: list its objects under their concrete entity"))
+        }
+    }
+
+    /// The next object of the current entity, at `index` in its list.
+    mutating func add(_ object: [String: JSONValue], index: Int) {
+        let number = count
+        count += 1
+        runs[runs.count - 1].count += 1
+        given.append(0)
+        let run = runs[runs.count - 1]
+        var label: String
+        if case .string(let id)? = object["@id"] {
+            label = "\(run.name) \(id)"
+            if numbers[id] != nil {
+                report(0, run.name, index, GraphProblem(label, "@id used twice"))
+            } else {
+                numbers[id] = number
+            }
+        } else {
+            label = "\(run.name)[\(index)]"
+            report(0, run.name, index, GraphProblem(label, "missing \"@id\" string"))
+        }
+        guard let entity = run.entity else { return }
+        for (key, value) in object where key != "@id" {
+            if let a = entity.attribute(named: key) {
+                if a.type.isNumeric || a.type == .boolean || a.type == .string || a.type == .date || a.type == .binary
+                    || a.type == .uuid || a.type == .uri || a.type == .transformable {
+                    guard let v = value.attributeValue(a.type) else {
+                        report(1, run.name, index, GraphProblem(label, "'\(key)': \(value.problem(as: a.type))", key: key))
+                        continue
+                    }
+                    if checksModelRules { checkRules(v, a, label, run.name, index) }
+                }
+            } else if let r = entity.relationship(named: key) {
+                let name = nameNumbers[key]!
+                give(number, name)
+                givenKeys.insert([run.name, key])
+                let references: [JSONValue]
+                switch (r.isToMany, value) {
+                case (_, .null): references = []
+                case (false, .string): references = [value]
+                case (true, .array(let a)): references = a
+                default:
+                    report(1, run.name, index, GraphProblem(label, "'\(key)' expects \(r.isToMany ? "an array of @id strings" : "an @id string"), got \(value.kindName)", key: key))
+                    continue
+                }
+                var targets: Set<String> = []
+                for reference in references {
+                    guard case .string(let target) = reference else {
+                        report(1, run.name, index, GraphProblem(label, "'\(key)' holds \(reference.kindName), not an @id", key: key))
+                        continue
+                    }
+                    if hasRules(r) { targets.insert(target) }
+                    if let to = numbers[target] {
+                        link(from: number, name: name, to: to, r, label: label, run: run.name, index: index, target: target)
+                    } else {
+                        pending.append((number, name, target))
+                    }
+                }
+                if hasRules(r) { ownCounts[pair(number, name)] = Int32(targets.count) }
+            } else {
+                report(1, run.name, index, GraphProblem(label, "unknown key '\(key)'" + KeyHint.text(for: key, in: entity), key: key,
+                                                        suggestion: KeyHint.closest(to: key, in: entity)))
+            }
+        }
+        if checksModelRules {
+            for a in entity.attributes where object[a.name] == nil {
+                checkRules(entity.defaultAttributeValues[entity.attributeIndex(of: a.name)!], a, label, run.name, index)
+            }
+        }
+    }
+
+    /// Every problem found, in order: objects without or sharing an `@id`, then each
+    /// entity's (by name) objects in their order, each object's by key; relationship sides
+    /// that disagree only when there is nothing else.
+    mutating func finish() -> [GraphProblem] {
+        for (from, number, target) in pending {
+            let (run, index) = place(of: from)
+            guard let to = numbers[target] else {
+                let key = name(of: number)
+                report(1, run.name, index, GraphProblem(label(of: from), "'\(key)' refers to '\(target)', which the file does not define", key: key))
+                continue
+            }
+            link(from: from, name: number, to: to, run.relationships[Int(number)]!, label: nil, run: run.name, index: index, target: target)
+        }
+        pending = []
+        if checksModelRules { checkRelationshipRules() }
+        var problems = found.sorted { a, b in
+            (a.phase, a.entity, a.index, a.problem.key ?? "", a.sequence) < (b.phase, b.entity, b.index, b.problem.key ?? "", b.sequence)
+        }.map(\.problem)
+        if problems.isEmpty { problems = contradictions() }
+        if problems.isEmpty { findImpliedToOnes() }
+        found = []
+        return problems
+    }
+
+    /// The run and the place in it of an object.
+    func place(of number: Int32) -> (run: Run, index: Int) {
+        var low = 0, high = runs.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if runs[middle].start <= number { low = middle } else { high = middle - 1 }
+        }
+        return (runs[low], Int(number - runs[low].start))
+    }
+
+    /// The relationship name of a name number.
+    func name(of number: Int32) -> String { names[Int(number)] }
+
+    /// The relationship of a name number of an object's entity.
+    func relationship(_ object: Int32, _ name: Int32) -> RelationshipDescription? {
+        place(of: object).run.relationships[Int(name)]
+    }
+
+    /// The number of a relationship name.
+    func number(ofRelationship name: String) -> Int32? { nameNumbers[name] }
+
+    /// Whether an object gives a relationship (a value for its key, `null` or `[]` too).
+    func gives(_ object: Int32, _ name: Int32) -> Bool {
+        name < 64 ? given[Int(object)] & (1 << UInt64(name)) != 0 : givenBeyond.contains(pair(object, name))
+    }
+
+    func pair(_ object: Int32, _ name: Int32) -> Int64 { Int64(object) << 32 | Int64(name) }
+
+    // MARK: -
+
+    private mutating func give(_ object: Int32, _ name: Int32) {
+        if name < 64 { given[Int(object)] |= 1 << UInt64(name) } else { givenBeyond.insert(pair(object, name)) }
+    }
+
+    private mutating func report(_ phase: Int, _ entity: String, _ index: Int, _ problem: GraphProblem) {
+        found.append(Found(phase: phase, entity: entity, index: index, problem: problem, sequence: found.count))
+    }
+
+    private func hasRules(_ r: RelationshipDescription) -> Bool {
+        checksModelRules && (r.isToMany ? (!r.isOptional || r.minCount > 0 || r.maxCount > 0) : !r.isOptional)
+    }
+
+    private mutating func checkRules(_ value: ObjectValue, _ a: AttributeDescription, _ label: String, _ entity: String, _ index: Int) {
+        for failure in ManagedObject.ruleFailures(of: value, for: a) {
+            report(1, entity, index, GraphProblem(label, "\(a.name) \(failure.reason)", key: a.name))
+        }
+    }
+
+    /// A reference whose target is known: its kind checked, and kept.
+    private mutating func link(from: Int32, name: Int32, to: Int32, _ r: RelationshipDescription,
+                               label: String?, run: String, index: Int, target: String) {
+        let targetRun = place(of: to).run
+        guard let targetEntity = targetRun.entity else { return }   // reported as unknown already
+        guard targetEntity.isKind(of: r.destinationEntityName) else {
+            report(1, run, index, GraphProblem(label ?? self.label(of: from),
+                                               "'\(r.name)' refers to \(targetEntity.name) '\(target)', not a \(r.destinationEntityName)", key: r.name))
+            return
+        }
+        links.insert(Link(from: from, name: name, to: to))
+    }
+
+    /// How an object is named in problems: its entity and `@id`.
+    private func label(of number: Int32) -> String {
+        let (run, index) = place(of: number)
+        guard let id = numbers.first(where: { $0.value == number })?.key else { return "\(run.name)[\(index)]" }
+        return "\(run.name) \(id)"
+    }
+
+    /// Required to-ones and to-many counts, each from the side the file gives: the
+    /// object's own key, or else the other side's references to it.
+    private mutating func checkRelationshipRules() {
+        var fromOthers: [Int64: Int32] = [:]
+        for link in links {
+            guard let r = relationship(link.from, link.name), let inverse = r.inverseName,
+                  let back = nameNumbers[inverse], !gives(link.to, back),
+                  let backRelationship = relationship(link.to, back), hasRules(backRelationship) else { continue }
+            fromOthers[pair(link.to, back), default: 0] += 1
+        }
+        for run in runs {
+            guard let entity = run.entity else { continue }
+            let ruled = entity.relationships.filter(hasRules)
+            guard !ruled.isEmpty else { continue }
+            for object in run.start..<(run.start + run.count) {
+                for r in ruled {
+                    let name = nameNumbers[r.name]!
+                    let count = Int(gives(object, name) ? ownCounts[pair(object, name)] ?? 0 : fromOthers[pair(object, name)] ?? 0)
+                    let failures = r.isToMany ? ManagedObject.ruleFailures(ofMemberCount: count, for: r)
+                        : count == 0 ? [(code: ValidationFailure.Code.missingMandatoryProperty, reason: "is required")] : []
+                    for failure in failures {
+                        report(1, run.name, Int(object - run.start), GraphProblem(label(of: object), "\(r.name) \(failure.reason)", key: r.name))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether some object of a kind of `entityName` gives `key`.
+    private func givesKey(_ key: String, forKindOf entityName: String) -> Bool {
+        runs.contains { $0.entity?.isKind(of: entityName) == true && givenKeys.contains([$0.name, key]) }
+    }
+
+    /// Relationships given on both sides that disagree: `D9.employees` holds `E9` while
+    /// `E9.department` is `D8`. Import would keep whichever side it set last.
+    private func contradictions() -> [GraphProblem] {
+        // Only a relationship the file gives on both sides can contradict itself.
+        let bothSides = model.entities.contains { entity in
+            entity.relationships.contains { r in
+                guard let inverse = r.inverseName else { return false }
+                return givesKey(inverse, forKindOf: r.destinationEntityName) && givesKey(r.name, forKindOf: entity.name)
+            }
+        }
+        guard bothSides else { return [] }
+        var wrong: [Link] = []
+        for link in links {
+            guard let r = relationship(link.from, link.name), let inverse = r.inverseName,
+                  let back = nameNumbers[inverse], gives(link.to, back) else { continue }
+            if !links.contains(Link(from: link.to, name: back, to: link.from)) { wrong.append(link) }
+        }
+        guard !wrong.isEmpty else { return [] }
+        // Named as the file names them: every @id by its number, once.
+        var ids = [String](repeating: "", count: Int(count))
+        for (id, number) in numbers { ids[Int(number)] = id }
+        wrong.sort { (ids[Int($0.from)], name(of: $0.name), ids[Int($0.to)]) < (ids[Int($1.from)], name(of: $1.name), ids[Int($1.to)]) }
+        return wrong.map { link in
+            let run = place(of: link.from).run
+            let r = run.entity!.relationship(named: name(of: link.name))!
+            let inverse = r.inverseName!
+            let back = nameNumbers[inverse]!
+            let other = place(of: link.to).run.entity!
+            let listed = links.filter { $0.from == link.to && $0.name == back }.map { "'\(ids[Int($0.to)])'" }.sorted().joined(separator: ", ")
+            let toMany = other.relationship(named: inverse)?.isToMany == true
+            let shown = listed.isEmpty ? (toMany ? "holds nothing" : "is null") : (toMany ? "holds only \(listed)" : "is \(listed)")
+            return GraphProblem("\(run.name) \(ids[Int(link.from)])", "'\(r.name)' holds '\(ids[Int(link.to)])', whose '\(inverse)' \(shown)", key: r.name)
+        }
+    }
+
+    /// To-one destinations the file gives only on the to-many side (a category lists its
+    /// items, which do not name it): the rows of the members carry them.
+    private mutating func findImpliedToOnes() {
+        var implied: [Int64: Int32] = [:]
+        for link in links {
+            guard let r = relationship(link.from, link.name), r.isToMany,
+                  let inverse = r.inverseName, let back = nameNumbers[inverse], !gives(link.to, back),
+                  relationship(link.to, back)?.isToMany == false else { continue }
+            implied[pair(link.to, back)] = link.from
+        }
+        impliedToOne = implied
+        links = []
+    }
+}
