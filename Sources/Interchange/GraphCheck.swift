@@ -13,7 +13,7 @@ import Predicates
 /// ```swift
 /// var check = GraphCheck(model: model)
 /// check.begin(entity: "ToDo")
-/// check.add(["@id": .string("t1"), "name": .string("Milk")], index: 0)
+/// check.add([("@id", .string("t1")), ("name", .string("Milk"))], index: 0)
 /// check.finish()   // [] when the file is fine
 /// ```
 struct GraphCheck {
@@ -37,6 +37,14 @@ struct GraphCheck {
         var count: Int32 = 0
         /// The entity's relationships by name number.
         let relationships: [RelationshipDescription?]
+        /// By name number, whether a relationship needs objects to be written (see
+        /// `givesRelationshipsNeedingObjects`).
+        let needObjects: [Bool]
+        /// Attributes whose default breaks the model's rules: an object must give them.
+        let mustGive: [AttributeDescription]
+        /// The relationships some object of the run gives (a bit per name number under 64).
+        var given: UInt64 = 0
+        var givenBeyond: Set<Int32> = []
     }
 
     /// A reference from one object to another through a relationship (by name number).
@@ -64,10 +72,12 @@ struct GraphCheck {
     /// Per object, which relationships it gives (a bit per name number under 64).
     private var given: [UInt64] = []
     private var givenBeyond: Set<Int64> = []
-    /// Entities with keys some object of theirs gives: (entity, key).
-    private var givenKeys: Set<[String]> = []
     /// The own count of a relationship with rules on it, for objects that give it.
     private var ownCounts: [Int64: Int32] = [:]
+    /// Whether the file gives a relationship whose rows cannot say it on their own as they
+    /// are written in turn: an ordered one (positions are set on rows written before), or a
+    /// to-many without an inverse (kept as foreign keys in the members' rows).
+    private(set) var givesRelationshipsNeedingObjects = false
     /// After `finish`: to-one destinations that only the to-many side gives, by (object, name).
     private(set) var impliedToOne: [Int64: Int32] = [:]
 
@@ -87,8 +97,16 @@ struct GraphCheck {
     /// The objects that follow are the entity's, numbered from 0 within it.
     mutating func begin(entity name: String, expecting objects: Int = 0) {
         let entity = model.entity(named: name)
-        runs.append(Run(name: name, entity: entity, start: count,
-                        relationships: names.map { entity?.relationship(named: $0) }))
+        let relationships = names.map { entity?.relationship(named: $0) }
+        let mustGive = !checksModelRules ? [] : (entity?.attributes ?? []).filter { a in
+            !ManagedObject.ruleFailures(of: a.isTransient ? .null : a.defaultValue, for: a).isEmpty
+        }
+        runs.append(Run(name: name, entity: entity, start: count, relationships: relationships,
+                        needObjects: relationships.map { r in
+            guard let r else { return false }
+            let inverseIsOrdered = r.inverseName.flatMap { model.entity(named: r.destinationEntityName)?.relationship(named: $0)?.isOrdered } ?? false
+            return r.isOrdered || (r.isToMany && r.inverseName == nil) || inverseIsOrdered
+        }, mustGive: mustGive))
         if objects > 0 {
             numbers.reserveCapacity(numbers.count + objects)
             given.reserveCapacity(given.count + objects)
@@ -101,14 +119,14 @@ struct GraphCheck {
     }
 
     /// The next object of the current entity, at `index` in its list.
-    mutating func add(_ object: [String: JSONValue], index: Int) {
+    mutating func add(_ object: [(key: String, value: JSONValue)], index: Int) {
         let number = count
         count += 1
         runs[runs.count - 1].count += 1
         given.append(0)
         let run = runs[runs.count - 1]
         var label: String
-        if case .string(let id)? = object["@id"] {
+        if case .string(let id)? = object.first(where: { $0.key == "@id" })?.value {
             label = "\(run.name) \(id)"
             if numbers[id] != nil {
                 report(0, run.name, index, GraphProblem(label, "@id used twice"))
@@ -121,19 +139,24 @@ struct GraphCheck {
         }
         guard let entity = run.entity else { return }
         for (key, value) in object where key != "@id" {
-            if let a = entity.attribute(named: key) {
+            if let i = entity.attributeIndex(of: key) {
+                let a = entity.attributes[i]
                 if a.type.isNumeric || a.type == .boolean || a.type == .string || a.type == .date || a.type == .binary
                     || a.type == .uuid || a.type == .uri || a.type == .transformable {
                     guard let v = value.attributeValue(a.type) else {
                         report(1, run.name, index, GraphProblem(label, "'\(key)': \(value.problem(as: a.type))", key: key))
                         continue
                     }
-                    if checksModelRules { checkRules(v, a, label, run.name, index) }
+                    if checksModelRules {
+                        let traits = entity.attributeTraits[i]
+                        if v.isNull ? !traits.isOptional : traits.hasValueRules { checkRules(v, a, label, run.name, index) }
+                    }
                 }
             } else if let r = entity.relationship(named: key) {
                 let name = nameNumbers[key]!
                 give(number, name)
-                givenKeys.insert([run.name, key])
+                if run.needObjects[Int(name)] { givesRelationshipsNeedingObjects = true }
+                if name < 64 { runs[runs.count - 1].given |= 1 << UInt64(name) } else { runs[runs.count - 1].givenBeyond.insert(name) }
                 let references: [JSONValue]
                 switch (r.isToMany, value) {
                 case (_, .null): references = []
@@ -162,10 +185,8 @@ struct GraphCheck {
                                                         suggestion: KeyHint.closest(to: key, in: entity)))
             }
         }
-        if checksModelRules {
-            for a in entity.attributes where object[a.name] == nil {
-                checkRules(entity.defaultAttributeValues[entity.attributeIndex(of: a.name)!], a, label, run.name, index)
-            }
+        for a in run.mustGive where !object.contains(where: { $0.key == a.name }) {
+            checkRules(a.isTransient ? .null : a.defaultValue, a, label, run.name, index)
         }
     }
 
@@ -291,7 +312,10 @@ struct GraphCheck {
 
     /// Whether some object of a kind of `entityName` gives `key`.
     private func givesKey(_ key: String, forKindOf entityName: String) -> Bool {
-        runs.contains { $0.entity?.isKind(of: entityName) == true && givenKeys.contains([$0.name, key]) }
+        guard let name = nameNumbers[key] else { return false }
+        return runs.contains { run in
+            run.entity?.isKind(of: entityName) == true && (name < 64 ? run.given & (1 << UInt64(name)) != 0 : run.givenBeyond.contains(name))
+        }
     }
 
     /// Relationships given on both sides that disagree: `D9.employees` holds `E9` while
@@ -329,12 +353,12 @@ struct GraphCheck {
         }
     }
 
-    /// To-one destinations the file gives only on the to-many side (a category lists its
-    /// items, which do not name it): the rows of the members carry them.
+    /// To-one destinations the file gives only on the other side (a category lists its
+    /// items, which do not name it; one side of a one-to-one): the rows carry them.
     private mutating func findImpliedToOnes() {
         var implied: [Int64: Int32] = [:]
         for link in links {
-            guard let r = relationship(link.from, link.name), r.isToMany,
+            guard let r = relationship(link.from, link.name),
                   let inverse = r.inverseName, let back = nameNumbers[inverse], !gives(link.to, back),
                   relationship(link.to, back)?.isToMany == false else { continue }
             implied[pair(link.to, back)] = link.from

@@ -67,7 +67,7 @@ public struct GraphFile: Sendable {
         for name in entities.keys.sorted() {
             let objects = entities[name]!
             check.begin(entity: name, expecting: objects.count)
-            for (i, object) in objects.enumerated() { check.add(object, index: i) }
+            for (i, object) in objects.enumerated() { check.add(Array(object), index: i) }
         }
         return check.finish()
     }

@@ -40,19 +40,23 @@ public enum JSONSyntax {
     /// Reads a JSON object whose member `streamed` is an object of arrays, handing each
     /// element of those arrays to `element` as soon as it is read rather than keeping it, so
     /// that a file of a million objects is read in the memory of one. Any other shape of
-    /// `streamed` is read whole, as are the other members, which are returned (with
-    /// `streamed` among them when it was read whole).
+    /// `streamed` is read whole, as are the other members. Returns the object with those
+    /// members, and `streamed` as an empty object when it was streamed; a value that is no
+    /// object, read whole.
     ///
     /// - Parameters:
+    ///   - opened: called with the member name as each array of `streamed` begins.
     ///   - element: the array's member name, the element's place in it (nil for a member
-    ///     that is not an array, given whole) and its value. An error it throws ends the
+    ///     that is not an array, given whole) and its value: an object as its members in
+    ///     the order written (cheaper than a dictionary for a few keys), anything else whole. An error it throws ends the
     ///     reading and is thrown as it is.
     ///   - passed: told now and then how many bytes are behind the reading, which it will
     ///     not look at again.
     /// - Throws: `JSONSyntaxError` for text that is not JSON, or `element`'s error.
     public static func stream(_ raw: UnsafeRawBufferPointer, arraysIn streamed: String,
-                              passed: (Int) -> Void = { _ in },
-                              element: (_ array: String, _ index: Int?, _ value: JSONValue) throws -> Void) throws -> [String: JSONValue] {
+                              passed: (Int) throws -> Void = { _ in },
+                              opened: (String) throws -> Void = { _ in },
+                              element: (_ array: String, _ index: Int?, _ value: Element) throws -> Void) throws -> JSONValue {
         var scanner = Scanner(bytes: raw.assumingMemoryBound(to: UInt8.self))
         scanner.skipSpace()
         guard scanner.current == UInt8(ascii: "{") else {
@@ -60,7 +64,7 @@ public enum JSONSyntax {
             let value = try scanner.value(depth: 0)
             scanner.skipSpace()
             if scanner.index < scanner.bytes.count { throw scanner.error("more after the end of the JSON value") }
-            return ["": value]
+            return value
         }
         var members: [String: JSONValue] = [:]
         var seen: Set<String> = []
@@ -70,28 +74,41 @@ public enum JSONSyntax {
                 members[key] = try scanner.value(depth: 1)
                 return
             }
+            members[key] = .object([:])
             var arrays: Set<String> = []
             try scanner.members(depth: 1) { scanner, name, nameStart throws in
                 guard arrays.insert(name).inserted else { throw scanner.error("the key \"\(name)\" is given twice in this object", at: nameStart) }
                 guard scanner.current == UInt8(ascii: "[") else {
-                    try element(name, nil, try scanner.value(depth: 2))
+                    try element(name, nil, .value(try scanner.value(depth: 2)))
                     return
                 }
+                try opened(name)
                 scanner.index += 1
                 scanner.skipSpace()
                 if scanner.current == UInt8(ascii: "]") { scanner.index += 1; return }
                 var i = 0
                 while true {
-                    try element(name, i, try scanner.value(depth: 3))
+                    if scanner.current == UInt8(ascii: "{") {
+                        try element(name, i, .members(try scanner.pairs(depth: 3)))
+                    } else {
+                        try element(name, i, .value(try scanner.value(depth: 3)))
+                    }
                     i += 1
-                    if i % 1024 == 0 { passed(scanner.index) }
+                    if i % 1024 == 0 { try passed(scanner.index) }
                     if try scanner.closes(UInt8(ascii: "]"), in: "an array") { return }
                 }
             }
         }
         scanner.skipSpace()
         if scanner.index < scanner.bytes.count { throw scanner.error("more after the end of the JSON value") }
-        return members
+        return .object(members)
+    }
+
+    /// An element `stream` hands over.
+    public enum Element {
+        /// An object's members, in the order written, each key once.
+        case members([(key: String, value: JSONValue)])
+        case value(JSONValue)
     }
 
     private struct Scanner {
@@ -286,6 +303,31 @@ public enum JSONSyntax {
                 skipSpace()
                 try member(&self, key, keyStart)
                 if try closes(UInt8(ascii: "}"), in: "an object") { return }
+            }
+        }
+
+        /// An object's members in order, each key once, without hashing a small object's keys.
+        mutating func pairs(depth: Int) throws(JSONSyntaxError) -> [(key: String, value: JSONValue)] {
+            guard depth < JSONSyntax.maximumDepth else { throw error("nested more than \(JSONSyntax.maximumDepth) deep") }
+            index += 1
+            skipSpace()
+            var members: [(key: String, value: JSONValue)] = []
+            members.reserveCapacity(8)
+            if current == UInt8(ascii: "}") { index += 1; return members }
+            var keys: Set<String> = []
+            while true {
+                guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes, found \(describeCurrent())") }
+                let keyStart = index
+                let key = try string()
+                let twice = members.count < 16 ? members.contains { $0.key == key } : !keys.insert(key).inserted
+                if twice { throw error("the key \"\(key)\" is given twice in this object", at: keyStart) }
+                if members.count == 15 { keys = Set(members.map(\.key)); keys.insert(key) }
+                skipSpace()
+                guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\", found \(describeCurrent())") }
+                index += 1
+                skipSpace()
+                members.append((key, try value(depth: depth + 1)))
+                if try closes(UInt8(ascii: "}"), in: "an object") { return members }
             }
         }
 

@@ -32,26 +32,34 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let model = try storeArguments.loadModel()
-        guard let data = FileManager.default.contents(atPath: file) else {
-            let reason = !FileManager.default.fileExists(atPath: file) ? "there is no such file"
-                : access(file, R_OK) != 0 ? "you may not read it (permission denied)" : "it cannot be read"
-            throw CommandFailure("cannot read \(file): \(reason)")
-        }
-        let graph: GraphFile
+        // Read in passes, never held whole: checked first, before the store is opened, so
+        // that a file with problems makes no store.
+        let stream: GraphFileStream
         do {
-            graph = try GraphFile(data: data)
+            stream = try GraphFileStream(path: file)
+            try stream.check(against: model)
+        } catch let error as GraphFileStreamError {
+            throw CommandFailure("\(error)")
         } catch let error as GraphFileError {
             throw CommandFailure("\(file): \(error)")
+        } catch let error as GraphImportError {
+            throw CommandFailure("\(file): \(error)")
         }
-        // Checked before the store is opened: a file with problems makes no store.
-        let problems = graph.problems(for: model)
-        guard problems.isEmpty else { throw CommandFailure("\(file): \(GraphImportError(problems: problems))") }
         let url = storeArguments.storeURL
         let existed = !url.isFileURL || FileManager.default.fileExists(atPath: url.path)
         let context = try storeArguments.open(model: model, creating: true)
         context.transactionAuthor = "termdata import"
         do {
-            try graph.importObjects(into: context, checked: true)
+            let names = model.entities.map(\.name)
+            if stream.writesAsRows, context.coordinator.bulkInsertingStore(for: names) != nil {
+                // Written as rows, in parts, in one transaction.
+                try stream.importObjects(into: context.coordinator, transaction: TransactionInfo(author: context.transactionAuthor))
+            } else {
+                // A store that keeps its objects in memory anyway (XML, binary), or a file
+                // whose relationships need objects: through the context, the file read whole.
+                let data = try Data(contentsOf: URL(fileURLWithPath: file))
+                try GraphFile(data: data).importObjects(into: context, checked: true)
+            }
         } catch {
             for store in context.coordinator.stores { context.coordinator.removeStore(store) }
             if !existed {
@@ -62,6 +70,6 @@ struct ImportCommand: ParsableCommand {
             if error is GraphImportError { throw CommandFailure("\(file): \(error)") }
             throw CommandFailure("\(file): nothing imported: \(error)")
         }
-        try StandardOutput.line("imported \(graph.objectCount) object(s) into \(storeArguments.storeName)")
+        try StandardOutput.line("imported \(stream.objectCount) object(s) into \(storeArguments.storeName)")
     }
 }

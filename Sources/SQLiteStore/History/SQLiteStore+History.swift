@@ -98,7 +98,7 @@ extension SQLiteStore: HistoryTrackingStore {
 
     /// Records rows a transaction inserted, a statement per run of consecutive keys of a
     /// table: a save's new rows take consecutive keys, so that is mostly one per table.
-    private func recordInserts(_ ids: [ManagedObjectID], transaction: Int64, in db: Database) throws {
+    func recordInserts(_ ids: [ManagedObjectID], transaction: Int64, in db: Database) throws {
         guard !ids.isEmpty else { return }
         let history = historySchema
         var keysByTable: [String: [Int64]] = [:]
@@ -162,7 +162,7 @@ extension SQLiteStore: HistoryTrackingStore {
 
     /// Records an update of each owner, folded into a change the transaction has for it
     /// already, and left out when the transaction inserted or deleted it.
-    private func recordOwners(_ owners: [ManagedObjectID: Int64], transaction: Int64, in db: Database) throws {
+    func recordOwners(_ owners: [ManagedObjectID: Int64], transaction: Int64, in db: Database) throws {
         guard !owners.isEmpty else { return }
         let fold = try db.cachedStatement(sql: "UPDATE ACHANGE SET ZCOLUMNS = IFNULL(ZCOLUMNS, 0) | ? "
             + "WHERE ZTRANSACTIONID = ? AND ZENTITYPK = ? AND ZENTITY = ? AND ZCHANGETYPE = 1")

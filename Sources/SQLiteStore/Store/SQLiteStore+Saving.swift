@@ -50,6 +50,62 @@ extension SQLiteStore {
         return result
     }
 
+    /// Writes new rows in one immediate transaction, handed over in parts (see
+    /// `BulkInsertingStore`): keys are taken from `Z_PRIMARYKEY` first, each part is written
+    /// as a save writes its inserts (the history recording each), and the transaction
+    /// commits after the last part, or rolls back on any error, the files written for its
+    /// external data removed.
+    public func insertInOneTransaction(counts: [String: Int], transaction info: TransactionInfo,
+                                       _ body: (_ firstKeys: [String: Int64], _ write: ([StoredRow]) throws -> Void) throws -> Void) throws -> Int64? {
+        guard !isReadOnly else { throw ObjectGraphError.readOnlyStore(url?.path ?? identifier) }
+        let files = ExternalDataChanges()
+        var recorded: Int64?
+        do {
+            switchToWALMode()
+            do {
+                try database.inTransaction(.immediate) { db in
+                    if let url { try StoreFiles.checkStillOpened(openedFile, at: url) }
+                    // Each root's keys in one run, handed to its entities in name order.
+                    let roots = rootNames
+                    var byRoot: [String: Int64] = [:]
+                    for (name, count) in counts {
+                        guard let root = roots[name] else { throw ObjectGraphError.unknownEntity(name) }
+                        byRoot[root, default: 0] += Int64(count)
+                    }
+                    var next: [String: Int64] = [:]
+                    for (root, count) in byRoot where count > 0 { next[root] = try reserveKeys(count, root: root, in: db) }
+                    var firstKeys: [String: Int64] = [:]
+                    for (name, count) in counts.sorted(by: { $0.key < $1.key }) {
+                        let root = roots[name]!
+                        firstKeys[name] = next[root] ?? 1
+                        next[root, default: 1] += Int64(count)
+                    }
+                    let number = historyState.enabled ? try beginHistoryTransaction(info, in: db) : nil
+                    try body(firstKeys) { rows in
+                        let changes = StoreChanges(inserted: rows)
+                        let written = try write(changes, in: db, files: files)
+                        if let number {
+                            try recordInserts(written.insertedIDs, transaction: number, in: db)
+                            try recordOwners(ownersJoined(by: changes), transaction: number, in: db)
+                        }
+                    }
+                    if let number { recorded = try endHistoryTransaction(number, inserted: [], in: db) }
+                    return .commit
+                }
+                if historyState.enabled { historyState.installed = true }
+            } catch {
+                externalData.remove(files.written)
+                throw error
+            }
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch let error as DatabaseError {
+            if case let damaged as ObjectGraphError = Self.damage(error, path: url?.path ?? ":memory:") { throw damaged }
+            throw ObjectGraphError.storeFormat(file: url?.path ?? ":memory:", reason: "save failed: \(Self.describe(error))")
+        }
+        return recorded
+    }
+
     private func write(_ changes: StoreChanges, in db: Database, files: ExternalDataChanges) throws -> StoreSaveResult {
         var result = StoreSaveResult()
         var conflicts: [MergeConflict] = []
@@ -324,3 +380,5 @@ extension SQLiteStore {
     /// `Z_PK = ?`: the row whose key the statement is given.
     static let thisRow = SQLExpression.column("Z_PK") == .parameter
 }
+
+extension SQLiteStore: BulkInsertingStore {}
