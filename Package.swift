@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(name: "ToDoAppTests", dependencies: [
             "ToDoApp", "AppShell", "Interchange", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport", "TermDataResources",
         ], exclude: ["Screens"]),
-        .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport"]),
+        .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "ObjectGraph", "ObjectModel", "Predicates", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: [
             "Browser", "SQLiteStore", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ], exclude: ["Screens"]),

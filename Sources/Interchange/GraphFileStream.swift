@@ -73,7 +73,7 @@ public final class GraphFileStream {
     ///   store's error, with nothing written.
     @discardableResult
     public func importObjects(into coordinator: PersistentStoreCoordinator, transaction: TransactionInfo = TransactionInfo(),
-                              progress: ((Int) throws -> Void)? = nil) throws -> Int {
+                              partSize: Int = GraphFileStream.partSize, progress: ((Int) throws -> Void)? = nil) throws -> Int {
         guard let check = checked else { throw GraphFileStreamError.notChecked }
         let runs = check.runs.filter { $0.count > 0 }
         guard writesAsRows, let store = coordinator.bulkInsertingStore(for: runs.map(\.name)) else {
@@ -95,7 +95,7 @@ public final class GraphFileStream {
                 return id
             }
             var rows: [StoredRow] = []
-            rows.reserveCapacity(Self.partSize)
+            rows.reserveCapacity(partSize)
             var written = 0
             var plan: RowPlan?
             _ = try read { _ in } object: { name, index, object in
@@ -126,7 +126,7 @@ public final class GraphFileStream {
                 let objectID = ManagedObjectID(entityName: plan.entity.name, storeIdentifier: storeIdentifier,
                                                reference: .permanent(plan.firstKey + Int64(index)))
                 rows.append(StoredRow(objectID: objectID, entity: plan.entity, values: values, toOne: toOne, toMany: toMany))
-                if rows.count == Self.partSize {
+                if rows.count == partSize {
                     try write(rows)
                     written += rows.count
                     rows.removeAll(keepingCapacity: true)
