@@ -33,15 +33,20 @@ extension ManagedObjectContext {
 
     func primitiveSetToOne(_ object: ManagedObject, _ index: Int, _ destination: ManagedObject?) {
         guard case .toOne(let old) = object.relationshipValues[index], old !== destination else { return }
-        let key = object.entity.relationships[index].name
-        noteOriginal(object, key, .toOne(old))
         object.relationshipValues[index] = .toOne(destination)
         record(.toOne(object, index, from: old, to: destination))
+        // An inserted object is saved whole, as for attributes.
+        if object.status == .inserted {
+            noteUpdatedInEvent(object)
+            return
+        }
+        let key = object.entity.relationshipTraits[index].name
+        noteOriginal(object, key, .toOne(old))
         noteChanged(object, key)
     }
 
     func primitiveInsertMember(_ object: ManagedObject, _ index: Int, _ member: ManagedObject, at position: Int? = nil) {
-        let key = object.entity.relationships[index].name
+        let key = object.entity.relationshipTraits[index].name
         switch object.relationshipValues[index] {
         case .toMany(var members):
             guard !members.contains(member) else { return }
@@ -54,11 +59,19 @@ extension ManagedObjectContext {
             object.relationshipValues[index] = .toMany(members)
             record(.insertMember(object, index, member, at: at))
         case .toManyFault(var pending):
-            noteOriginal(object, key, .toMany(nil))
+            // An owner of many new members (an import joining items to a few categories) is
+            // changed already: its original is kept, the key changed and the object listed as
+            // updated, and adding a member keeps it so.
+            let changedAlready = object.status == .clean && pending.removed.isEmpty && !pending.added.isEmpty && object.originals[key] != nil
+            if !changedAlready { noteOriginal(object, key, .toMany(nil)) }
             object.relationshipValues[index] = .toOne(nil)
             if pending.removed.remove(member) == nil { pending.added.append(member) }
             object.relationshipValues[index] = .toManyFault(pending)
             record(.insertMember(object, index, member, at: nil))
+            if changedAlready {
+                noteUpdatedInEvent(object)
+                return
+            }
         case .toOne:
             preconditionFailure("\(object.entity.name).\(key) is to-one")
         }
@@ -101,9 +114,8 @@ extension ManagedObjectContext {
     /// Sets a to-one relationship and updates the inverse on the old and new destinations.
     func setToOne(of object: ManagedObject, index: Int, to destination: ManagedObject?) throws {
         guard case .toOne(let old) = object.relationshipValues[index], old !== destination else { return }
-        let relationship = object.entity.relationships[index]
         primitiveSetToOne(object, index, destination)
-        guard let inverseName = relationship.inverseName else { return }
+        guard let inverseName = object.entity.relationshipTraits[index].inverseName else { return }
         if let old { try detach(object, fromInverse: inverseName, of: old) }
         if let destination { try attach(object, toInverse: inverseName, of: destination) }
     }
@@ -151,7 +163,7 @@ extension ManagedObjectContext {
     private func attach(_ object: ManagedObject, toInverse inverseName: String, of holder: ManagedObject) throws {
         guard let j = holder.entity.relationshipIndex(of: inverseName) else { return }
         try holder.fireFault()
-        let inverse = holder.entity.relationships[j]
+        let inverse = holder.entity.relationshipTraits[j]
         if inverse.isToMany {
             primitiveInsertMember(holder, j, object)
             return

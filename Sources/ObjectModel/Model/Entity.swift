@@ -31,6 +31,9 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
     /// What saving and validating ask of every attribute, in `attributes` order, so that the
     /// per-object paths read flags rather than copy descriptions.
     public let attributeTraits: [AttributeTraits]
+    /// What changing an object asks of every relationship, in `relationships` order, read
+    /// without copying a description (a copy retains each of its strings).
+    public let relationshipTraits: [RelationshipTraits]
 
     private let attributeIndex: NameIndex
     private let relationshipIndex: NameIndex
@@ -57,6 +60,9 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
         self.attributeTraits = attributes.map {
             AttributeTraits(type: $0.type, isOptional: $0.isOptional, isTransient: $0.isTransient,
                             hasValueRules: $0.minimum != nil || $0.maximum != nil || $0.regularExpression != nil)
+        }
+        self.relationshipTraits = relationships.map {
+            RelationshipTraits(name: $0.name, inverseName: $0.inverseName, isToMany: $0.isToMany, isOrdered: $0.isOrdered)
         }
         attributeIndex = NameIndex(attributes.map(\.name))
         relationshipIndex = NameIndex(relationships.map(\.name))
@@ -119,6 +125,14 @@ public struct AttributeTraits: Sendable, Hashable {
     public let isTransient: Bool
     /// Whether the attribute has bounds or a pattern a value must meet.
     public let hasValueRules: Bool
+}
+
+/// What the per-change paths ask of a relationship.
+public struct RelationshipTraits: Sendable, Hashable {
+    public let name: String
+    public let inverseName: String?
+    public let isToMany: Bool
+    public let isOrdered: Bool
 }
 
 /// The positions of property names, found with a cheap hash of their bytes: every value
