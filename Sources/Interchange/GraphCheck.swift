@@ -74,10 +74,12 @@ struct GraphCheck {
     private var givenBeyond: Set<Int64> = []
     /// The own count of a relationship with rules on it, for objects that give it.
     private var ownCounts: [Int64: Int32] = [:]
-    /// Whether the file gives a relationship whose rows cannot say it on their own as they
-    /// are written in turn: an ordered one (positions are set on rows written before), or a
-    /// to-many without an inverse (kept as foreign keys in the members' rows).
-    private(set) var givesRelationshipsNeedingObjects = false
+    /// Whether the file's objects need a context to be written: they give a relationship
+    /// whose rows cannot say it on their own as they are written in turn (an ordered one, or
+    /// one whose inverse is: positions are set on rows written before; a to-many without an
+    /// inverse, kept as foreign keys in the members' rows), or they are of an entity with
+    /// uniqueness constraints, which a context's save checks against the store.
+    private(set) var needsObjects = false
     /// After `finish`: to-one destinations that only the to-many side gives, by (object, name).
     private(set) var impliedToOne: [Int64: Int32] = [:]
 
@@ -99,7 +101,10 @@ struct GraphCheck {
         let entity = model.entity(named: name)
         let relationships = names.map { entity?.relationship(named: $0) }
         let mustGive = !checksModelRules ? [] : (entity?.attributes ?? []).filter { a in
-            !ManagedObject.ruleFailures(of: a.isTransient ? .null : a.defaultValue, for: a).isEmpty
+            !ManagedObject.ruleFailures(of: a.defaultValue, for: a).isEmpty
+        }
+        if let entity, ([entity.name] + entity.ancestorNames).contains(where: { model.entity(named: $0)?.declaration.uniquenessConstraints.isEmpty == false }) {
+            needsObjects = true
         }
         runs.append(Run(name: name, entity: entity, start: count, relationships: relationships,
                         needObjects: relationships.map { r in
@@ -155,7 +160,7 @@ struct GraphCheck {
             } else if let r = entity.relationship(named: key) {
                 let name = nameNumbers[key]!
                 give(number, name)
-                if run.needObjects[Int(name)] { givesRelationshipsNeedingObjects = true }
+                if run.needObjects[Int(name)] { needsObjects = true }
                 if name < 64 { runs[runs.count - 1].given |= 1 << UInt64(name) } else { runs[runs.count - 1].givenBeyond.insert(name) }
                 let references: [JSONValue]
                 switch (r.isToMany, value) {
@@ -186,7 +191,7 @@ struct GraphCheck {
             }
         }
         for a in run.mustGive where !object.contains(where: { $0.key == a.name }) {
-            checkRules(a.isTransient ? .null : a.defaultValue, a, label, run.name, index)
+            checkRules(a.defaultValue, a, label, run.name, index)
         }
     }
 
@@ -209,7 +214,7 @@ struct GraphCheck {
             (a.phase, a.entity, a.index, a.problem.key ?? "", a.sequence) < (b.phase, b.entity, b.index, b.problem.key ?? "", b.sequence)
         }.map(\.problem)
         if problems.isEmpty { problems = contradictions() }
-        if problems.isEmpty { findImpliedToOnes() }
+        if problems.isEmpty { problems = findImpliedToOnes() }
         found = []
         return problems
     }
@@ -266,20 +271,30 @@ struct GraphCheck {
     private mutating func link(from: Int32, name: Int32, to: Int32, _ r: RelationshipDescription,
                                label: String?, run: String, index: Int, target: String) {
         let targetRun = place(of: to).run
-        guard let targetEntity = targetRun.entity else { return }   // reported as unknown already
-        guard targetEntity.isKind(of: r.destinationEntityName) else {
+        guard let targetEntity = targetRun.entity, targetEntity.isKind(of: r.destinationEntityName) else {
             report(1, run, index, GraphProblem(label ?? self.label(of: from),
-                                               "'\(r.name)' refers to \(targetEntity.name) '\(target)', not a \(r.destinationEntityName)", key: r.name))
+                                               "'\(r.name)' refers to \(targetRun.name) '\(target)', not a \(r.destinationEntityName)", key: r.name))
             return
         }
         links.insert(Link(from: from, name: name, to: to))
     }
 
-    /// How an object is named in problems: its entity and `@id`.
-    private func label(of number: Int32) -> String {
+    /// How an object is named in problems: its entity and `@id` (the table of `@id`s by
+    /// number made once, the first time a problem needs it).
+    private mutating func label(of number: Int32) -> String {
         let (run, index) = place(of: number)
-        guard let id = numbers.first(where: { $0.value == number })?.key else { return "\(run.name)[\(index)]" }
-        return "\(run.name) \(id)"
+        if ids == nil { ids = idsByNumber() }
+        let id = ids![Int(number)]
+        return id.isEmpty ? "\(run.name)[\(index)]" : "\(run.name) \(id)"
+    }
+
+    private var ids: [String]?
+
+    /// Each object's `@id` by its number ("" for none).
+    private func idsByNumber() -> [String] {
+        var ids = [String](repeating: "", count: Int(count))
+        for (id, number) in numbers { ids[Int(number)] = id }
+        return ids
     }
 
     /// Required to-ones and to-many counts, each from the side the file gives: the
@@ -337,8 +352,14 @@ struct GraphCheck {
         }
         guard !wrong.isEmpty else { return [] }
         // Named as the file names them: every @id by its number, once.
-        var ids = [String](repeating: "", count: Int(count))
-        for (id, number) in numbers { ids[Int(number)] = id }
+        let ids = idsByNumber()
+        // What each other side holds, gathered in one pass over the references.
+        var backs: [Int64: [Int32]] = [:]
+        for link in wrong {
+            let inverse = relationship(link.from, link.name)!.inverseName!
+            backs[pair(link.to, nameNumbers[inverse]!)] = []
+        }
+        for link in links where backs[pair(link.from, link.name)] != nil { backs[pair(link.from, link.name), default: []].append(link.to) }
         wrong.sort { (ids[Int($0.from)], name(of: $0.name), ids[Int($0.to)]) < (ids[Int($1.from)], name(of: $1.name), ids[Int($1.to)]) }
         return wrong.map { link in
             let run = place(of: link.from).run
@@ -346,7 +367,7 @@ struct GraphCheck {
             let inverse = r.inverseName!
             let back = nameNumbers[inverse]!
             let other = place(of: link.to).run.entity!
-            let listed = links.filter { $0.from == link.to && $0.name == back }.map { "'\(ids[Int($0.to)])'" }.sorted().joined(separator: ", ")
+            let listed = (backs[pair(link.to, back)] ?? []).map { "'\(ids[Int($0)])'" }.sorted().joined(separator: ", ")
             let toMany = other.relationship(named: inverse)?.isToMany == true
             let shown = listed.isEmpty ? (toMany ? "holds nothing" : "is null") : (toMany ? "holds only \(listed)" : "is \(listed)")
             return GraphProblem("\(run.name) \(ids[Int(link.from)])", "'\(r.name)' holds '\(ids[Int(link.to)])', whose '\(inverse)' \(shown)", key: r.name)
@@ -355,15 +376,32 @@ struct GraphCheck {
 
     /// To-one destinations the file gives only on the other side (a category lists its
     /// items, which do not name it; one side of a one-to-one): the rows carry them.
-    private mutating func findImpliedToOnes() {
+    /// Two objects that claim one object whose side holds one (`C1.todos` and `C2.todos`
+    /// both list `t1`, which names no category) are a problem: a store would keep one of them.
+    private mutating func findImpliedToOnes() -> [GraphProblem] {
         var implied: [Int64: Int32] = [:]
+        var claimed: [(object: Int32, name: Int32, first: Int32, second: Int32)] = []
         for link in links {
             guard let r = relationship(link.from, link.name),
                   let inverse = r.inverseName, let back = nameNumbers[inverse], !gives(link.to, back),
                   relationship(link.to, back)?.isToMany == false else { continue }
+            if let other = implied[pair(link.to, back)], other != link.from {
+                claimed.append((link.to, back, min(other, link.from), max(other, link.from)))
+            }
             implied[pair(link.to, back)] = link.from
         }
-        impliedToOne = implied
         links = []
+        guard claimed.isEmpty else {
+            let ids = idsByNumber()
+            return claimed.map { claim in
+                let run = place(of: claim.object).run
+                let key = name(of: claim.name)
+                let listedIn = relationship(claim.object, claim.name)?.inverseName ?? "?"
+                return GraphProblem("\(run.name) \(ids[Int(claim.object)])",
+                                    "'\(ids[Int(claim.first)])' and '\(ids[Int(claim.second)])' both list it in '\(listedIn)', but its '\(key)' holds one object", key: key)
+            }.sorted { $0.description < $1.description }
+        }
+        impliedToOne = implied
+        return []
     }
 }

@@ -37,9 +37,10 @@ public final class GraphFileStream {
     public var objectCount: Int { Int(checked?.count ?? 0) }
 
     /// Whether the checked file can be written as rows in turn (`importObjects(into:)`);
-    /// one that gives ordered relationships, or to-many ones without an inverse, is imported
-    /// through a context (`GraphFile(data:)`), whose objects set them.
-    public var writesAsRows: Bool { checked.map { !$0.givesRelationshipsNeedingObjects } ?? false }
+    /// one that gives ordered relationships, or to-many ones without an inverse, or objects
+    /// of an entity with uniqueness constraints, is imported through a context
+    /// (`GraphFile(data:)`), whose objects set them and whose save checks the constraints.
+    public var writesAsRows: Bool { checked.map { !$0.needsObjects } ?? false }
 
     /// Reads the whole file and checks it against the model, as `GraphFile.problems(for:)`
     /// does, and the model's rules for values and relationship counts besides.
@@ -76,6 +77,9 @@ public final class GraphFileStream {
                               partSize: Int = GraphFileStream.partSize, progress: ((Int) throws -> Void)? = nil) throws -> Int {
         guard let check = checked else { throw GraphFileStreamError.notChecked }
         let runs = check.runs.filter { $0.count > 0 }
+        guard !runs.isEmpty else { return 0 }
+        // The second pass reads the file again: it must be the file the first one checked.
+        guard mapped.isUnchanged else { throw GraphFileStreamError.changed(path: path) }
         guard writesAsRows, let store = coordinator.bulkInsertingStore(for: runs.map(\.name)) else {
             throw GraphFileStreamError.cannotWriteRows
         }
@@ -107,7 +111,7 @@ public final class GraphFileStream {
                 var toMany: [String: [ManagedObjectID]] = [:]
                 for (key, value) in object where key != "@id" {
                     if let i = plan.entity.attributeIndex(of: key) {
-                        if !plan.transient[i] { values[i] = value.attributeValue(plan.entity.attributes[i].type) ?? .null }
+                        if !plan.transient[i], let v = value.attributeValue(plan.entity.attributes[i].type) { values[i] = v }
                     } else if let r = plan.entity.relationship(named: key) {
                         if !r.isToMany {
                             if case .string(let target) = value { toOne[key] = id(of: check.numbers[target]!) }
@@ -210,6 +214,8 @@ public enum GraphFileStreamError: Error, Equatable, CustomStringConvertible {
     case cannotRead(path: String, reason: String)
     /// `importObjects` before `check`.
     case notChecked
+    /// The file was changed or replaced after it was checked.
+    case changed(path: String)
     /// The entities are not all in one store that writes rows in bulk, or the file gives
     /// relationships that need objects: import it through a context.
     case cannotWriteRows
@@ -218,20 +224,26 @@ public enum GraphFileStreamError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .cannotRead(path, reason): "cannot read \(path): \(reason)"
         case .notChecked: "the file is imported after it is checked"
+        case .changed(let path): "\(path) changed after it was checked; nothing imported"
         case .cannotWriteRows: "the file's objects cannot be written as rows to this store; import them through a context"
         }
     }
 }
 
 /// A file's bytes mapped into memory, read front to back: pages behind the reading are let
-/// go, so that reading a large file holds little of it at a time.
+/// go, so that reading a large file holds little of it at a time. What is not a regular file
+/// (a pipe, `/dev/stdin`) is read into memory whole instead, to be read again.
 final class MappedFile {
     let count: Int
     private let base: UnsafeMutableRawPointer?
+    private let owned: Data?
+    private let path: String
+    private let identity: [Int]
     private var released = 0
     private static let page = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     init(path: String) throws {
+        self.path = path
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             let reason = errno == ENOENT ? "there is no such file" : errno == EACCES ? "you may not read it (permission denied)" : String(cString: strerror(errno))
@@ -239,9 +251,22 @@ final class MappedFile {
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw GraphFileStreamError.cannotRead(path: path, reason: "it is not a regular file")
+        guard fstat(fd, &info) == 0 else { throw GraphFileStreamError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw GraphFileStreamError.cannotRead(path: path, reason: "it is a folder") }
+            let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
+            do {
+                owned = try handle.readToEnd() ?? Data()
+            } catch {
+                throw GraphFileStreamError.cannotRead(path: path, reason: "\(error.localizedDescription)")
+            }
+            count = owned!.count
+            base = nil
+            identity = []
+            return
         }
+        owned = nil
+        identity = Self.identity(info)
         count = Int(info.st_size)
         guard count > 0 else { base = nil; return }
         guard let mapping = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), mapping != MAP_FAILED else {
@@ -255,8 +280,21 @@ final class MappedFile {
         if let base { munmap(base, count) }
     }
 
+    private static func identity(_ info: stat) -> [Int] {
+        [Int(info.st_dev), Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+    }
+
+    /// Whether the file is still the one mapped, as it was: a file written over between two
+    /// readings would be read half old, half new.
+    var isUnchanged: Bool {
+        guard owned == nil else { return true }
+        var info = stat()
+        return stat(path, &info) == 0 && Self.identity(info) == identity
+    }
+
     func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        try body(UnsafeRawBufferPointer(start: base, count: count))
+        if let owned { return try owned.withUnsafeBytes(body) }
+        return try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     /// Reading starts again from the front.

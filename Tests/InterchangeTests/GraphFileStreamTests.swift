@@ -140,6 +140,50 @@ struct GraphFileStreamTests {
         #expect(try reader.count(for: FetchRequest(entityName: "ToDo")) == 251)
     }
 
+    @Test("objects of an entity with uniqueness constraints go through a context, whose save checks them")
+    func uniqueness() throws {
+        let model = try ModelFixtures.companyModel()
+        let folder = try Fixtures.temporaryDirectory("graph-stream")
+        let stream = try GraphFileStream(path: try Self.write(#""Tag": [{"@id": "t1", "label": "x"}, {"@id": "t2", "label": "x"}]"#, in: folder))
+        try stream.check(against: model)
+        #expect(!stream.writesAsRows)
+        #expect(throws: GraphFileStreamError.cannotWriteRows) {
+            try stream.importObjects(into: try Self.sqliteStack(model, folder, "Tags.sqlite").coordinator)
+        }
+        let plain = try GraphFileStream(path: try Self.write(#""Note": [{"@id": "n1", "text": "x"}]"#, in: folder, name: "notes.json"))
+        try plain.check(against: model)
+        #expect(plain.writesAsRows)
+    }
+
+    @Test("two objects that list one member whose side holds one object are a problem, not a coin toss")
+    func claimedTwice() throws {
+        let model = try ModelFixtures.toDoModel()
+        let folder = try Fixtures.temporaryDirectory("graph-stream")
+        let stream = try GraphFileStream(path: try Self.write("""
+            "Category": [{"@id": "c1", "name": "Home", "todos": ["t1", "t2"]}, {"@id": "c2", "name": "Work", "todos": ["t1"]}],
+            "ToDo": [{"@id": "t1", "name": "one"}, {"@id": "t2", "name": "two"}]
+            """, in: folder))
+        let error = try #require(throws: GraphImportError.self) { try stream.check(against: model) }
+        #expect(error.problems.map(\.description) == ["ToDo t1: 'c1' and 'c2' both list it in 'todos', but its 'category' holds one object"])
+    }
+
+    @Test("a file with no objects imports nothing, and a file changed after its check is refused")
+    func emptyAndChanged() throws {
+        let model = try ModelFixtures.toDoModel()
+        let folder = try Fixtures.temporaryDirectory("graph-stream")
+        let stack = try Self.sqliteStack(model, folder, "ToDo.sqlite")
+        let empty = try GraphFileStream(path: try Self.write(#""ToDo": []"#, in: folder, name: "empty.json"))
+        try empty.check(against: model)
+        #expect(try empty.importObjects(into: stack.coordinator) == 0)
+
+        let path = try Self.write(#""ToDo": [{"@id": "t1", "name": "one"}]"#, in: folder)
+        let stream = try GraphFileStream(path: path)
+        try stream.check(against: model)
+        try GraphFileTests.graph(#""ToDo": [{"@id": "t1", "name": "one"}, {"@id": "t2", "name": "two"}]"#).write(to: URL(fileURLWithPath: path))
+        #expect(throws: GraphFileStreamError.changed(path: path)) { try stream.importObjects(into: stack.coordinator) }
+        #expect(try stack.newContext().count(for: FetchRequest(entityName: "ToDo")) == 0)
+    }
+
     @Test("a file that is not JSON is pointed at, line and column, as when it is read whole")
     func syntax() throws {
         let folder = try Fixtures.temporaryDirectory("graph-stream")

@@ -162,7 +162,7 @@ extension SQLiteStore: HistoryTrackingStore {
 
     /// Records an update of each owner, folded into a change the transaction has for it
     /// already, and left out when the transaction inserted or deleted it.
-    func recordOwners(_ owners: [ManagedObjectID: Int64], transaction: Int64, in db: Database) throws {
+    private func recordOwners(_ owners: [ManagedObjectID: Int64], transaction: Int64, in db: Database) throws {
         guard !owners.isEmpty else { return }
         let fold = try db.cachedStatement(sql: "UPDATE ACHANGE SET ZCOLUMNS = IFNULL(ZCOLUMNS, 0) | ? "
             + "WHERE ZTRANSACTIONID = ? AND ZENTITYPK = ? AND ZENTITY = ? AND ZCHANGETYPE = 1")

@@ -82,12 +82,10 @@ extension SQLiteStore {
                     }
                     let number = historyState.enabled ? try beginHistoryTransaction(info, in: db) : nil
                     try body(firstKeys) { rows in
-                        let changes = StoreChanges(inserted: rows)
-                        let written = try write(changes, in: db, files: files)
-                        if let number {
-                            try recordInserts(written.insertedIDs, transaction: number, in: db)
-                            try recordOwners(ownersJoined(by: changes), transaction: number, in: db)
-                        }
+                        let written = try write(StoreChanges(inserted: rows), in: db, files: files)
+                        // Every row is new, owners too: their inserts say all, and an owner
+                        // written in a later part gets no update of its own.
+                        if let number { try recordInserts(written.insertedIDs, transaction: number, in: db) }
                     }
                     if let number { recorded = try endHistoryTransaction(number, inserted: [], in: db) }
                     return .commit
