@@ -41,6 +41,11 @@ public struct GraphFile: Sendable {
         } catch {
             throw GraphFileError(.notJSON("at \(error)"))
         }
+        try self.init(json: json)
+    }
+
+    /// A graph file's parsed JSON.
+    init(json: JSONValue) throws {
         guard case .object(let top) = json else { throw GraphFileError(.notAnObject) }
         guard top["format"] == .string(Self.format) else { throw GraphFileError(.wrongFormat) }
         guard top["version"] == .int(Self.version) else { throw GraphFileError(.unsupportedVersion) }

@@ -42,6 +42,22 @@ public final class GraphFileStream {
     /// (`GraphFile(data:)`), whose objects set them and whose save checks the constraints.
     public var writesAsRows: Bool { checked.map { !$0.needsObjects } ?? false }
 
+    /// The whole file, read into values at once, for an import through a context
+    /// (`GraphFile.importObjects(into:)`) where rows cannot be written.
+    ///
+    /// - Throws: `GraphFileStreamError.changed` when the file changed since it was opened;
+    ///   `GraphFileError` when it is not a graph file.
+    public func wholeFile() throws -> GraphFile {
+        guard mapped.isUnchanged else { throw GraphFileStreamError.changed(path: path) }
+        let json: JSONValue
+        do {
+            json = try mapped.withBytes { try JSONSyntax.parse($0) }
+        } catch {
+            throw GraphFileError(.notJSON("at \(error)"))
+        }
+        return try GraphFile(json: json)
+    }
+
     /// Reads the whole file and checks it against the model, as `GraphFile.problems(for:)`
     /// does, and the model's rules for values and relationship counts besides.
     ///
@@ -70,8 +86,9 @@ public final class GraphFileStream {
     ///   error it throws ends the import with nothing written, and is thrown.
     /// - Returns: how many objects were imported.
     /// - Throws: `GraphFileStreamError.notChecked`, `.cannotWriteRows` (one store does not
-    ///   hold every entity, or does not write rows in bulk: import through a context); the
-    ///   store's error, with nothing written.
+    ///   hold every entity, or does not write rows in bulk, or an entity has a class of its
+    ///   own, whose hooks and checks run on objects: import through a context); the store's
+    ///   error, with nothing written.
     @discardableResult
     public func importObjects(into coordinator: PersistentStoreCoordinator, transaction: TransactionInfo = TransactionInfo(),
                               partSize: Int = GraphFileStream.partSize, progress: ((Int) throws -> Void)? = nil) throws -> Int {
@@ -80,7 +97,10 @@ public final class GraphFileStream {
         guard !runs.isEmpty else { return 0 }
         // The second pass reads the file again: it must be the file the first one checked.
         guard mapped.isUnchanged else { throw GraphFileStreamError.changed(path: path) }
-        guard writesAsRows, let store = coordinator.bulkInsertingStore(for: runs.map(\.name)) else {
+        // A class of one's own may set values as it is inserted or refuse some at a save:
+        // its objects are made, in a context.
+        guard writesAsRows, runs.allSatisfy({ coordinator.objectClass(forEntityName: $0.name) == ManagedObject.self }),
+              let store = coordinator.bulkInsertingStore(for: runs.map(\.name)) else {
             throw GraphFileStreamError.cannotWriteRows
         }
         let storeIdentifier = store.identifier

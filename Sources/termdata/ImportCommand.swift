@@ -50,15 +50,13 @@ struct ImportCommand: ParsableCommand {
         let context = try storeArguments.open(model: model, creating: true)
         context.transactionAuthor = "termdata import"
         do {
-            let names = model.entities.map(\.name)
-            if stream.writesAsRows, context.coordinator.bulkInsertingStore(for: names) != nil {
+            do {
                 // Written as rows, in parts, in one transaction.
                 try stream.importObjects(into: context.coordinator, transaction: TransactionInfo(author: context.transactionAuthor))
-            } else {
+            } catch GraphFileStreamError.cannotWriteRows {
                 // A store that keeps its objects in memory anyway (XML, binary), or a file
-                // whose relationships need objects: through the context, the file read whole.
-                let data = try Data(contentsOf: URL(fileURLWithPath: file))
-                try GraphFile(data: data).importObjects(into: context, checked: true)
+                // whose objects need a context: through the context, the file read whole.
+                try stream.wholeFile().importObjects(into: context, checked: true)
             }
         } catch {
             for store in context.coordinator.stores { context.coordinator.removeStore(store) }

@@ -30,6 +30,20 @@ struct StoreCommandTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     }
 
+    @Test("import reads a graph file from a pipe, such as standard input, and writes it as rows or through a context")
+    func importFromPipe() throws {
+        let cli = try CommandLineSession()
+        for (store, type) in [("Piped.sqlite", "sqlite"), ("Piped.xml", "xml")] {
+            let result = try TermDataProcess.run(["import", "--store", store, "--model", "ToDo", "--type", type, "/dev/stdin"],
+                                                 environment: ["XDG_DATA_HOME": cli.dataHome.path], input: Self.graph,
+                                                 currentDirectory: cli.directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("imported 6 object(s)"))
+            let count = try cli.run(["query", "--store", store, "--model", "ToDo", "--type", type, "ToDo", "category.name == 'Home'", "--count"])
+            #expect(count.stdout == "2\n", "\(count.stderr)")
+        }
+    }
+
     @Test("--model ToDo names the bundled model, so a new ToDo store can be made anywhere")
     func bundledModelByName() throws {
         let cli = try CommandLineSession()

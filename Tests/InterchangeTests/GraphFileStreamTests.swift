@@ -184,6 +184,43 @@ struct GraphFileStreamTests {
         #expect(try stack.newContext().count(for: FetchRequest(entityName: "ToDo")) == 0)
     }
 
+    @Test("the import is one history transaction of inserts, whatever its parts, under the author given")
+    func history() throws {
+        let model = try ModelFixtures.toDoModel()
+        let folder = try Fixtures.temporaryDirectory("graph-stream")
+        SQLiteStore.register()
+        let coordinator = PersistentStoreCoordinator(model: model)
+        try coordinator.addStore(type: .sqlite, at: folder.appendingPathComponent("History.sqlite"), options: StoreOptions(tracksHistory: true))
+        // Items first: their owners come in a later part.
+        let items = (0..<250).map { #"{"@id": "t\#($0)", "name": "item \#($0)", "category": "c\#($0 % 2)"}"# }
+        let stream = try GraphFileStream(path: try Self.write("""
+            "ToDo": [\(items.joined(separator: ", "))],
+            "Category": [{"@id": "c0", "name": "Home"}, {"@id": "c1", "name": "Work"}]
+            """, in: folder))
+        try stream.check(against: model)
+        try stream.importObjects(into: coordinator, transaction: TransactionInfo(author: "import test"), partSize: 100)
+        let transactions = try coordinator.fetchHistory(HistoryRequest())
+        #expect(transactions.count == 1)
+        #expect(transactions.first?.author == "import test")
+        let changes = transactions.first?.changes ?? []
+        #expect(changes.count == 252)
+        #expect(changes.allSatisfy { $0.changeType == .insert }, "no owner is also updated")
+        #expect(Set(changes.map(\.changedObjectID)).count == 252)
+    }
+
+    @Test("an entity with a class of its own is imported through a context, whose objects run its hooks")
+    func registeredClass() throws {
+        final class Note: ManagedObject {}
+        let model = try ModelFixtures.companyModel()
+        let folder = try Fixtures.temporaryDirectory("graph-stream")
+        let stack = try Self.sqliteStack(model, folder, "Notes.sqlite")
+        stack.coordinator.register(Note.self, forEntityName: "Note")
+        let stream = try GraphFileStream(path: try Self.write(#""Note": [{"@id": "n1", "text": "x"}]"#, in: folder))
+        try stream.check(against: model)
+        #expect(stream.writesAsRows)
+        #expect(throws: GraphFileStreamError.cannotWriteRows) { try stream.importObjects(into: stack.coordinator) }
+    }
+
     @Test("a file that is not JSON is pointed at, line and column, as when it is read whole")
     func syntax() throws {
         let folder = try Fixtures.temporaryDirectory("graph-stream")

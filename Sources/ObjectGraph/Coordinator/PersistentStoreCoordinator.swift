@@ -330,7 +330,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     var classRegistrations: Int { registrationCount.load(ordering: .acquiring) }
     private let registrationCount = Atomic<Int>(0)
 
-    func objectClass(forEntityName name: String) -> ManagedObject.Type {
+    /// The class a context makes an entity's objects of: the one registered for it or its
+    /// nearest ancestor, or `ManagedObject`.
+    public func objectClass(forEntityName name: String) -> ManagedObject.Type {
         classLock.lock()
         defer { classLock.unlock() }
         if let type = classes[name] { return type }
