@@ -122,6 +122,37 @@ public struct GraphFile: Sendable {
         return Dictionary(uniqueKeysWithValues: objects.map { (ObjectIdentifier($0.value), $0.key) })
     }
 
+    /// One object as a graph file gives it: its `@id`, every attribute, each to-one as the
+    /// `@id` of its destination (`null` for none, or for one not in the store, which
+    /// `missing` hears of; left out for one that is not written), each to-many as the `@id`s
+    /// of the members written (sorted, unless ordered).
+    static func exported(_ o: ManagedObject, id: String, attributes: [String], relationships: [RelationshipDescription], members: Int,
+                         atID: (ManagedObjectID) -> String?, inStore: (ManagedObjectID) -> Bool,
+                         missing: (ManagedObjectID, String, RelationshipDescription) -> Void) throws -> [String: JSONValue] {
+        var d: [String: JSONValue] = [:]
+        d.reserveCapacity(members)
+        d["@id"] = .string(id)
+        for a in attributes { d[a] = JSONValue.from(o[a]) }
+        for r in relationships {
+            if r.isToMany {
+                let members = try o.objectIDs(forRelationshipNamed: r.name).compactMap(atID)
+                d[r.name] = .array((r.isOrdered ? members : members.sorted()).map(JSONValue.string))
+            } else if let destination = o.object(r.name) {
+                if let target = atID(destination.objectID) {
+                    d[r.name] = .string(target)
+                } else if !inStore(destination.objectID) {
+                    missing(destination.objectID, id, r)
+                    d[r.name] = .null
+                }
+                // Otherwise the object was left out of the file on purpose
+                // (keepsOutsideReferences) and is not referred to.
+            } else {
+                d[r.name] = .null
+            }
+        }
+        return d
+    }
+
     /// The whole store as a graph file: each concrete entity's objects in store order, with
     /// `@id`s `Entity/n` numbered in that order.
     ///
@@ -161,13 +192,7 @@ public struct GraphFile: Sendable {
         // object, which is what the file says, and the export says so. (A to-many is read
         // joined to its members' rows, so a link to a missing row is no member already.)
         func missing(_ id: ManagedObjectID, from object: String, _ r: RelationshipDescription) {
-            var problem = "\(r.name) refers to the \(id.entityName) with primary key "
-                + "\(id.primaryKey.map(String.init) ?? "?"), which is not in the store; written as null"
-            if !r.isOptional {
-                problem += ", which the model does not allow"
-                if forImport { problem += ": import refuses the file until \(object) has a \(r.name)" }
-            }
-            problems.append(GraphProblem(object, problem, key: r.name))
+            problems.append(missingProblem(id, from: object, r, forImport: forImport))
         }
         for name in names {
             guard let entity = model.entity(named: name) else { continue }
@@ -176,29 +201,8 @@ public struct GraphFile: Sendable {
             let relationships = entity.relationships.filter { !$0.isTransient }
             let members = 1 + attributes.count + relationships.count
             entities[name] = try (objectsByEntity[name] ?? []).map { o in
-                let id = ids[o.objectID]!
-                var d: [String: JSONValue] = [:]
-                d.reserveCapacity(members)
-                d["@id"] = .string(id)
-                for a in attributes { d[a] = JSONValue.from(o[a]) }
-                for r in relationships {
-                    if r.isToMany {
-                        let members = try o.objectIDs(forRelationshipNamed: r.name).compactMap { ids[$0] }
-                        d[r.name] = .array((r.isOrdered ? members : members.sorted()).map(JSONValue.string))
-                    } else if let destination = o.object(r.name) {
-                        if let target = ids[destination.objectID] {
-                            d[r.name] = .string(target)
-                        } else if !inStore.contains(destination.objectID) {
-                            missing(destination.objectID, from: id, r)
-                            d[r.name] = .null
-                        }
-                        // Otherwise the object was left out of the file on purpose
-                        // (keepsOutsideReferences) and is not referred to.
-                    } else {
-                        d[r.name] = .null
-                    }
-                }
-                return d
+                try exported(o, id: ids[o.objectID]!, attributes: attributes, relationships: relationships, members: members,
+                             atID: { ids[$0] }, inStore: { inStore.contains($0) }, missing: missing)
             }
         }
         return GraphFile(entities: entities, problems: problems)

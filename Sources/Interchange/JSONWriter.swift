@@ -43,6 +43,30 @@ struct JSONWriter {
         }
     }
 
+    // MARK: A document written in pieces
+
+    /// Opens an object or array whose members are written one by one (`member`, `element`).
+    mutating func begin(_ bracket: UInt8) { open(bracket) }
+
+    /// Ends what `begin` opened.
+    mutating func end(_ bracket: UInt8) { close(bracket) }
+
+    /// The key of an object's next member; its value follows (`write`, or `begin`).
+    mutating func member(_ key: String, first: Bool) {
+        separate(first: first)
+        writeString(key)
+        append(pretty ? " : " : ":")
+    }
+
+    /// An array's next element (`write` it).
+    mutating func element(first: Bool) { separate(first: first) }
+
+    /// Hands over what is written so far and starts again, at the same depth.
+    mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
     /// The encoder's key order: by the keys' UTF-8 bytes.
     static func sorted(_ keys: Dictionary<String, JSONValue>.Keys) -> [String] {
         keys.sorted { a, b in a.utf8.lexicographicallyPrecedes(b.utf8) }

@@ -31,9 +31,12 @@ struct ExportCommand: ParsableCommand {
         switch format {
         case .json:
             // One entity's file imports on its own: references to objects left out are dropped.
-            let graph = try GraphFile.export(from: context, entityNames: kinds, keepsOutsideReferences: false)
-            try StandardOutput.line(bytes: try JSONValue.bytes(graph.json))
-            Self.report(graph.problems)
+            // Written as it is read, a batch of objects at a time.
+            let problems = try GraphFile.writeExport(from: context, entityNames: kinds, keepsOutsideReferences: false) { piece in
+                try StandardOutput.write(bytes: piece)
+            }
+            try StandardOutput.write("\n")
+            Self.report(problems)
         case .csv:
             guard let entity, let kinds else { throw CommandFailure("CSV export needs --entity") }
             let graph = try GraphFile.export(from: context, entityNames: kinds, forImport: false)

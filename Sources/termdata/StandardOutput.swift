@@ -43,6 +43,11 @@ struct StandardOutput {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Bytes made elsewhere (a piece of a JSON document), written as they are.
+    static func write(bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try writeAll($0) }
+    }
+
     /// Bytes made whole elsewhere (a JSON document), and a line break, written as they are.
     static func line(bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try writeAll($0) }

@@ -221,6 +221,32 @@ struct GraphFileStreamTests {
         #expect(throws: GraphFileStreamError.cannotWriteRows) { try stream.importObjects(into: stack.coordinator) }
     }
 
+    @Test("an export written as it is read, a batch at a time, is byte for byte the export made whole, warnings too")
+    func exportInBatches() throws {
+        let model = try ModelFixtures.companyModel()
+        let folder = try Fixtures.temporaryDirectory("graph-stream")
+        let stack = try Self.sqliteStack(model, folder, "Company.sqlite")
+        func compare(_ names: [String]?, _ comment: Comment) throws -> Int {
+            let whole = try GraphFile.export(from: stack.newContext(), entityNames: names, keepsOutsideReferences: names == nil)
+            var pieces: [[UInt8]] = []
+            let problems = try GraphFile.writeExport(from: stack.newContext(), entityNames: names, keepsOutsideReferences: names == nil,
+                                                     batchSize: 2) { pieces.append($0) }
+            #expect(String(decoding: pieces.joined(), as: UTF8.self) == String(decoding: try JSONValue.bytes(whole.json), as: UTF8.self), comment)
+            #expect(problems == whole.problems, comment)
+            return pieces.count
+        }
+        _ = try compare(nil, "an empty store")
+        try GraphFile(data: GraphFileTests.graph(Self.company)).importObjects(into: stack.context)
+        // Ada's notes keep her key after she goes (No Action): the export warns and writes null.
+        let ada = try #require(stack.context.fetch(FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: "name == 'Ada'"))).first)
+        stack.context.delete(ada)
+        try stack.context.save()
+        #expect(try compare(nil, "every entity") > 3, "written in pieces")
+        _ = try compare(["Employee", "Project"], "some entities, without references to the others")
+        let problems = try GraphFile.writeExport(from: stack.newContext(), batchSize: 2) { _ in }
+        #expect(problems.count == 2 && problems.allSatisfy { $0.key == "author" })
+    }
+
     @Test("a file that is not JSON is pointed at, line and column, as when it is read whole")
     func syntax() throws {
         let folder = try Fixtures.temporaryDirectory("graph-stream")
