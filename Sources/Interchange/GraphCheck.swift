@@ -283,18 +283,19 @@ struct GraphCheck {
     /// number made once, the first time a problem needs it).
     private mutating func label(of number: Int32) -> String {
         let (run, index) = place(of: number)
-        if ids == nil { ids = idsByNumber() }
-        let id = ids![Int(number)]
+        let id = idTable()[Int(number)]
         return id.isEmpty ? "\(run.name)[\(index)]" : "\(run.name) \(id)"
     }
 
     private var ids: [String]?
 
-    /// Each object's `@id` by its number ("" for none).
-    private func idsByNumber() -> [String] {
-        var ids = [String](repeating: "", count: Int(count))
-        for (id, number) in numbers { ids[Int(number)] = id }
-        return ids
+    /// Each object's `@id` by its number ("" for none), made the first time it is asked for.
+    private mutating func idTable() -> [String] {
+        if let ids { return ids }
+        var table = [String](repeating: "", count: Int(count))
+        for (id, number) in numbers { table[Int(number)] = id }
+        ids = table
+        return table
     }
 
     /// Required to-ones and to-many counts, each from the side the file gives: the
@@ -335,7 +336,7 @@ struct GraphCheck {
 
     /// Relationships given on both sides that disagree: `D9.employees` holds `E9` while
     /// `E9.department` is `D8`. Import would keep whichever side it set last.
-    private func contradictions() -> [GraphProblem] {
+    private mutating func contradictions() -> [GraphProblem] {
         // Only a relationship the file gives on both sides can contradict itself.
         let bothSides = model.entities.contains { entity in
             entity.relationships.contains { r in
@@ -352,7 +353,7 @@ struct GraphCheck {
         }
         guard !wrong.isEmpty else { return [] }
         // Named as the file names them: every @id by its number, once.
-        let ids = idsByNumber()
+        let ids = idTable()
         // What each other side holds, gathered in one pass over the references.
         var backs: [Int64: [Int32]] = [:]
         for link in wrong {
@@ -392,7 +393,7 @@ struct GraphCheck {
         }
         links = []
         guard claimed.isEmpty else {
-            let ids = idsByNumber()
+            let ids = idTable()
             return claimed.map { claim in
                 let run = place(of: claim.object).run
                 let key = name(of: claim.name)

@@ -332,22 +332,7 @@ public enum JSONSyntax {
         }
 
         mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-            index += 1
-            skipSpace()
-            var members: [String: JSONValue] = [:]
-            if current == UInt8(ascii: "}") { index += 1; return .object(members) }
-            while true {
-                guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes, found \(describeCurrent())") }
-                let keyStart = index
-                let key = try string()
-                if members[key] != nil { throw error("the key \"\(key)\" is given twice in this object", at: keyStart) }
-                skipSpace()
-                guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\", found \(describeCurrent())") }
-                index += 1
-                skipSpace()
-                members[key] = try value(depth: depth + 1)
-                if try closes(UInt8(ascii: "}"), in: "an object") { return .object(members) }
-            }
+            .object(Dictionary(uniqueKeysWithValues: try pairs(depth: depth)))
         }
     }
 }

@@ -79,7 +79,7 @@ extension ManagedObjectContext {
     }
 
     func primitiveRemoveMember(_ object: ManagedObject, _ index: Int, _ member: ManagedObject) {
-        let key = object.entity.relationships[index].name
+        let key = object.entity.relationshipTraits[index].name
         switch object.relationshipValues[index] {
         case .toMany(var members):
             guard let at = members.firstIndex(of: member) else { return }
@@ -102,7 +102,7 @@ extension ManagedObjectContext {
 
     func primitiveSetOrder(_ object: ManagedObject, _ index: Int, _ order: OrderedSet<ManagedObject>) {
         guard case .toMany(let old) = object.relationshipValues[index], old != order else { return }
-        let key = object.entity.relationships[index].name
+        let key = object.entity.relationshipTraits[index].name
         noteOriginal(object, key, .toMany(old))
         object.relationshipValues[index] = .toMany(order)
         record(.order(object, index, from: old, to: order))
@@ -125,7 +125,7 @@ extension ManagedObjectContext {
     func addMember(_ member: ManagedObject, to object: ManagedObject, index: Int, at position: Int? = nil) throws {
         if case .toMany(let members) = object.relationshipValues[index], members.contains(member) { return }
         primitiveInsertMember(object, index, member, at: position)
-        if let inverseName = object.entity.relationships[index].inverseName {
+        if let inverseName = object.entity.relationshipTraits[index].inverseName {
             try attach(object, toInverse: inverseName, of: member)
         }
     }
@@ -133,7 +133,7 @@ extension ManagedObjectContext {
     /// Removes a member from a to-many relationship and clears its inverse.
     func removeMember(_ member: ManagedObject, from object: ManagedObject, index: Int) throws {
         primitiveRemoveMember(object, index, member)
-        if let inverseName = object.entity.relationships[index].inverseName {
+        if let inverseName = object.entity.relationshipTraits[index].inverseName {
             try detach(object, fromInverse: inverseName, of: member)
         }
     }
@@ -144,14 +144,14 @@ extension ManagedObjectContext {
         // From the end: each removal then moves nothing, and undo puts them back by appending.
         for old in current.reversed() where !members.contains(old) { try removeMember(old, from: object, index: index) }
         for new in members where !current.contains(new) { try addMember(new, to: object, index: index) }
-        if object.entity.relationships[index].isOrdered { primitiveSetOrder(object, index, members) }
+        if object.entity.relationshipTraits[index].isOrdered { primitiveSetOrder(object, index, members) }
     }
 
     /// `holder`'s relationship `inverseName` no longer includes `object`.
     private func detach(_ object: ManagedObject, fromInverse inverseName: String, of holder: ManagedObject) throws {
         guard let j = holder.entity.relationshipIndex(of: inverseName) else { return }
         try holder.fireFault()
-        if holder.entity.relationships[j].isToMany {
+        if holder.entity.relationshipTraits[j].isToMany {
             primitiveRemoveMember(holder, j, object)
         } else if case .toOne(let current) = holder.relationshipValues[j], current === object {
             primitiveSetToOne(holder, j, nil)
@@ -171,7 +171,7 @@ extension ManagedObjectContext {
         guard case .toOne(let previous) = holder.relationshipValues[j], previous !== object else { return }
         if let previous, let back = inverse.inverseName, let k = previous.entity.relationshipIndex(of: back) {
             try previous.fireFault()
-            if previous.entity.relationships[k].isToMany {
+            if previous.entity.relationshipTraits[k].isToMany {
                 primitiveRemoveMember(previous, k, holder)
             } else {
                 primitiveSetToOne(previous, k, nil)
@@ -234,7 +234,7 @@ extension ManagedObject {
                 // Counts first: most changes add or remove, and comparing whole sets on each
                 // would make filling a relationship quadratic.
                 guard current.count == old.count else { return true }
-                return entity.relationships[i].isOrdered ? current != old : !current.allSatisfy(old.contains)
+                return entity.relationshipTraits[i].isOrdered ? current != old : !current.allSatisfy(old.contains)
             case .toOne:
                 return true
             }

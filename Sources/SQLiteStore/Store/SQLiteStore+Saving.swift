@@ -15,22 +15,68 @@ extension SQLiteStore {
     /// - Throws: `MergeConflictError` listing every conflict (nothing is written), unless
     ///   `changes.overwritesConflicts`; the database's error, after rolling back.
     public func save(_ changes: StoreChanges) throws -> StoreSaveResult {
+        try writing(keepsOwnErrors: false) { db, files in
+            let transaction = historyState.enabled ? try beginHistoryTransaction(changes.transaction, in: db) : nil
+            var result = try write(changes, in: db, files: files)
+            if let transaction {
+                result.transactionNumber = try endHistoryTransaction(transaction, inserted: result.insertedIDs,
+                                                                     owners: ownersJoined(by: changes), in: db)
+            }
+            return result
+        }
+    }
+
+    /// Writes new rows in one immediate transaction, handed over in parts (see
+    /// `BulkInsertingStore`): keys are taken from `Z_PRIMARYKEY` first, each part is written
+    /// as a save writes its inserts (the history recording each), and the transaction
+    /// commits after the last part, or rolls back on any error, the files written for its
+    /// external data removed. An error of `body`'s is thrown as it is.
+    public func insertInOneTransaction(counts: [String: Int], transaction info: TransactionInfo,
+                                       _ body: (_ firstKeys: [String: Int64], _ write: ([StoredRow]) throws -> Void) throws -> Void) throws -> Int64? {
+        try writing(keepsOwnErrors: true) { db, files in
+            // Each root's keys in one run, handed to its entities in name order.
+            let roots = rootNames
+            var byRoot: [String: Int64] = [:]
+            for (name, count) in counts {
+                guard let root = roots[name] else { throw ObjectGraphError.unknownEntity(name) }
+                byRoot[root, default: 0] += Int64(count)
+            }
+            var next: [String: Int64] = [:]
+            for (root, count) in byRoot where count > 0 { next[root] = try reserveKeys(count, root: root, in: db) }
+            var firstKeys: [String: Int64] = [:]
+            for (name, count) in counts.sorted(by: { $0.key < $1.key }) {
+                let root = roots[name]!
+                firstKeys[name] = next[root] ?? 1
+                next[root, default: 1] += Int64(count)
+            }
+            let number = historyState.enabled ? try beginHistoryTransaction(info, in: db) : nil
+            try body(firstKeys) { rows in
+                let written = try write(StoreChanges(inserted: rows), in: db, files: files)
+                // Every row is new, owners too: their inserts say all, and an owner
+                // written in a later part gets no update of its own.
+                if let number { try recordInserts(written.insertedIDs, transaction: number, in: db) }
+            }
+            return try number.flatMap { try endHistoryTransaction($0, inserted: [], in: db) }
+        }
+    }
+
+    /// Runs `body` in one immediate transaction of the writer, as every save does: the file
+    /// checked to be the one opened, under the write lock (a connection to a file removed or
+    /// replaced since it was opened would write where nobody will look); on any error the
+    /// transaction rolled back and the external files it wrote removed, and once committed
+    /// the files it made obsolete removed. The database's errors are thrown as store errors
+    /// (naming damage where they find it); other errors too, unless `keepsOwnErrors` (the
+    /// caller's own, such as a user giving up, pass as they are).
+    private func writing<T>(keepsOwnErrors: Bool, _ body: (Database, ExternalDataChanges) throws -> T) throws -> T {
         guard !isReadOnly else { throw ObjectGraphError.readOnlyStore(url?.path ?? identifier) }
-        var result = StoreSaveResult()
         let files = ExternalDataChanges()
+        var value: T?
         do {
             switchToWALMode()
             do {
                 try database.inTransaction(.immediate) { db in
-                    // Under the write lock: a connection to a file removed or replaced since
-                    // it was opened would write where nobody will look.
                     if let url { try StoreFiles.checkStillOpened(openedFile, at: url) }
-                    let transaction = historyState.enabled ? try beginHistoryTransaction(changes.transaction, in: db) : nil
-                    result = try write(changes, in: db, files: files)
-                    if let transaction {
-                        result.transactionNumber = try endHistoryTransaction(transaction, inserted: result.insertedIDs,
-                                                                             owners: ownersJoined(by: changes), in: db)
-                    }
+                    value = try body(db, files)
                     return .commit
                 }
                 if historyState.enabled { historyState.installed = true }
@@ -43,65 +89,13 @@ extension SQLiteStore {
             throw error
         } catch let error as ObjectGraphError {
             throw error
+        } catch where keepsOwnErrors && !(error is DatabaseError) {
+            throw error
         } catch {
             if case let damaged as ObjectGraphError = Self.damage(error, path: url?.path ?? ":memory:") { throw damaged }
             throw ObjectGraphError.storeFormat(file: url?.path ?? ":memory:", reason: "save failed: \(Self.describe(error))")
         }
-        return result
-    }
-
-    /// Writes new rows in one immediate transaction, handed over in parts (see
-    /// `BulkInsertingStore`): keys are taken from `Z_PRIMARYKEY` first, each part is written
-    /// as a save writes its inserts (the history recording each), and the transaction
-    /// commits after the last part, or rolls back on any error, the files written for its
-    /// external data removed.
-    public func insertInOneTransaction(counts: [String: Int], transaction info: TransactionInfo,
-                                       _ body: (_ firstKeys: [String: Int64], _ write: ([StoredRow]) throws -> Void) throws -> Void) throws -> Int64? {
-        guard !isReadOnly else { throw ObjectGraphError.readOnlyStore(url?.path ?? identifier) }
-        let files = ExternalDataChanges()
-        var recorded: Int64?
-        do {
-            switchToWALMode()
-            do {
-                try database.inTransaction(.immediate) { db in
-                    if let url { try StoreFiles.checkStillOpened(openedFile, at: url) }
-                    // Each root's keys in one run, handed to its entities in name order.
-                    let roots = rootNames
-                    var byRoot: [String: Int64] = [:]
-                    for (name, count) in counts {
-                        guard let root = roots[name] else { throw ObjectGraphError.unknownEntity(name) }
-                        byRoot[root, default: 0] += Int64(count)
-                    }
-                    var next: [String: Int64] = [:]
-                    for (root, count) in byRoot where count > 0 { next[root] = try reserveKeys(count, root: root, in: db) }
-                    var firstKeys: [String: Int64] = [:]
-                    for (name, count) in counts.sorted(by: { $0.key < $1.key }) {
-                        let root = roots[name]!
-                        firstKeys[name] = next[root] ?? 1
-                        next[root, default: 1] += Int64(count)
-                    }
-                    let number = historyState.enabled ? try beginHistoryTransaction(info, in: db) : nil
-                    try body(firstKeys) { rows in
-                        let written = try write(StoreChanges(inserted: rows), in: db, files: files)
-                        // Every row is new, owners too: their inserts say all, and an owner
-                        // written in a later part gets no update of its own.
-                        if let number { try recordInserts(written.insertedIDs, transaction: number, in: db) }
-                    }
-                    if let number { recorded = try endHistoryTransaction(number, inserted: [], in: db) }
-                    return .commit
-                }
-                if historyState.enabled { historyState.installed = true }
-            } catch {
-                externalData.remove(files.written)
-                throw error
-            }
-        } catch let error as ObjectGraphError {
-            throw error
-        } catch let error as DatabaseError {
-            if case let damaged as ObjectGraphError = Self.damage(error, path: url?.path ?? ":memory:") { throw damaged }
-            throw ObjectGraphError.storeFormat(file: url?.path ?? ":memory:", reason: "save failed: \(Self.describe(error))")
-        }
-        return recorded
+        return value!
     }
 
     private func write(_ changes: StoreChanges, in db: Database, files: ExternalDataChanges) throws -> StoreSaveResult {
