@@ -191,6 +191,62 @@ struct RegistryTests {
         }
     }
 
+    @Test("thousands of objects of two entities and two stores, with dense, strided and far keys, are found until each is released, in any order")
+    func manyFamiliesReleasedInAnyOrder() throws {
+        let stack = try TestStack(model: try ModelFixtures.toDoModel())
+        let context = stack.context
+        var random = SeededGenerator(seed: 29)
+        // Keys a store hands out (1, 2, 3…), keys a table's size apart, and keys far from
+        // both: equal keys meet across entities and stores, and runs overlap.
+        let keys: [Int64] = Array(1...1_500) + (1...300).map { $0 * 1_024 } + (1...300).map { Int64(1) << 40 + $0 * 7 }
+        var held: [ManagedObjectID: ManagedObject] = [:]
+        for entity in ["ToDo", "Category"] {
+            for store in ["A", "B"] {
+                for key in keys.shuffled(using: &random) {
+                    let id = ManagedObjectID(entityName: entity, storeIdentifier: store, reference: .permanent(key))
+                    if held[id] == nil { held[id] = context.object(with: id) }
+                }
+            }
+        }
+        var released: [ManagedObjectID] = []
+        func expectRegistryMatches(_ step: String) {
+            #expect(context.registeredObjects.count == held.count, "\(step)")
+            let lost = held.filter { context.registeredObject(for: $0.key) !== $0.value }
+            #expect(lost.isEmpty, "\(step): \(lost.count) held objects not found, e.g. \(lost.first?.key.description ?? "")")
+            let kept = released.filter { context.registeredObject(for: $0) != nil }
+            #expect(kept.isEmpty, "\(step): \(kept.count) released objects still found")
+        }
+        expectRegistryMatches("all made")
+        #expect(held.count == 4 * Set(keys).count)
+        var order = Array(held.keys).shuffled(using: &random)
+        for round in 0..<4 {
+            // Release a quarter, then make a few of the released ones again.
+            let batch = order.prefix(order.count / 4)
+            for id in batch {
+                held[id] = nil
+                released.append(id)
+            }
+            order.removeFirst(batch.count)
+            expectRegistryMatches("round \(round), released")
+            for id in released.suffix(50) {
+                let again = context.object(with: id)
+                #expect(again.isFault && again.objectID == id)
+                held[id] = again
+                order.append(id)
+            }
+            released.removeLast(min(50, released.count))
+            expectRegistryMatches("round \(round), made again")
+        }
+        // An object made for an ID is the same instance while held, from any equal ID.
+        do {
+            let (anyID, anyObject) = try #require(held.first)
+            let equal = ManagedObjectID(entityName: anyID.entityName, storeIdentifier: anyID.storeIdentifier, reference: anyID.reference)
+            #expect(context.object(with: equal) === anyObject)
+        }
+        held = [:]
+        #expect(context.registeredObjects.isEmpty)
+    }
+
     @Test("objects released after a reset, a deletion or their context's end leave no trace")
     func releasedAfterTheContext() throws {
         let stack = try TestStack(model: try ModelFixtures.toDoModel())

@@ -9,5 +9,15 @@
 /// it before anything else in its `deinit`, and a context and its objects belong to one
 /// thread (an object is also released there: its `deinit` leaves the context's registry).
 final class ContextLink {
-    unowned(unsafe) var context: ManagedObjectContext?
+    var context: ManagedObjectContext? {
+        get { reference?.takeUnretainedValue() }
+        set { reference = newValue.map(Unmanaged.passUnretained) }
+    }
+    private var reference: Unmanaged<ManagedObjectContext>?
+
+    /// Takes an object that is going away out of the context's registry, retaining neither
+    /// (every fetched object passes here once).
+    func unregister(_ object: ManagedObject) {
+        reference?._withUnsafeGuaranteedRef { $0.unregister(object) }
+    }
 }

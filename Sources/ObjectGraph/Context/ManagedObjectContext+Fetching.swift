@@ -81,7 +81,8 @@ extension ManagedObjectContext {
         func take(_ result: StoreResult) {
             switch result {
             case .rows(let found, let foundRows):
-                ids += found
+                // The first store's array is taken as it is, not copied ID by ID.
+                if ids.isEmpty { ids = found } else { ids += found }
                 if let foundRows { for r in foundRows { rows[r.objectID] = r } }
             case .dictionaries(let d): dictionaries += d
             case .count(let n): count += n
@@ -236,7 +237,7 @@ extension ManagedObjectContext {
     /// Objects for fetched IDs: faults, or loaded ones when the request asks.
     private func materialise(_ ids: [ManagedObjectID], rows: [ManagedObjectID: StoredRow],
                              request: FetchRequest<ManagedObject>) throws -> [ManagedObject] {
-        registry.reserveCapacity(registry.count + ids.count)
+        if let first = ids.first { registry.reserveCapacity(forMore: ids.count, like: first) }
         let objects = ids.map { object(with: $0) }
         if request.fetchBatchSize > 0, request.returnsObjectsAsFaults {
             faultBatches.register(objects.filter(\.isFault).map(\.objectID), size: request.fetchBatchSize)

@@ -36,8 +36,7 @@ extension ManagedObjectContext {
     public func reset() {
         checkQueue()
         undoManager?.removeAllActions()
-        for entry in Array(registry.values) + (temporaryIndex.map { Array($0.values) } ?? []) {
-            let object = entry.takeUnretainedValue()
+        for object in registry.objects + (temporaryIndex.map { $0.values.map { $0.takeUnretainedValue() } } ?? []) {
             object.status = .invalid
             object.managedObjectContext = nil
         }
@@ -45,7 +44,7 @@ extension ManagedObjectContext {
             object.status = .invalid
             object.managedObjectContext = nil
         }
-        registry = [:]
+        registry.removeAll()
         temporaryIndex = nil
         inserted.removeAll()
         updated.removeAll()
@@ -102,7 +101,7 @@ extension ManagedObjectContext {
     /// Refreshes every registered object, keeping unsaved changes.
     public func refreshAllObjects() {
         checkQueue()
-        for object in registry.values.map({ $0.takeUnretainedValue() }) { refresh(object, mergeChanges: true) }
+        for object in registry.objects { refresh(object, mergeChanges: true) }
         processPendingChanges()
     }
 
@@ -113,7 +112,7 @@ extension ManagedObjectContext {
         object.changedKeys = []
         object.originals = [:]
         object.attributeValues = nil
-        object.relationshipValues = object.entity.relationships.map { $0.isToMany ? .toManyFault(.init()) : .toOne(nil) }
+        object.relationshipValues = faultRelationships(of: object.entity)
         if object.status != .invalid { object.status = .clean }
     }
 

@@ -277,7 +277,7 @@ extension ManagedObjectContext {
                 if !reserved {
                     // Room for the rest of the batch, made only once an object is kept: when
                     // none is, the tables would be grown for nothing.
-                    registry.reserveCapacity(registry.count + objects.count - i)
+                    registry.reserveCapacity(forMore: objects.count - i, like: ids[i])
                     kept.reserveCapacity(kept.count + objects.count - i)
                     reserved = true
                 }
@@ -286,7 +286,7 @@ extension ManagedObjectContext {
                 // store hand out a key that a registered object already has, the saved
                 // object takes the entry.
                 object.objectID = ids[i]
-                registry[ids[i]] = Unmanaged.passUnretained(object)
+                registry.enter(object)
                 kept.append(object)
             }
         }

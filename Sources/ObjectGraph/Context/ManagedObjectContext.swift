@@ -81,7 +81,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Every object the context has in memory with a permanent ID, by ID. Entries do not
     /// keep objects alive: an object leaves the registry in its `deinit`, so every entry is
     /// a live object.
-    @exclusivity(unchecked) var registry: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+    @exclusivity(unchecked) var registry = ObjectRegistry()
     /// Objects with temporary IDs, by ID, once a lookup by a temporary ID asked for them;
     /// until then they are the inserted and discarded objects, and an insert hashes nothing.
     @exclusivity(unchecked) var temporaryIndex: [ManagedObjectID: Unmanaged<ManagedObject>]?
@@ -102,6 +102,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The entity and class last looked up by name: fetches and inserts of one entity in a
     /// row skip two dictionary lookups per object.
     @exclusivity(unchecked) private var lastKind: (name: String, entity: Entity, type: ManagedObject.Type, classes: Int)?
+    /// The relationships of the entity whose fault was made last, shared by its faults until
+    /// one changes them (arrays copy on write): a fetch makes no array per object.
+    @exclusivity(unchecked) private var lastFaultEntity: Entity?
+    @exclusivity(unchecked) private var lastFaultRelationships: [RelationshipValue] = []
 
     /// How objects and observations reach the context; cleared as the context goes away.
     let link = ContextLink()
@@ -162,7 +166,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var deletedObjects: Set<ManagedObject> { Set(deleted) }
     /// Every object the context knows and that is still in memory.
     public var registeredObjects: Set<ManagedObject> {
-        var objects = Set(registry.values.map { $0.takeUnretainedValue() })
+        var objects = Set(registry.objects)
         if let temporaryIndex {
             objects.formUnion(temporaryIndex.values.map { $0.takeUnretainedValue() })
         } else {
@@ -232,13 +236,30 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The object for an ID: the registered one, or a fault that loads on first access.
     public func object(with id: ManagedObjectID) -> ManagedObject {
         checkQueue()
-        if let object = registeredObject(for: id) { return object }
+        guard !id.isTemporaryID else {
+            if let object = registeredObject(for: id) { return object }
+            let object = makeObject(with: id)
+            register(object)
+            return object
+        }
+        return registry.object(for: id) { makeObject(with: id) }
+    }
+
+    /// A new fault for an ID, not registered.
+    private func makeObject(with id: ManagedObjectID) -> ManagedObject {
         guard let (entity, type) = kind(named: id.entityName) else {
             preconditionFailure("object ID \(id) names entity '\(id.entityName)', which the model lacks")
         }
-        let object = type.init(entity: entity, objectID: id, context: self)
-        register(object)
-        return object
+        return type.init(entity: entity, objectID: id, context: self)
+    }
+
+    /// A fault's relationships for an entity: every to-one empty, every to-many not loaded.
+    func faultRelationships(of entity: Entity) -> [RelationshipValue] {
+        if lastFaultEntity !== entity {
+            lastFaultEntity = entity
+            lastFaultRelationships = ManagedObject.faultRelationships(of: entity)
+        }
+        return lastFaultRelationships
     }
 
     /// The entity of a name and the class its objects are made of.
@@ -264,7 +285,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object for an ID if the context has it in memory; never touches a store.
     public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
-        guard id.isTemporaryID else { return registry[id]?.takeUnretainedValue() }
+        guard id.isTemporaryID else { return registry.object(for: id) }
         if temporaryIndex == nil {
             var index: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
             index.reserveCapacity(inserted.count + discarded.count)
@@ -292,20 +313,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
             if temporaryIndex == nil, object.status != .inserted { _ = registeredObject(for: object.objectID) }
             temporaryIndex?[object.objectID] = Unmanaged.passUnretained(object)
         } else {
-            registry[object.objectID] = Unmanaged.passUnretained(object)
+            registry.enter(object)
         }
     }
 
     func unregister(_ object: ManagedObject) {
-        if object.objectID.isTemporaryID {
-            guard temporaryIndex?[object.objectID]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
-            temporaryIndex?[object.objectID] = nil
+        let id = object.objectID
+        if id.isTemporaryID {
+            guard temporaryIndex?[id]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
+            temporaryIndex?[id] = nil
             return
         }
-        // One probe: the entry is removed by its position.
-        guard let i = registry.index(forKey: object.objectID),
-              registry.values[i].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
-        registry.remove(at: i)
+        registry.remove(object, id: id)
     }
 
     // MARK: Deleting

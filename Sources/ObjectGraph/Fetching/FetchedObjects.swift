@@ -128,7 +128,7 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
             objects[index] = object
             made += 1
             if made == Swift.max(1_024, count / 8) {
-                context.registry.reserveCapacity(context.registry.count + count - made)
+                context.registry.reserveCapacity(forMore: count - made, like: id)
             }
             if made == count, isPending {
                 context.pendingResults.resultFinished()

@@ -42,9 +42,9 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     /// Values as last read from or written to the store.
     @exclusivity(unchecked) var snapshot: Snapshot?
     /// Keys changed since the last save.
-    @exclusivity(unchecked) var changedKeys: Set<String> = []
+    @exclusivity(unchecked) var changedKeys = Set<String>()
     /// The value each changed key had at the last save, to tell whether it still differs.
-    @exclusivity(unchecked) var originals: [String: OriginalValue] = [:]
+    @exclusivity(unchecked) var originals = [String: OriginalValue]()
     @exclusivity(unchecked) var status: Status = .clean
     /// The store an inserted object will be saved to, when chosen before the save.
     @exclusivity(unchecked) var assignedStoreIdentifier: String?
@@ -62,11 +62,19 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
         self.entity = entity
         self.objectID = objectID
         self.contextLink = context?.link
-        self.relationshipValues = entity.relationships.map { $0.isToMany ? .toManyFault(.init()) : .toOne(nil) }
+        self.relationshipValues = entity.relationships.isEmpty
+            ? [] : context?.faultRelationships(of: entity) ?? Self.faultRelationships(of: entity)
+    }
+
+    /// A fault's relationships: every to-one empty, every to-many not loaded.
+    static func faultRelationships(of entity: Entity) -> [RelationshipValue] {
+        entity.relationships.map { $0.isToMany ? .toManyFault(.init()) : .toOne(nil) }
     }
 
     deinit {
-        managedObjectContext?.unregister(self)
+        guard let contextLink else { return }
+        // The link lives as long as this object holds it: borrowed, not retained.
+        Unmanaged.passUnretained(contextLink)._withUnsafeGuaranteedRef { $0.unregister(self) }
     }
 
     /// Called once when the object is first inserted; override to set initial values.
