@@ -101,7 +101,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var isApplyingUndo = false
     /// The entity and class last looked up by name: fetches and inserts of one entity in a
     /// row skip two dictionary lookups per object.
-    @exclusivity(unchecked) private var lastKind: (name: String, entity: Entity, type: ManagedObject.Type, classes: Int)?
+    /// (Four fields rather than a tuple: a hit copies nothing but the entity.)
+    @exclusivity(unchecked) private var lastKindName = ""
+    @exclusivity(unchecked) private var lastKindEntity: Entity?
+    @exclusivity(unchecked) private var lastKindType: ManagedObject.Type = ManagedObject.self
+    @exclusivity(unchecked) private var lastKindClasses = -1
     /// The relationships of the entity whose fault was made last, shared by its faults until
     /// one changes them (arrays copy on write): a fetch makes no array per object.
     @exclusivity(unchecked) private var lastFaultEntity: Entity?
@@ -245,6 +249,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return registry.object(for: id) { makeObject(with: id) }
     }
 
+    /// The object for an ID a fetch found when the context had been reset `resets` times:
+    /// the registered one or a new fault, or an invalid object once the context was reset
+    /// or the object's deletion saved or merged since.
+    func fetchedObject(with id: ManagedObjectID, madeAt resets: Int) -> ManagedObject {
+        guard pendingResults.allowsObject(for: id, madeAt: resets) else { return invalidObject(with: id) }
+        guard !id.isTemporaryID else { return object(with: id) }
+        checkQueue()
+        return registry.object(for: id) { makeObject(with: id) }
+    }
+
     /// A new fault for an ID, not registered.
     private func makeObject(with id: ManagedObjectID) -> ManagedObject {
         guard let (entity, type) = kind(named: id.entityName) else {
@@ -265,10 +279,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The entity of a name and the class its objects are made of.
     func kind(named name: String) -> (Entity, ManagedObject.Type)? {
         let classes = coordinator.classRegistrations
-        if let last = lastKind, last.name == name, last.classes == classes { return (last.entity, last.type) }
+        if lastKindClasses == classes, lastKindName == name, let entity = lastKindEntity { return (entity, lastKindType) }
         guard let entity = model.entity(named: name) else { return nil }
         let type = coordinator.objectClass(forEntityName: name)
-        lastKind = (name, entity, type, classes)
+        (lastKindName, lastKindEntity, lastKindType, lastKindClasses) = (name, entity, type, classes)
         return (entity, type)
     }
 

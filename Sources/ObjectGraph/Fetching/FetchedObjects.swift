@@ -122,9 +122,7 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
 
         private func make(_ index: Int, in context: ManagedObjectContext) -> ManagedObject {
             let id = ids[index]
-            let object = context.pendingResults.allowsObject(for: id, madeAt: resets)
-                ? context.object(with: id)
-                : context.invalidObject(with: id)
+            let object = context.fetchedObject(with: id, madeAt: resets)
             objects[index] = object
             made += 1
             if made == Swift.max(1_024, count / 8) {
