@@ -74,6 +74,11 @@ extension ManagedObjectContext {
 
         var storeRequest = StoreRequest(fetch: request, entityNames: kinds, appliesLimits: !merging)
         if merging && request.resultType == .count { storeRequest.fetch.resultType = .objectIDs }
+        // Faults from one store are made from its keys, each ID when it is asked for.
+        let makesFaults = request.resultType == .managedObjects && request.returnsObjectsAsFaults
+            && request.relationshipKeyPathsForPrefetching.isEmpty
+        storeRequest.acceptsKeys = !merging && parent == nil && makesFaults
+        var keys: FetchedKeys?
         var ids: [ManagedObjectID] = []
         var rows: [ManagedObjectID: StoredRow] = [:]
         var dictionaries: [[String: ObjectValue]] = []
@@ -86,6 +91,8 @@ extension ManagedObjectContext {
                 if let foundRows { for r in foundRows { rows[r.objectID] = r } }
             case .dictionaries(let d): dictionaries += d
             case .count(let n): count += n
+            case .keys(let found):
+                if keys == nil, ids.isEmpty { keys = found } else { ids += found.objectIDs }
             }
         }
         if let parent {
@@ -108,6 +115,10 @@ extension ManagedObjectContext {
                     // than the row as its own unsaved or saved changes go.
                     if batch > 0, !rows.isEmpty, stores.allSatisfy({ $0.faultBatchSize > 0 }) {
                         faultBatches.keep(rows.values.lazy.filter { self.registeredObject(for: $0.objectID)?.isFault != false })
+                    }
+                    if let keys {
+                        if ids.isEmpty { return .objects(FetchedObjects(keys: keys, context: self, batchSize: batch)) }
+                        ids = keys.objectIDs + ids
                     }
                     return .objects(FetchedObjects(ids: ids, context: self, batchSize: batch))
                 }
@@ -237,7 +248,9 @@ extension ManagedObjectContext {
     /// Objects for fetched IDs: faults, or loaded ones when the request asks.
     private func materialise(_ ids: [ManagedObjectID], rows: [ManagedObjectID: StoredRow],
                              request: FetchRequest<ManagedObject>) throws -> [ManagedObject] {
-        if let first = ids.first { registry.reserveCapacity(forMore: ids.count, like: first) }
+        if let first = ids.first, !first.isTemporaryID {
+            registry.reserveCapacity(forMore: ids.count, entityName: first.entityName, storeIdentifier: first.storeIdentifier)
+        }
         let objects = ids.map { object(with: $0) }
         if request.fetchBatchSize > 0, request.returnsObjectsAsFaults {
             faultBatches.register(objects.filter(\.isFault).map(\.objectID), size: request.fetchBatchSize)

@@ -277,7 +277,7 @@ extension ManagedObjectContext {
                 if !reserved {
                     // Room for the rest of the batch, made only once an object is kept: when
                     // none is, the tables would be grown for nothing.
-                    registry.reserveCapacity(forMore: objects.count - i, like: ids[i])
+                    registry.reserveCapacity(forMore: objects.count - i, entityName: ids[i].entityName, storeIdentifier: ids[i].storeIdentifier)
                     kept.reserveCapacity(kept.count + objects.count - i)
                     reserved = true
                 }

@@ -259,6 +259,25 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return registry.object(for: id) { makeObject(with: id) }
     }
 
+    /// The object for a key a fetch found when the context had been reset `resets` times,
+    /// as `fetchedObject(with:madeAt:)`; a new fault makes its ID only when asked for.
+    func fetchedObject(key: Int64, of family: KeyFamily, madeAt resets: Int) -> ManagedObject {
+        guard resets == pendingResults.resets, pendingResults.forgotten.isEmpty else {
+            return fetchedObject(with: family.objectID(key: key), madeAt: resets)
+        }
+        checkQueue()
+        let (found, table) = registry.object(forKey: key, of: family)
+        if let found { return found }
+        guard let (entity, type) = kind(named: family.entityName) else {
+            preconditionFailure("a fetched key names entity '\(family.entityName)', which the model lacks")
+        }
+        let object = type == ManagedObject.self
+            ? ManagedObject(entity: entity, key: key, family: family, context: self)
+            : type.init(entity: entity, objectID: family.objectID(key: key), context: self)
+        registry.enter(object, key: key, table: table)
+        return object
+    }
+
     /// A new fault for an ID, not registered.
     private func makeObject(with id: ManagedObjectID) -> ManagedObject {
         guard let (entity, type) = kind(named: id.entityName) else {
@@ -332,13 +351,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     func unregister(_ object: ManagedObject) {
-        let id = object.objectID
-        if id.isTemporaryID {
+        if case .id(let id) = object.identityStorage, id.isTemporaryID {
             guard temporaryIndex?[id]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
             temporaryIndex?[id] = nil
             return
         }
-        registry.remove(object, id: id)
+        registry.remove(object)
     }
 
     // MARK: Deleting

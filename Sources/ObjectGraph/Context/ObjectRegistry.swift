@@ -17,8 +17,15 @@ struct ObjectRegistry: ~Copyable {
     /// The tables, by family; a family is an entity name and a store identifier.
     private var tables: [KeyTable] = []
     private var families: [Family: Int] = [:]
-    /// The family looked up last: objects of one entity tend to come in runs.
-    private var last: (family: Family, index: Int)?
+    /// The family looked up last, and its table (-1 for none): objects of one entity tend
+    /// to come in runs. (Three fields rather than a tuple: comparing copies nothing.)
+    private var lastEntityName = ""
+    private var lastStoreIdentifier: String?
+    private var lastIndex = -1
+    /// The key family whose table is the last one, compared by identity (and held, so that
+    /// its address is not another family's); `nil` when the last table was found by name.
+    private var lastKeyFamily: ObjectIdentifier?
+    private var lastKeyFamilyHeld: KeyFamily?
     /// How many objects are entered.
     private(set) var count = 0
 
@@ -37,7 +44,7 @@ struct ObjectRegistry: ~Copyable {
 
     /// The entered object whose ID equals `id`.
     func object(for id: ManagedObjectID) -> ManagedObject? {
-        guard let key = id.primaryKey, let t = existingTable(for: id) else { return nil }
+        guard let key = id.primaryKey, let t = existingTable(id.entityName, id.storeIdentifier) else { return nil }
         return tables[t].object(for: key)
     }
 
@@ -45,7 +52,25 @@ struct ObjectRegistry: ~Copyable {
     /// probe for the lookup and the entry. `make` must return an object with that ID.
     mutating func object(for id: ManagedObjectID, orEnter make: () -> ManagedObject) -> ManagedObject {
         guard let key = id.primaryKey else { preconditionFailure("\(id) is temporary: the registry holds permanent IDs") }
-        let t = table(for: id)
+        return object(key: key, table: table(id.entityName, id.storeIdentifier), orEnter: make)
+    }
+
+    /// The entered object of `family`'s entity and store with `key`, and the table to enter
+    /// one in (`enter(_:key:table:)`) when there is none.
+    mutating func object(forKey key: Int64, of family: KeyFamily) -> (object: ManagedObject?, table: Int) {
+        if ObjectIdentifier(family) != lastKeyFamily {
+            _ = table(family.entityName, family.storeIdentifier)
+            rememberKeyFamily(family)
+        }
+        return (tables[lastIndex].object(for: key), lastIndex)
+    }
+
+    /// Enters an object of a table's entity and store under `key`.
+    mutating func enter(_ object: ManagedObject, key: Int64, table t: Int) {
+        count += tables[t].enter(object, key: key)
+    }
+
+    private mutating func object(key: Int64, table t: Int, orEnter make: () -> ManagedObject) -> ManagedObject {
         if let object = tables[t].object(for: key) { return object }
         let object = make()
         // Entered after it is made, should `make` have reached the registry.
@@ -57,20 +82,32 @@ struct ObjectRegistry: ~Copyable {
     mutating func enter(_ object: ManagedObject) {
         let id = object.objectID
         guard let key = id.primaryKey else { preconditionFailure("\(id) is temporary: the registry holds permanent IDs") }
-        count += tables[table(for: id)].enter(object, key: key)
+        count += tables[table(id.entityName, id.storeIdentifier)].enter(object, key: key)
     }
 
-    /// Removes this very object, entered under `id` (its ID), if it is entered (another
-    /// object with an equal ID stays).
-    mutating func remove(_ object: ManagedObject, id: ManagedObjectID) {
-        guard let key = id.primaryKey, let t = existingTable(for: id, remembering: true) else { return }
-        count -= tables[t].remove(object, key: key)
+    /// Removes this very object if it is entered (another object with an equal ID stays),
+    /// without making an ID it has not made yet.
+    mutating func remove(_ object: ManagedObject) {
+        let found: (key: Int64, table: Int)?
+        switch object.identityStorage {
+        case .id(let id):
+            guard let key = id.primaryKey else { return }
+            found = existingTable(id.entityName, id.storeIdentifier, remembering: true).map { (key, $0) }
+        case .key(let key, let family):
+            if ObjectIdentifier(family) == lastKeyFamily {
+                found = (key, lastIndex)
+            } else {
+                found = existingTable(family.entityName, family.storeIdentifier, remembering: true).map { (key, $0) }
+                if found != nil { rememberKeyFamily(family) }
+            }
+        }
+        guard let found else { return }
+        count -= tables[found.table].remove(object, key: found.key)
     }
 
-    /// Makes room for `more` objects besides those entered, of `id`'s entity and store.
-    mutating func reserveCapacity(forMore more: Int, like id: ManagedObjectID) {
-        guard !id.isTemporaryID else { return }
-        let t = table(for: id)
+    /// Makes room for `more` objects besides those entered, of an entity in a store.
+    mutating func reserveCapacity(forMore more: Int, entityName: String, storeIdentifier: String?) {
+        let t = table(entityName, storeIdentifier)
         tables[t].reserveCapacity(tables[t].count + more)
     }
 
@@ -87,39 +124,50 @@ struct ObjectRegistry: ~Copyable {
         for table in tables { table.deallocate() }
         tables = []
         families = [:]
-        last = nil
+        forgetLast()
         count = 0
     }
 
     // MARK: Families
 
-    private mutating func table(for id: ManagedObjectID) -> Int {
-        if let t = existingTable(for: id, remembering: true) { return t }
+    private mutating func table(_ entityName: String, _ storeIdentifier: String?) -> Int {
+        if let t = existingTable(entityName, storeIdentifier, remembering: true) { return t }
         tables.append(KeyTable())
-        let family = Family(entityName: id.entityName, storeIdentifier: id.storeIdentifier)
-        families[family] = tables.count - 1
-        last = (family, tables.count - 1)
+        families[Family(entityName: entityName, storeIdentifier: storeIdentifier)] = tables.count - 1
+        remember(entityName, storeIdentifier, tables.count - 1)
         return tables.count - 1
     }
 
-    /// The table of `id`'s family, if it has one. The names are compared to the last
-    /// family's first: IDs a store makes for one fetch share their strings, and equal
-    /// strings with one storage compare at once.
-    private func existingTable(for id: ManagedObjectID) -> Int? {
-        if let last, last.family.entityName == id.entityName, last.family.storeIdentifier == id.storeIdentifier {
-            return last.index
-        }
-        return families[Family(entityName: id.entityName, storeIdentifier: id.storeIdentifier)]
+    private mutating func remember(_ entityName: String, _ storeIdentifier: String?, _ index: Int) {
+        lastEntityName = entityName
+        lastStoreIdentifier = storeIdentifier
+        lastIndex = index
+        lastKeyFamily = nil
+        lastKeyFamilyHeld = nil
+    }
+
+    private mutating func rememberKeyFamily(_ family: KeyFamily) {
+        lastKeyFamily = ObjectIdentifier(family)
+        lastKeyFamilyHeld = family
+    }
+
+    private mutating func forgetLast() {
+        remember("", nil, -1)
+    }
+
+    /// The table of an entity and store, if it has one. The names are compared to the last
+    /// family's first: the IDs and keys of one fetch share their strings, and equal strings
+    /// with one storage compare at once.
+    private func existingTable(_ entityName: String, _ storeIdentifier: String?) -> Int? {
+        if lastIndex >= 0, lastEntityName == entityName, lastStoreIdentifier == storeIdentifier { return lastIndex }
+        return families[Family(entityName: entityName, storeIdentifier: storeIdentifier)]
     }
 
     /// The same, remembering a family found in the dictionary as the last one.
-    private mutating func existingTable(for id: ManagedObjectID, remembering: Bool) -> Int? {
-        if let last, last.family.entityName == id.entityName, last.family.storeIdentifier == id.storeIdentifier {
-            return last.index
-        }
-        let family = Family(entityName: id.entityName, storeIdentifier: id.storeIdentifier)
-        guard let t = families[family] else { return nil }
-        last = (family, t)
+    private mutating func existingTable(_ entityName: String, _ storeIdentifier: String?, remembering: Bool) -> Int? {
+        if lastIndex >= 0, lastEntityName == entityName, lastStoreIdentifier == storeIdentifier { return lastIndex }
+        guard let t = families[Family(entityName: entityName, storeIdentifier: storeIdentifier)] else { return nil }
+        remember(entityName, storeIdentifier, t)
         return t
     }
 }

@@ -28,7 +28,13 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
 
     /// Results whose objects are made when read.
     init(ids: [ManagedObjectID], context: ManagedObjectContext, batchSize: Int) {
-        storage = Storage(ids: ids, context: context, batchSize: batchSize)
+        storage = Storage(ids: ids, keys: nil, context: context, batchSize: batchSize)
+    }
+
+    /// Results whose objects are made when read, from a store's keys: no ID is made for an
+    /// object until it is asked for.
+    init(keys: FetchedKeys, context: ManagedObjectContext, batchSize: Int) {
+        storage = Storage(ids: [], keys: keys, context: context, batchSize: batchSize)
     }
 
     /// Results that are already objects.
@@ -58,8 +64,10 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
 
     private final class Storage {
         let count: Int
-        /// The fetched IDs; empty for results that were objects already.
+        /// The fetched IDs; empty for results that were objects already or came as keys.
         let ids: [ManagedObjectID]
+        /// The fetched keys, for results that came as keys.
+        let keys: FetchedKeys?
         /// The objects made so far, by index.
         var objects: [ManagedObject?]
         /// The context the objects are made in; `nil` for results that were objects already.
@@ -73,14 +81,15 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
         /// Whether the context counts these results among those with objects to make.
         var isPending = false
 
-        init(ids: [ManagedObjectID], context: ManagedObjectContext, batchSize: Int) {
-            self.count = ids.count
+        init(ids: [ManagedObjectID], keys: FetchedKeys?, context: ManagedObjectContext, batchSize: Int) {
+            self.count = keys?.count ?? ids.count
             self.ids = ids
-            self.objects = Array(repeating: nil, count: ids.count)
+            self.keys = keys
+            self.objects = Array(repeating: nil, count: count)
             self.context = context
             self.batchSize = batchSize
             self.resets = context.pendingResults.resets
-            if !ids.isEmpty {
+            if count > 0 {
                 context.pendingResults.resultCreated()
                 isPending = true
             }
@@ -89,6 +98,7 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
         init(objects: [ManagedObject]) {
             self.count = objects.count
             self.ids = []
+            self.keys = nil
             self.objects = objects
             self.context = nil
             self.batchSize = 0
@@ -101,7 +111,10 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
         }
 
         var objectIDs: [ManagedObjectID] {
-            context == nil ? objects.map { $0!.objectID } : ids
+            if context == nil { return objects.map { $0!.objectID } }
+            guard let keys else { return ids }
+            // An object already made keeps the ID it has (made once, then the same).
+            return (0..<count).map { objects[$0]?.objectID ?? keys.objectID(at: $0) }
         }
 
         func object(at index: Int) -> ManagedObject {
@@ -121,13 +134,24 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
         }
 
         private func make(_ index: Int, in context: ManagedObjectContext) -> ManagedObject {
-            let id = ids[index]
-            let object = context.fetchedObject(with: id, madeAt: resets)
+            let object: ManagedObject
+            if let keys {
+                let family = keys.family(at: index)
+                object = context.fetchedObject(key: keys.keys[index], of: family, madeAt: resets)
+                if made + 1 == Swift.max(1_024, count / 8) {
+                    context.registry.reserveCapacity(forMore: count - made - 1, entityName: family.entityName,
+                                                     storeIdentifier: family.storeIdentifier)
+                }
+            } else {
+                let id = ids[index]
+                object = context.fetchedObject(with: id, madeAt: resets)
+                if made + 1 == Swift.max(1_024, count / 8), !id.isTemporaryID {
+                    context.registry.reserveCapacity(forMore: count - made - 1, entityName: id.entityName,
+                                                     storeIdentifier: id.storeIdentifier)
+                }
+            }
             objects[index] = object
             made += 1
-            if made == Swift.max(1_024, count / 8) {
-                context.registry.reserveCapacity(forMore: count - made, like: id)
-            }
             if made == count, isPending {
                 context.pendingResults.resultFinished()
                 isPending = false

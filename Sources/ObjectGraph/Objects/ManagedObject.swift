@@ -21,7 +21,22 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     /// The object's entity, with inherited properties.
     public let entity: Entity
     /// The object's identity; temporary until its first save.
-    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
+    public internal(set) var objectID: ManagedObjectID {
+        get {
+            switch identityStorage {
+            case .id(let id):
+                return id
+            case .key(let key, let family):
+                let id = family.objectID(key: key)
+                identityStorage = .id(id)
+                return id
+            }
+        }
+        set { identityStorage = .id(newValue) }
+    }
+    /// The object's ID, or for a fault made from a fetched key, the key and its entity and
+    /// store until the ID is first asked for (a fetch of many faults makes no ID each).
+    @exclusivity(unchecked) var identityStorage: IdentityStorage
     /// The context the object belongs to; `nil` once the object was deleted and saved,
     /// or its context reset.
     public internal(set) var managedObjectContext: ManagedObjectContext? {
@@ -50,10 +65,20 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     /// Creates an object for a context; use the context's insert methods rather than this.
     public required init(entity: Entity, objectID: ManagedObjectID, context: ManagedObjectContext?) {
         self.entity = entity
-        self.objectID = objectID
+        self.identityStorage = .id(objectID)
         self.contextLink = context?.link
         self.relationshipValues = entity.relationships.isEmpty
             ? [] : context?.faultRelationships(of: entity) ?? Self.faultRelationships(of: entity)
+    }
+
+    /// A fault for a fetched key of `family`'s entity (`entity`) and store, whose ID is made
+    /// when first asked for. For `ManagedObject` itself: a registered class is made through
+    /// the required initializer, which its subclass may override.
+    init(entity: Entity, key: Int64, family: KeyFamily, context: ManagedObjectContext) {
+        self.entity = entity
+        self.identityStorage = .key(key, family)
+        self.contextLink = context.link
+        self.relationshipValues = entity.relationships.isEmpty ? [] : context.faultRelationships(of: entity)
     }
 
     /// A fault's relationships: every to-one empty, every to-many not loaded.
@@ -212,6 +237,13 @@ final class ChangeState {
     @exclusivity(unchecked) var insertedInEvent = -1
     @exclusivity(unchecked) var updatedInEvent = -1
     @exclusivity(unchecked) var changeSlots = ChangeSlots()
+}
+
+/// An object's ID, or what makes it.
+enum IdentityStorage {
+    case id(ManagedObjectID)
+    /// A fetched key, with its entity and store.
+    case key(Int64, KeyFamily)
 }
 
 /// What a relationship holds in memory.

@@ -100,6 +100,9 @@ public struct StoreRequest {
     public var entityNames: [String]
     /// Whether offset and limit apply here (not when the context merges unsaved changes).
     public var appliesLimits: Bool
+    /// Whether the store may answer a fetch of faults with keys (`StoreResult.keys`) rather
+    /// than IDs; set by a context that makes its objects from keys.
+    public var acceptsKeys = false
 
     public init(fetch: FetchRequest<ManagedObject>, entityNames: [String], appliesLimits: Bool = true) {
         self.fetch = fetch
@@ -116,6 +119,8 @@ public enum StoreResult {
     case dictionaries([[String: ObjectValue]])
     /// The number of matching objects.
     case count(Int)
+    /// Matching objects in order, as keys: only when the request `acceptsKeys`.
+    case keys(FetchedKeys)
 }
 
 /// A thread, as a store knows which thread runs which of its statements: a context's

@@ -69,6 +69,9 @@ extension SQLiteStore {
             let fragment = try onReader { db in
                 try plannedStatement(query, everyMatchRead: query.isUnlimited, in: db) { try query.selectIDs(scanning: $0) }
             }
+            if request.acceptsKeys, request.fetch.resultType == .managedObjects, request.fetch.returnsObjectsAsFaults {
+                return .keys(try fetchKeys(fragment))
+            }
             let ids = try fetchIDs(fragment)
             if request.fetch.resultType == .managedObjects, !request.fetch.returnsObjectsAsFaults {
                 return .rows(ids: ids, rows: try rows(for: ids))
@@ -139,6 +142,12 @@ extension SQLiteStore {
     /// Object IDs from `SELECT Z_PK, Z_ENT ...`, read column by column from the prepared
     /// statement (no row objects): the hot path of fetching faults.
     private func fetchIDs(_ fragment: RenderedSQL) throws -> [ManagedObjectID] {
+        try fetchKeys(fragment).objectIDs
+    }
+
+    /// The keys and entities of a query's rows (`Z_PK`, `Z_ENT`), read straight from the
+    /// statement; each entity's name is given once.
+    private func fetchKeys(_ fragment: RenderedSQL) throws -> FetchedKeys {
         let names = schema.concreteEntityNamesByNumber
         let storeIdentifier = identifier
         return try onReader { db in
@@ -146,7 +155,12 @@ extension SQLiteStore {
             try statement.setArguments(fragment.statementArguments)
             let s = statement.sqliteStatement
             sqlite3_reset(s)
-            var ids: [ManagedObjectID] = []
+            var keys: [Int64] = []
+            var entities: [UInt16] = []
+            var entityNames: [String] = []
+            var entityIndexes: [Int: UInt16] = [:]
+            var lastNumber = -1
+            var lastIndex: UInt16 = 0
             while true {
                 let code = sqlite3_step(s)
                 if code == SQLITE_DONE { break }
@@ -156,18 +170,31 @@ extension SQLiteStore {
                                         sql: fragment.sql)
                 }
                 let number = Int(sqlite3_column_int64(s, 1))
-                let name = number >= 0 && number < names.count ? names[number] : ""
-                guard !name.isEmpty else {
-                    let key = sqlite3_column_int64(s, 0)
-                    sqlite3_reset(s)
-                    throw SQLiteStoreError.schemaMismatch("the row with Z_PK \(key) has Z_ENT \(number), which is "
-                        + (schema.entityName(forNumber: number).map { "the abstract entity \($0)" } ?? "no entity of the model"))
+                if number != lastNumber {
+                    let name = number >= 0 && number < names.count ? names[number] : ""
+                    guard !name.isEmpty else {
+                        let key = sqlite3_column_int64(s, 0)
+                        sqlite3_reset(s)
+                        throw SQLiteStoreError.schemaMismatch("the row with Z_PK \(key) has Z_ENT \(number), which is "
+                            + (schema.entityName(forNumber: number).map { "the abstract entity \($0)" } ?? "no entity of the model"))
+                    }
+                    if let index = entityIndexes[number] {
+                        lastIndex = index
+                    } else {
+                        lastIndex = UInt16(entityNames.count)
+                        entityIndexes[number] = lastIndex
+                        entityNames.append(name)
+                    }
+                    lastNumber = number
                 }
-                ids.append(ManagedObjectID(entityName: name, storeIdentifier: storeIdentifier,
-                                           reference: .permanent(sqlite3_column_int64(s, 0))))
+                // Rows of one entity need no entity list; the first row of a second one
+                // starts it, filled in for the rows before.
+                if entityNames.count > 1, entities.isEmpty { entities = Array(repeating: 0, count: keys.count) }
+                if !entities.isEmpty { entities.append(lastIndex) }
+                keys.append(sqlite3_column_int64(s, 0))
             }
             sqlite3_reset(s)
-            return ids
+            return FetchedKeys(storeIdentifier: storeIdentifier, entityNames: entityNames, entities: entities, keys: keys)
         }
     }
 }
