@@ -21,6 +21,9 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     /// The object's entity, with inherited properties.
     public let entity: Entity
     /// The object's identity; temporary until its first save.
+    ///
+    /// Read it on the context's queue, like the object's other properties (a fault from a
+    /// fetch makes its ID on first read); the ID itself is `Sendable`, for other queues.
     public internal(set) var objectID: ManagedObjectID {
         get {
             switch identityStorage {
@@ -57,8 +60,14 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     /// Values as last read from or written to the store.
     @exclusivity(unchecked) var snapshot: Snapshot?
     @exclusivity(unchecked) var status: Status = .clean
-    /// What the object keeps once it changes (see `ChangeState`); `nil` until then.
+    /// What the object keeps once a saved object changes (see `ChangeState`); `nil` until then.
     @exclusivity(unchecked) private var changeState: ChangeState?
+    /// The number of the context's event that inserted the object; -1 when none.
+    @exclusivity(unchecked) var insertedInEvent = -1
+    /// The number of the context's last event that listed the object as updated; -1 when none.
+    @exclusivity(unchecked) var updatedInEvent = -1
+    /// The object's place in each of its context's change sets.
+    @exclusivity(unchecked) var changeSlots = ChangeSlots()
 
     enum Status { case clean, inserted, deleted, invalid }
 
@@ -204,39 +213,19 @@ extension ManagedObject {
         get { changeState?.assignedStoreIdentifier }
         set { if changeState != nil || newValue != nil { changes.assignedStoreIdentifier = newValue } }
     }
-
-    /// The number of the context's event that inserted the object; -1 when none.
-    var insertedInEvent: Int {
-        get { changeState?.insertedInEvent ?? -1 }
-        set { changes.insertedInEvent = newValue }
-    }
-
-    /// The number of the context's last event that listed the object as updated; -1 when none.
-    var updatedInEvent: Int {
-        get { changeState?.updatedInEvent ?? -1 }
-        set { changes.updatedInEvent = newValue }
-    }
-
-    /// The object's place in each of its context's change sets.
-    var changeSlots: ChangeSlots {
-        get { changeState?.changeSlots ?? ChangeSlots() }
-        _modify { yield &changes.changeSlots }
-    }
 }
 
-/// What an object keeps once it is inserted, changed or deleted: its changed keys and
-/// their values at the last save, its place in the context's change sets, and the events
-/// that listed it. A fault or an object only read carries none of it (one empty reference
-/// rather than six fields), so that making and freeing a fetch's objects costs less.
+/// What an object keeps once a saved object changes, or an inserted one is assigned a
+/// store: its changed keys and their values at the last save. A fault or an object only
+/// read carries none of it (one empty reference rather than three fields that need
+/// releasing), nor does an inserted object (saved whole, its changes are not tracked), so
+/// that making and freeing a fetch's objects costs less.
 final class ChangeState {
     // Like the object's own state, reached on one thread and never across a call that
     // could reach it again: no run-time exclusivity checks.
     @exclusivity(unchecked) var changedKeys = Set<String>()
     @exclusivity(unchecked) var originals = [String: OriginalValue]()
     @exclusivity(unchecked) var assignedStoreIdentifier: String?
-    @exclusivity(unchecked) var insertedInEvent = -1
-    @exclusivity(unchecked) var updatedInEvent = -1
-    @exclusivity(unchecked) var changeSlots = ChangeSlots()
 }
 
 /// An object's ID, or what makes it.
