@@ -46,6 +46,19 @@ struct InheritanceTests {
         #expect(error.map { "\($0)" } == "the store does not fit the model: the row with Z_PK 2 has Z_ENT \(number == 0 ? abstract : number), which is \(why)")
     }
 
+    @Test("rows whose Z_ENT is -1 from the first on are refused with a clear error, not taken for an entity")
+    func negativeEntityNumber() throws {
+        let stack = try SQLiteTestStack(model: try model())
+        for name in ["Ann", "Bo"] { try stack.context.insertObject(forEntityName: "Employee").setValue(name, forKey: "name") }
+        try stack.context.save()
+        let queue = try DatabaseQueue(path: stack.url.path)
+        try queue.write { try $0.execute(sql: "UPDATE ZPERSON SET Z_ENT = -1") }
+        try queue.close()
+        let reopened = try stack.reopened()
+        let error = #expect(throws: SQLiteStoreError.self) { try reopened.context.fetch(FetchRequest(entityName: "Person")) }
+        #expect(error.map { "\($0)" } == "the store does not fit the model: the row with Z_PK 1 has Z_ENT -1, which is no entity of the model")
+    }
+
     @Test("sibling sub-entities with the same attribute name get their own columns")
     func clashingColumns() throws {
         let schema = try StoreSchema(model: try model())

@@ -5,7 +5,8 @@
 /// key itself folded into the table (a store numbers an entity's rows 1, 2, 3…, so a fetch
 /// enters its objects into consecutive slots and frees them from consecutive slots). A
 /// probe compares keys and never touches an object; removing an object compares addresses.
-/// Nothing is retained or released on the way. A dictionary keyed by the ID instances
+/// No object or ID is retained or released on the way (the names of the entity and store
+/// only when a lookup moves to another table). A dictionary keyed by the ID instances
 /// retained each key, hashed it again at every shift of a removal, and scattered each
 /// fetch over memory: reading a hundred thousand results (and freeing them) cost several
 /// times the fetch.

@@ -138,7 +138,8 @@ public struct FetchedObjects: RandomAccessCollection, CustomStringConvertible {
             if let keys {
                 let family = keys.family(at: index)
                 object = context.fetchedObject(key: keys.keys[index], of: family, madeAt: resets)
-                if made + 1 == Swift.max(1_024, count / 8) {
+                // Room for the rest when they are all of one entity (else each table grows).
+                if made + 1 == Swift.max(1_024, count / 8), keys.families.count == 1 {
                     context.registry.reserveCapacity(forMore: count - made - 1, entityName: family.entityName,
                                                      storeIdentifier: family.storeIdentifier)
                 }

@@ -21,6 +21,7 @@ public struct FetchedKeys: Sendable {
     public init(storeIdentifier: String, entityNames: [String], entities: [UInt16], keys: [Int64]) {
         precondition(!entityNames.isEmpty || keys.isEmpty, "keys without an entity name")
         precondition(entities.isEmpty || entities.count == keys.count, "\(entities.count) entities for \(keys.count) keys")
+        precondition(entities.allSatisfy { Int($0) < entityNames.count }, "an entity index past the \(entityNames.count) names")
         self.storeIdentifier = storeIdentifier
         self.keys = keys
         self.entities = entities

@@ -159,7 +159,7 @@ extension SQLiteStore {
             var entities: [UInt16] = []
             var entityNames: [String] = []
             var entityIndexes: [Int: UInt16] = [:]
-            var lastNumber = -1
+            var lastNumber: Int?
             var lastIndex: UInt16 = 0
             while true {
                 let code = sqlite3_step(s)
