@@ -240,13 +240,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The object for an ID: the registered one, or a fault that loads on first access.
     public func object(with id: ManagedObjectID) -> ManagedObject {
         checkQueue()
-        guard !id.isTemporaryID else {
+        guard let key = id.primaryKey else {
             if let object = registeredObject(for: id) { return object }
             let object = makeObject(with: id)
             register(object)
             return object
         }
-        return registry.object(for: id) { makeObject(with: id) }
+        let (found, table) = registry.object(forKey: key, entityName: id.entityName, storeIdentifier: id.storeIdentifier)
+        if let found { return found }
+        let object = makeObject(with: id)
+        registry.enter(object, key: key, table: table)
+        return object
     }
 
     /// The object for an ID a fetch found when the context had been reset `resets` times:
@@ -254,9 +258,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// or the object's deletion saved or merged since.
     func fetchedObject(with id: ManagedObjectID, madeAt resets: Int) -> ManagedObject {
         guard pendingResults.allowsObject(for: id, madeAt: resets) else { return invalidObject(with: id) }
-        guard !id.isTemporaryID else { return object(with: id) }
-        checkQueue()
-        return registry.object(for: id) { makeObject(with: id) }
+        return object(with: id)
     }
 
     /// The object for a key a fetch found when the context had been reset `resets` times,

@@ -49,15 +49,15 @@ struct ObjectRegistry: ~Copyable {
         return tables[t].object(for: key)
     }
 
-    /// The entered object whose ID equals `id`, or else `make()`'s object, entered: one
-    /// probe for the lookup and the entry. `make` must return an object with that ID.
-    mutating func object(for id: ManagedObjectID, orEnter make: () -> ManagedObject) -> ManagedObject {
-        guard let key = id.primaryKey else { preconditionFailure("\(id) is temporary: the registry holds permanent IDs") }
-        return object(key: key, table: table(id.entityName, id.storeIdentifier), orEnter: make)
+    /// The entered object of an entity and store with `key`, and the table to enter one in
+    /// (`enter(_:key:table:)`) when there is none.
+    mutating func object(forKey key: Int64, entityName: String, storeIdentifier: String?) -> (object: ManagedObject?, table: Int) {
+        let t = table(entityName, storeIdentifier)
+        return (tables[t].object(for: key), t)
     }
 
-    /// The entered object of `family`'s entity and store with `key`, and the table to enter
-    /// one in (`enter(_:key:table:)`) when there is none.
+    /// The same for `family`'s entity and store, found by the family's identity when it was
+    /// the last one asked.
     mutating func object(forKey key: Int64, of family: KeyFamily) -> (object: ManagedObject?, table: Int) {
         if ObjectIdentifier(family) != lastKeyFamily {
             _ = table(family.entityName, family.storeIdentifier)
@@ -66,17 +66,10 @@ struct ObjectRegistry: ~Copyable {
         return (tables[lastIndex].object(for: key), lastIndex)
     }
 
-    /// Enters an object of a table's entity and store under `key`.
+    /// Enters an object of a table's entity and store under `key` (after it is made, should
+    /// making it have reached the registry: the entry probes again).
     mutating func enter(_ object: ManagedObject, key: Int64, table t: Int) {
         count += tables[t].enter(object, key: key)
-    }
-
-    private mutating func object(key: Int64, table t: Int, orEnter make: () -> ManagedObject) -> ManagedObject {
-        if let object = tables[t].object(for: key) { return object }
-        let object = make()
-        // Entered after it is made, should `make` have reached the registry.
-        count += tables[t].enter(object, key: key)
-        return object
     }
 
     /// Enters an object by its current ID, in place of any entered object with an equal ID.
