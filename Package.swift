@@ -51,10 +51,13 @@ let package = Package(
         ),
         // The one SQLite setting Swift cannot reach (a variadic call): a connection's triggers.
         .target(name: "CSQLiteConfig", path: "Sources/CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // Text tests on plain ASCII text, called for every row a text predicate reads: in C, so
+        // that a row costs a scan of its bytes and no call into Swift.
+        .target(name: "CSQLiteText", path: "Sources/CSQLiteText", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "ObjectGraph", "ObjectModel", "Predicates", "SQLSyntax", "CZlib", "CSQLiteConfig",
+                "ObjectGraph", "ObjectModel", "Predicates", "SQLSyntax", "CZlib", "CSQLiteConfig", "CSQLiteText",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -166,7 +169,7 @@ let package = Package(
         ], exclude: ["Screens"]),
         .testTarget(name: "SQLSyntaxTests", dependencies: ["SQLSyntax", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: [
-            "SQLiteStore", "SQLSyntax", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+            "SQLiteStore", "SQLSyntax", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport", "CSQLiteText",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "PostgresStoreTests", dependencies: [

@@ -211,7 +211,7 @@ public final class SQLiteStore: PersistentStore {
         var configuration = Configuration()
         configuration.readonly = options.readOnly
         configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in SQLFunctions.register(in: db) }
+        configuration.prepareDatabase { db in try SQLFunctions.register(in: db) }
         var readerConfiguration = configuration
         readerConfiguration.readonly = true
         // Readers open the file as the writer did: as it is, or as an immutable file.

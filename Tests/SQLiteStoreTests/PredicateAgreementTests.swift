@@ -80,6 +80,7 @@ struct PredicateAgreementTests {
         "Gamma ray", "GAMMA", "gam%ma", "gam_ma", "a_b", "x\u{301}yz", "straße", "STRASSE", "İstanbul", "istanbul",
         "\u{212A}elvin", "kelvin", "", "tab\there", "line\nbreak", "cr\r\nlf", "[bracket]*star?", "back\\slash",
         "Ünïcödé", "unicode", "café", "CAFE", "e\u{301}clair", "éclair",
+        "aaab", "abcabd", "ab*cd", "ends\\", "del\u{7F}", "[@]",
     ]
 
     @Test("text tests agree on every kind of text: SQLite's ASCII forms where they are exact, the evaluator's elsewhere", arguments: [
@@ -92,6 +93,9 @@ struct PredicateAgreementTests {
         "NOT (text BEGINSWITH[c] 'g')", "NOT (text ==[c] 'GAMMA')",
         "text LIKE[c] 'g*A'", "text LIKE 'gam?ma'", "text LIKE[c] '*\\\\*'", "text LIKE '[b*'", "text LIKE[c] '*\\**'",
         "text LIKE 'cr?lf'", "text BEGINSWITH[c] 'k'", "text LIKE[c] '?AMMA'", "text LIKE[cd] 'CAF?'", "text LIKE '*'", "text LIKE[c] 'x*'", "text LIKE[c] 'STRA*'",
+        "text LIKE '*ab'", "text LIKE[c] 'A*B*'", "text LIKE 'ab\\\\*cd'", "text LIKE '*\\\\'", "text CONTAINS 'aab'",
+        "text CONTAINS[c] 'ABD'", "text ENDSWITH[c] 'GAMMA RAY'", "text BEGINSWITH 'Gamma ray and more'", "text ==[c] '[`]'",
+        "text BEGINSWITH[c] 'DEL'", "text ==[d] 'GAMMA'", "text LIKE[c] 'del?'",
     ])
     func unicodeText(_ format: String) throws {
         let model = try ModelFixtures.companyModel()

@@ -1,3 +1,4 @@
+import CSQLiteText
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -11,17 +12,18 @@ import Predicates
 ///   (BEGINSWITH, ENDSWITH, CONTAINS on strings).
 /// - `td_like(value, pattern, options)`: `LikePattern` matching.
 /// - `td_matches(value, pattern, options)`: `RegularExpressionMatcher` (MATCHES).
-/// - `td_plain(value)`: 1 when the text is plain ASCII (`SQLFunctions.isPlain`), where
-///   SQLite's own `LIKE`, `GLOB`, `substr` and `instr` test as the evaluator does.
+/// - `td_ascii_beginswith`, `td_ascii_endswith`, `td_ascii_contains`, `td_ascii_equal`,
+///   `td_ascii_like` (value, constant, caseInsensitive): the same tests on plain ASCII text,
+///   in C (`termdata_sqlite_register_ascii_tests`); NULL for any other text.
 /// - collations `td_caseInsensitiveCompare`, `td_localizedCompare`,
 ///   `td_localizedCaseInsensitiveCompare`, `td_localizedStandardCompare`: `SortComparison.order`.
 enum SQLFunctions {
-    static func register(in db: Database) {
+    static func register(in db: Database) throws {
         for function in [fold, test, like, matches] { function.register(in: db) }
-        // Called for every row a text test reads: registered on SQLite's C interface, with no
-        // value boxing, so that the check costs a scan of the bytes and little more.
-        sqlite3_create_function_v2(db.sqliteConnection, "td_plain", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-                                   nil, plainText, nil, nil, nil)
+        let code = termdata_sqlite_register_ascii_tests(UnsafeMutableRawPointer(db.sqliteConnection))
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
         for comparison in SortComparison.allCases where comparison != .compare {
             db.add(collation: DatabaseCollation(collationName(comparison)) { a, b in
                 comparison.order(.string(a), .string(b))
@@ -32,15 +34,6 @@ enum SQLFunctions {
     /// The collation name for a sort comparison other than `compare:` (which sorts in SQLite's own order).
     static func collationName(_ comparison: SortComparison) -> String {
         "td_" + comparison.rawValue.dropLast()
-    }
-
-    /// Whether text is plain ASCII: every byte 0x01–0x7F but CR. For such text a character
-    /// is a byte and a grapheme (CR LF, the one ASCII pair Swift takes as one character, is
-    /// left out; a NUL, which SQLite's `LIKE` stops at, too), has no diacritics, and folds
-    /// case `A`–`Z` to `a`–`z` alone: SQLite's text functions test it as memory does.
-    static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        for byte in bytes where byte == 0 || byte >= 0x80 || byte == 0x0D { return false }
-        return true
     }
 
     static let fold = WholeTextFunction("td_fold", argumentCount: 2) { args in
@@ -85,18 +78,4 @@ final class PatternCache: @unchecked Sendable {
         patterns[key] = p
         return p
     }
-}
-
-/// `td_plain(value)`: 1 or 0 for text (`SQLFunctions.isPlain`), NULL for NULL.
-private func plainText(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
-    guard let value = arguments?[0], sqlite3_value_type(value) != SQLITE_NULL else {
-        sqlite3_result_null(context)
-        return
-    }
-    guard let text = sqlite3_value_text(value) else {
-        sqlite3_result_null(context)
-        return
-    }
-    let length = Int(sqlite3_value_bytes(value))
-    sqlite3_result_int(context, SQLFunctions.isPlain(UnsafeRawBufferPointer(start: text, count: length)) ? 1 : 0)
 }

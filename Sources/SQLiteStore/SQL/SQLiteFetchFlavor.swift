@@ -21,26 +21,26 @@ struct SQLiteFetchFlavor: FetchFlavor {
 
     func textTest(_ op: ComparisonOperator, _ column: SQLExpression, _ value: String, options: ComparisonOptions) throws -> SQLExpression {
         let exact = SQLExpression.function("td_test", [.value(.text(op.rawValue)), column, .value(.text(value)), Self.options(options)])
-        return Self.plainASCII(column, exact: exact, fast: ASCIIText.test(op, column, value, options))
+        return Self.plainASCII(exact: exact, fast: ASCIIText.test(op, column, value, options))
     }
 
     func patternTest(_ op: ComparisonOperator, _ column: SQLExpression, _ pattern: String, options: ComparisonOptions) throws -> SQLExpression {
         let exact = SQLExpression.function(op == .like ? "td_like" : "td_matches", [column, .value(.text(pattern)), Self.options(options)])
-        return op == .like ? Self.plainASCII(column, exact: exact, fast: ASCIIText.like(column, pattern, options)) : exact
+        return op == .like ? Self.plainASCII(exact: exact, fast: ASCIIText.like(column, pattern, options)) : exact
     }
 
     func foldedEquality(_ column: SQLExpression, _ value: String, options: ComparisonOptions) -> SQLExpression? {
         let exact = SQLExpression.binary(.function("td_fold", [column, Self.options(options)]), .equal, .value(.text(options.fold(value))))
         guard let fast = ASCIIText.equal(column, value, options) else { return nil }
-        return Self.plainASCII(column, exact: exact, fast: fast)
+        return Self.plainASCII(exact: exact, fast: fast)
     }
 
-    /// `fast` (SQLite's own text functions) for plain ASCII text, `exact` (the evaluator's code,
-    /// called back) for any other; never NULL. `td_plain` (`SQLFunctions.isPlain`) tells which.
-    private static func plainASCII(_ column: SQLExpression, exact: SQLExpression, fast: SQLExpression?) -> SQLExpression {
+    /// `fast` (`ASCIIText`, NULL where the text is not plain ASCII) or else `exact` (the
+    /// evaluator's code, called back); never NULL, so that NOT and != hold for a nil value
+    /// as they do in memory.
+    private static func plainASCII(exact: SQLExpression, fast: SQLExpression?) -> SQLExpression {
         guard let fast else { return exact }
-        // A NULL value is neither: 0, so that NOT and != hold for it as they do in memory.
-        return .coalesce(.function("iif", [.function("td_plain", [column]), fast, exact]), .literal(0))
+        return .function("COALESCE", [fast, exact, .literal(0)])
     }
 
     func collated(_ column: SQLExpression, _ comparison: SortComparison) throws -> SQLExpression {
@@ -61,9 +61,10 @@ extension SQLiteStore {
     static let flavor = SQLiteFetchFlavor()
 }
 
-/// SQLite's own forms of the text tests, exact where both the value and the constant are
-/// plain ASCII (see `SQLFunctions.isPlain`). `LIKE` folds ASCII case, as `[c]`
-/// folds it there; `GLOB`, `substr` and `instr` compare exactly, as no options or `[d]` do.
+/// The text tests' forms for plain ASCII text (`termdata_sqlite_register_ascii_tests`, in
+/// C): where the constant is printable ASCII and the options fold alike, a row whose text is
+/// plain ASCII is tested in C, without a call into Swift, and any other row gives NULL and
+/// takes the evaluator's function.
 enum ASCIIText {
     static func isPrintable(_ text: String) -> Bool {
         text.utf8.allSatisfy { (0x20...0x7E).contains($0) }
@@ -75,68 +76,28 @@ enum ASCIIText {
     /// BEGINSWITH, ENDSWITH, CONTAINS with a non-empty constant (empty is never a match,
     /// which the exact test keeps).
     static func test(_ op: ComparisonOperator, _ column: SQLExpression, _ value: String, _ options: ComparisonOptions) -> SQLExpression? {
-        guard !value.isEmpty, isPrintable(value), foldsAlike(options), [.beginsWith, .endsWith, .contains].contains(op) else { return nil }
-        if options.contains(.caseInsensitive) {
-            let literal = likeLiteral(value)
-            let pattern = op == .beginsWith ? literal + "%" : op == .endsWith ? "%" + literal : "%" + literal + "%"
-            return like(pattern, column)
-        }
-        let length = SQLExpression.value(.integer(Int64(value.utf8.count)))
+        guard !value.isEmpty else { return nil }
         switch op {
-        case .beginsWith:
-            return .binary(.function("substr", [column, .value(.integer(1)), length]), .equal, .value(.text(value)))
-        case .endsWith:
-            return .binary(.function("substr", [column, .value(.integer(-Int64(value.utf8.count)))]), .equal, .value(.text(value)))
-        default:
-            return .binary(.function("instr", [column, .value(.text(value))]), .greater, .value(.integer(0)))
+        case .beginsWith: return call("td_ascii_beginswith", column, value, options)
+        case .endsWith: return call("td_ascii_endswith", column, value, options)
+        case .contains: return call("td_ascii_contains", column, value, options)
+        default: return nil
         }
     }
 
     /// `==` under `[c]`, `[d]` or `[cd]`.
     static func equal(_ column: SQLExpression, _ value: String, _ options: ComparisonOptions) -> SQLExpression? {
-        guard isPrintable(value), foldsAlike(options) else { return nil }
-        return options.contains(.caseInsensitive) ? like(likeLiteral(value), column) : .binary(column, .equal, .value(.text(value)))
+        call("td_ascii_equal", column, value, options)
     }
 
-    /// A `LIKE` pattern (`*`, `?`, `\` escapes) as SQLite's `LIKE` (case folded) or `GLOB`.
+    /// LIKE, with the predicate's own pattern (`*`, `?`, `\` escapes).
     static func like(_ column: SQLExpression, _ pattern: String, _ options: ComparisonOptions) -> SQLExpression? {
-        guard isPrintable(pattern), foldsAlike(options) else { return nil }
-        let folding = options.contains(.caseInsensitive)
-        var out = ""
-        var escaped = false
-        for c in pattern {
-            if escaped {
-                out += folding ? likeLiteral(String(c)) : globLiteral(c)
-                escaped = false
-                continue
-            }
-            switch c {
-            case "\\": escaped = true
-            case "*": out += folding ? "%" : "*"
-            case "?": out += folding ? "_" : "?"
-            default: out += folding ? likeLiteral(String(c)) : globLiteral(c)
-            }
-        }
-        if escaped { out += folding ? likeLiteral("\\") : "\\" }
-        return folding ? like(out, column) : .function("glob", [.value(.text(out)), column])
+        call("td_ascii_like", column, pattern, options)
     }
 
-    private static func like(_ pattern: String, _ column: SQLExpression) -> SQLExpression {
-        .function("like", [.value(.text(pattern)), column, .value(.text("\\"))])
-    }
-
-    /// Text `LIKE … ESCAPE '\'` matches literally.
-    private static func likeLiteral(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            if c == "%" || c == "_" || c == "\\" { out.append("\\") }
-            out.append(c)
-        }
-        return out
-    }
-
-    /// A character `GLOB` matches literally.
-    private static func globLiteral(_ c: Character) -> String {
-        c == "*" || c == "?" || c == "[" ? "[\(c)]" : String(c)
+    private static func call(_ function: String, _ column: SQLExpression, _ constant: String, _ options: ComparisonOptions) -> SQLExpression? {
+        guard isPrintable(constant), foldsAlike(options) else { return nil }
+        let caseless: Int64 = options.contains(.caseInsensitive) ? 1 : 0
+        return .function(function, [column, .value(.text(constant)), .value(.integer(caseless))])
     }
 }
