@@ -97,7 +97,11 @@ static void ascii_test_function(sqlite3_context *context, int argc, sqlite3_valu
     }
     const unsigned char *constant = sqlite3_value_text(argv[1]);
     int count = sqlite3_value_bytes(argv[1]);
-    if (!text || !constant || !is_plain(text, length) || !is_plain(constant, count)) {
+    if (!text || !constant) {   // out of memory, making the text
+        sqlite3_result_error_nomem(context);
+        return;
+    }
+    if (!is_plain(text, length) || !is_plain(constant, count)) {
         sqlite3_result_null(context);
         return;
     }

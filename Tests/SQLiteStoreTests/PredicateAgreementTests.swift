@@ -95,7 +95,8 @@ struct PredicateAgreementTests {
         "text LIKE 'cr?lf'", "text BEGINSWITH[c] 'k'", "text LIKE[c] '?AMMA'", "text LIKE[cd] 'CAF?'", "text LIKE '*'", "text LIKE[c] 'x*'", "text LIKE[c] 'STRA*'",
         "text LIKE '*ab'", "text LIKE[c] 'A*B*'", "text LIKE 'ab\\\\*cd'", "text LIKE '*\\\\'", "text CONTAINS 'aab'",
         "text CONTAINS[c] 'ABD'", "text ENDSWITH[c] 'GAMMA RAY'", "text BEGINSWITH 'Gamma ray and more'", "text ==[c] '[`]'",
-        "text BEGINSWITH[c] 'DEL'", "text ==[d] 'GAMMA'", "text LIKE[c] 'del?'",
+        "text BEGINSWITH[c] 'DEL'", "text ==[d] 'GAMMA'", "text LIKE[c] 'del?'", "text BEGINSWITH[cn] 'g'", "text LIKE[cn] 'G*'",
+        "NOT (text LIKE[c] '*A*')", "NOT (text ENDSWITH 'b')", "NOT (text CONTAINS[cd] 'E')",
     ])
     func unicodeText(_ format: String) throws {
         let model = try ModelFixtures.companyModel()

@@ -14,7 +14,8 @@ import Predicates
 /// - `td_matches(value, pattern, options)`: `RegularExpressionMatcher` (MATCHES).
 /// - `td_ascii_beginswith`, `td_ascii_endswith`, `td_ascii_contains`, `td_ascii_equal`,
 ///   `td_ascii_like` (value, constant, caseInsensitive): the same tests on plain ASCII text,
-///   in C (`termdata_sqlite_register_ascii_tests`); NULL for any other text.
+///   in C (`termdata_sqlite_register_ascii_tests`); 0 for NULL, NULL for any value that is
+///   not plain ASCII text (the caller then asks `td_test` or `td_like`).
 /// - collations `td_caseInsensitiveCompare`, `td_localizedCompare`,
 ///   `td_localizedCaseInsensitiveCompare`, `td_localizedStandardCompare`: `SortComparison.order`.
 enum SQLFunctions {
