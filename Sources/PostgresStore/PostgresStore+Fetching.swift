@@ -40,16 +40,26 @@ extension PostgresStore {
         case .managedObjects, .objectIDs:
             if let rows = try rowsInOneTrip(request, query: query) { return rows }
             let rendered = Self.dialect.render(try query.selectIDs())
-            let names = layout.concreteEntityNamesByNumber
             let found = try reading { try $0.run(rendered) }
-            var ids: [ManagedObjectID] = []
-            ids.reserveCapacity(found.count)
+            var collector = FetchedKeysCollector(storeIdentifier: identifier, entityNamesByNumber: layout.concreteEntityNamesByNumber,
+                                                 capacity: found.count)
             for row in found {
-                let cells = Array(row)
-                guard let pk = try PostgresValueCoding.integer(cells[0]), let number = try PostgresValueCoding.integer(cells[1]),
-                      Int(number) < names.count, !names[Int(number)].isEmpty else { continue }
-                ids.append(objectID(entityName: names[Int(number)], primaryKey: pk))
+                var cells = row.makeIterator()
+                guard let pk = try cells.next().flatMap(PostgresValueCoding.integer) else {
+                    throw PostgresStoreError.schemaMismatch("a row with no Z_PK")
+                }
+                let number = try cells.next().flatMap(PostgresValueCoding.integer)
+                guard let number, collector.append(key: pk, entityNumber: Int(number)) else {
+                    throw PostgresStoreError.schemaMismatch("the row with Z_PK \(pk) has Z_ENT \(number.map(String.init) ?? "NULL"), which is "
+                        + (number.flatMap { layout.entityName(forNumber: Int($0)) }.map { "the abstract entity \($0)" } ?? "no entity of the model"))
+                }
             }
+            // Faults make their IDs when asked (`FetchedKeys`); other results need them now.
+            let keys = collector.finish()
+            if request.acceptsKeys, request.fetch.resultType == .managedObjects, request.fetch.returnsObjectsAsFaults {
+                return .keys(keys)
+            }
+            let ids = keys.objectIDs
             if request.fetch.resultType == .managedObjects, !request.fetch.returnsObjectsAsFaults {
                 return .rows(ids: ids, rows: try rows(for: ids))
             }

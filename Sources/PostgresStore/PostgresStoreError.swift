@@ -14,6 +14,8 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
     case unknownKey(entity: String, key: String)
     /// A value PostgreSQL cannot hold.
     case unstorableValue(String)
+    /// The store's rows do not fit the model (a row whose `Z_ENT` names no concrete entity).
+    case schemaMismatch(String)
     /// Another client migrated the store after this one opened it: a save is not written, a
     /// read that no longer fits the tables is refused.
     case migratedMeanwhile(location: String, differingEntities: [String])
@@ -26,6 +28,7 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible {
         case .unsupportedInSQL(let what): return "cannot fetch from a PostgreSQL store: \(what)"
         case .unknownKey(let entity, let key): return "entity \(entity) has no key '\(key)'"
         case .unstorableValue(let why): return why
+        case .schemaMismatch(let what): return "the store does not fit the model: \(what)"
         case .migratedMeanwhile(let location, let entities):
             return "\(location): another client migrated the store to another version of the model after it was opened here "
                 + "(entities differing: \(entities.joined(separator: ", "))); nothing was saved or read: open the store again with that version"

@@ -99,6 +99,22 @@ enum PostgresBenchmarks {
             }
         })
         SQLiteBenchmarks.report("count of the same, \(rows) rows", counted.store, counted.raw)
+        // Every result of a large fetch of faults, each made (not filled): keys, decoded.
+        let many = min(100_000, rows)
+        let manyRequest = FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "value < %@", many))
+        var madeCount = 0, keyCount = 0
+        let made = try SQLiteBenchmarks.interleaved(store: {
+            let context = ManagedObjectContext(coordinator: coordinator)
+            return try SQLiteBenchmarks.time {
+                let objects = try context.fetch(manyRequest)
+                madeCount = 0
+                for object in objects where object.isFault { madeCount += 1 }
+            }
+        }, raw: {
+            try SQLiteBenchmarks.time { keyCount = try raw.keys(#"SELECT "Z_PK", "Z_ENT" FROM "\#(schema)"."ZITEM" WHERE "ZVALUE" < \#(many)"#).count }
+        })
+        precondition(madeCount == many && keyCount == many, "\(madeCount) objects, \(keyCount) keys")
+        SQLiteBenchmarks.report("fetch \(many) objects as faults, every one read", made.store, made.raw)
         coordinator.removeStore(coordinator.stores[0])
 
         try remoteNotice(model: model, url: url("bench_notice_\(UUID().uuidString.prefix(8).lowercased())"), raw: raw)
@@ -186,6 +202,11 @@ final class RawPostgres {
     func execute(_ sql: String) throws { _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait() }
 
     func rows(_ sql: String) throws -> Int { try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait().count }
+
+    /// The keys and entity numbers of a SELECT of `Z_PK`, `Z_ENT`, decoded.
+    func keys(_ sql: String) throws -> [(Int64, Int64)] {
+        try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait().map { try $0.decode((Int64, Int64).self) }
+    }
 
     /// The rows of a SELECT of an item's columns, each cell decoded into its Swift value, as
     /// a program reading them would (the store decodes every column too).

@@ -61,3 +61,56 @@ final class KeyFamily: Sendable {
         ManagedObjectID(entityName: entityName, storeIdentifier: storeIdentifier, reference: .permanent(key))
     }
 }
+
+/// Gathers a fetch's rows as `FetchedKeys`, one row at a time, each with its key and the
+/// store's number for its entity (`Z_ENT`): each entity's name is kept once, and rows of one
+/// entity need no list of entities.
+///
+/// ```swift
+/// var collector = FetchedKeysCollector(storeIdentifier: id, entityNamesByNumber: ["", "ToDo"])
+/// guard collector.append(key: 7, entityNumber: 1) else { throw … }   // no concrete entity
+/// let keys = collector.finish()
+/// ```
+public struct FetchedKeysCollector {
+    @usableFromInline let storeIdentifier: String
+    /// A concrete entity's name at its number; empty for numbers that name none.
+    @usableFromInline let namesByNumber: [String]
+    @usableFromInline var keys: [Int64] = []
+    @usableFromInline var entities: [UInt16] = []
+    @usableFromInline var entityNames: [String] = []
+    @usableFromInline var indexes: [Int: UInt16] = [:]
+    @usableFromInline var lastNumber: Int?
+    @usableFromInline var lastIndex: UInt16 = 0
+
+    public init(storeIdentifier: String, entityNamesByNumber: [String], capacity: Int = 0) {
+        self.storeIdentifier = storeIdentifier
+        self.namesByNumber = entityNamesByNumber
+        keys.reserveCapacity(capacity)
+    }
+
+    /// Adds a row; false, adding nothing, when `entityNumber` names no concrete entity.
+    @inlinable
+    public mutating func append(key: Int64, entityNumber: Int) -> Bool {
+        if entityNumber != lastNumber {
+            guard entityNumber >= 0, entityNumber < namesByNumber.count, !namesByNumber[entityNumber].isEmpty else { return false }
+            if let index = indexes[entityNumber] {
+                lastIndex = index
+            } else {
+                lastIndex = UInt16(entityNames.count)
+                indexes[entityNumber] = lastIndex
+                entityNames.append(namesByNumber[entityNumber])
+            }
+            lastNumber = entityNumber
+        }
+        // The first row of a second entity starts the list, filled in for the rows before.
+        if entityNames.count > 1, entities.isEmpty { entities = Array(repeating: 0, count: keys.count) }
+        if !entities.isEmpty { entities.append(lastIndex) }
+        keys.append(key)
+        return true
+    }
+
+    /// The keys gathered.
+    public consuming func finish() -> FetchedKeys {
+        FetchedKeys(storeIdentifier: storeIdentifier, entityNames: entityNames, entities: entities, keys: keys)
+    }
+}

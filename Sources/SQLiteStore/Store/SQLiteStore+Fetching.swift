@@ -155,12 +155,7 @@ extension SQLiteStore {
             try statement.setArguments(fragment.statementArguments)
             let s = statement.sqliteStatement
             sqlite3_reset(s)
-            var keys: [Int64] = []
-            var entities: [UInt16] = []
-            var entityNames: [String] = []
-            var entityIndexes: [Int: UInt16] = [:]
-            var lastNumber: Int?
-            var lastIndex: UInt16 = 0
+            var collector = FetchedKeysCollector(storeIdentifier: storeIdentifier, entityNamesByNumber: names)
             while true {
                 let code = sqlite3_step(s)
                 if code == SQLITE_DONE { break }
@@ -169,32 +164,16 @@ extension SQLiteStore {
                     throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
                                         sql: fragment.sql)
                 }
+                let key = sqlite3_column_int64(s, 0)
                 let number = Int(sqlite3_column_int64(s, 1))
-                if number != lastNumber {
-                    let name = number >= 0 && number < names.count ? names[number] : ""
-                    guard !name.isEmpty else {
-                        let key = sqlite3_column_int64(s, 0)
-                        sqlite3_reset(s)
-                        throw SQLiteStoreError.schemaMismatch("the row with Z_PK \(key) has Z_ENT \(number), which is "
-                            + (schema.entityName(forNumber: number).map { "the abstract entity \($0)" } ?? "no entity of the model"))
-                    }
-                    if let index = entityIndexes[number] {
-                        lastIndex = index
-                    } else {
-                        lastIndex = UInt16(entityNames.count)
-                        entityIndexes[number] = lastIndex
-                        entityNames.append(name)
-                    }
-                    lastNumber = number
+                guard collector.append(key: key, entityNumber: number) else {
+                    sqlite3_reset(s)
+                    throw SQLiteStoreError.schemaMismatch("the row with Z_PK \(key) has Z_ENT \(number), which is "
+                        + (schema.entityName(forNumber: number).map { "the abstract entity \($0)" } ?? "no entity of the model"))
                 }
-                // Rows of one entity need no entity list; the first row of a second one
-                // starts it, filled in for the rows before.
-                if entityNames.count > 1, entities.isEmpty { entities = Array(repeating: 0, count: keys.count) }
-                if !entities.isEmpty { entities.append(lastIndex) }
-                keys.append(sqlite3_column_int64(s, 0))
             }
             sqlite3_reset(s)
-            return FetchedKeys(storeIdentifier: storeIdentifier, entityNames: entityNames, entities: entities, keys: keys)
+            return collector.finish()
         }
     }
 }
