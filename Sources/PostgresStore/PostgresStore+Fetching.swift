@@ -48,10 +48,9 @@ extension PostgresStore {
                 guard let pk = try cells.next().flatMap(PostgresValueCoding.integer) else {
                     throw PostgresStoreError.schemaMismatch("a row with no Z_PK")
                 }
-                let number = try cells.next().flatMap(PostgresValueCoding.integer)
-                guard let number, collector.append(key: pk, entityNumber: Int(number)) else {
-                    throw PostgresStoreError.schemaMismatch("the row with Z_PK \(pk) has Z_ENT \(number.map(String.init) ?? "NULL"), which is "
-                        + (number.flatMap { layout.entityName(forNumber: Int($0)) }.map { "the abstract entity \($0)" } ?? "no entity of the model"))
+                let number = try cells.next().flatMap(PostgresValueCoding.integer).map { Int($0) }
+                guard let number, collector.append(key: pk, entityNumber: number) else {
+                    throw PostgresStoreError.schemaMismatch(layout.unplacedRow(key: pk, entityNumber: number))
                 }
             }
             // Faults make their IDs when asked (`FetchedKeys`); other results need them now.

@@ -334,6 +334,13 @@ package struct StoreSchema: Sendable {
     /// The entity a `Z_ENT` value stands for.
     package func entityName(forNumber number: Int) -> String? { entityNamesByNumber[number] }
 
+    /// Why a row with `Z_ENT` `number` (nil for NULL) can be no object: what a store's
+    /// schema-mismatch error says of it.
+    package func unplacedRow(key: Int64, entityNumber number: Int?) -> String {
+        "the row with Z_PK \(key) has Z_ENT \(number.map(String.init) ?? "NULL"), which is "
+            + (number.flatMap(entityName(forNumber:)).map { "the abstract entity \($0)" } ?? "no entity of the model")
+    }
+
     /// The declared SQL type Core Data uses for an attribute type.
     package static func declaredType(of type: AttributeType) -> SQLColumnType {
         switch type {

@@ -168,8 +168,7 @@ extension SQLiteStore {
                 let number = Int(sqlite3_column_int64(s, 1))
                 guard collector.append(key: key, entityNumber: number) else {
                     sqlite3_reset(s)
-                    throw SQLiteStoreError.schemaMismatch("the row with Z_PK \(key) has Z_ENT \(number), which is "
-                        + (schema.entityName(forNumber: number).map { "the abstract entity \($0)" } ?? "no entity of the model"))
+                    throw SQLiteStoreError.schemaMismatch(schema.unplacedRow(key: key, entityNumber: number))
                 }
             }
             sqlite3_reset(s)
