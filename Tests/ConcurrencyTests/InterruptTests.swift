@@ -10,8 +10,7 @@ import TestSupport
 /// the work marked as interruptible.
 @Suite("Interrupting store work")
 struct InterruptTests {
-    /// A SQLite store of `count` items in one category, and a filter that compares every item
-    /// with every other: 64 million rows read on 8,000 items, many seconds in a debug build.
+    /// A SQLite store of `count` items in one category, and `ToDoFixture.slowFilter`.
     static func slowStore(count: Int) throws -> (PersistentStoreCoordinator, String) {
         SQLiteStore.register()
         let url = try Fixtures.temporaryDirectory("interrupt").appendingPathComponent("Store.sqlite")
@@ -26,7 +25,7 @@ struct InterruptTests {
             try item.setValue(home, forKey: "category")
         }
         try context.save()
-        return (coordinator, "SUBQUERY(category.todos, $x, $x.name CONTAINS[cd] 'zz').@count > 0")
+        return (coordinator, ToDoFixture.slowFilter)
     }
 
     @Test("interruptWork stops a query running inside interruptibly at once; the connection works after it")

@@ -19,12 +19,8 @@ struct ToDoTerminalTests {
             .stdout.split(separator: "\n").map(String.init)
     }
 
-    /// A filter that compares each item of a category with every other, matching none.
-    static let slowFilter = "SUBQUERY(category.todos, $x, $x.name CONTAINS[cd] 'zz').@count > 0"
-
-    /// A ToDo store in `folder` of 8,000 items in one category, imported by `termdata import`:
-    /// `slowFilter` reads 64 million rows of it, many seconds in a debug build even though each
-    /// text test on plain ASCII runs in C, so that a test can stop it while it runs.
+    /// A ToDo store in `folder` of 8,000 items in one category, imported by `termdata import`,
+    /// for `ToDoFixture.slowFilter`.
     static func itemsInOneCategory(in folder: URL) throws -> URL {
         let items = (0..<8_000).map { #"{"@id": "t\#($0)", "name": "item \#($0)", "category": "c"}"# }.joined(separator: ",")
         let graph = folder.appendingPathComponent("items.json")
@@ -150,7 +146,7 @@ struct ToDoTerminalTests {
         try session.typeLine("XDG_STATE_HOME=\(data.path)/state \(termdata.path) --store \(store.path); echo \"EXIT=$?\" > \(dir)/exit")
         _ = try session.waitFor { $0.last?.contains("8000 items") == true }
         try session.send("/")
-        try session.tmux(["send-keys", "-l", Self.slowFilter])
+        try session.tmux(["send-keys", "-l", ToDoFixture.slowFilter])
         try session.send("Enter")
         Thread.sleep(forTimeInterval: 1)
         let pressed = Date()
@@ -172,7 +168,7 @@ struct ToDoTerminalTests {
         try session.typeLine("XDG_STATE_HOME=\(data.path)/state \(termdata.path) --store \(store.path); echo \"EXIT=$?\" > \(dir)/exit")
         _ = try session.waitFor { $0.last?.contains("8000 items") == true }
         try session.send("/")
-        try session.tmux(["send-keys", "-l", Self.slowFilter])
+        try session.tmux(["send-keys", "-l", ToDoFixture.slowFilter])
         try session.send("Enter")
         _ = try session.waitFor { $0.last?.contains("Filtering…") == true }
         // Help is answered while the filter runs: the frame shows both.
@@ -204,7 +200,7 @@ struct ToDoTerminalTests {
         try session.send("Space")
         _ = try session.waitFor(timeout: 20) { $0.last?.contains("1 unsaved change") == true }
         try session.send("/")
-        try session.tmux(["send-keys", "-l", Self.slowFilter])
+        try session.tmux(["send-keys", "-l", ToDoFixture.slowFilter])
         try session.send("Enter")
         Thread.sleep(forTimeInterval: 1)
         try session.send("j", "j")
