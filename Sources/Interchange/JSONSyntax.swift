@@ -240,11 +240,7 @@ public enum JSONSyntax {
                     case UInt8(ascii: "r"): value += "\r"
                     case UInt8(ascii: "t"): value += "\t"
                     case UInt8(ascii: "u"):
-                        guard index + 4 < bytes.count, let code = UInt32(String(decoding: bytes[index + 1...index + 4], as: UTF8.self), radix: 16) else {
-                            throw error("\\u takes four hexadecimal digits")
-                        }
-                        index += 4
-                        value += UnicodeScalar(code).map { String(Character($0)) } ?? "\u{FFFD}"
+                        value.unicodeScalars.append(try escapedScalar())
                     default:
                         throw error("\\\(Character(UnicodeScalar(e))) is no escape JSON knows")
                     }
@@ -254,6 +250,42 @@ public enum JSONSyntax {
                 }
                 index += 1
             }
+        }
+
+        /// The character of a `\\u` escape, the index on its `u`, left on its last digit. A
+        /// character beyond U+FFFF is written as two escapes, a UTF-16 surrogate pair
+        /// (`\\ud83c\\udf89`, as Python and JavaScript write it); half of a pair alone is no
+        /// character, and is refused rather than read as U+FFFD.
+        mutating func escapedScalar() throws(JSONSyntaxError) -> Unicode.Scalar {
+            let escape = index - 1
+            let first = try escapedCodeUnit()
+            switch first {
+            case 0xD800...0xDBFF:
+                guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "\\"), bytes[index + 2] == UInt8(ascii: "u") else {
+                    throw error(String(format: "\\u%04x is the first half of a surrogate pair, and no \\u escape of its second half follows", first), at: escape)
+                }
+                index += 2
+                let second = try escapedCodeUnit()
+                guard (0xDC00...0xDFFF).contains(second) else {
+                    throw error(String(format: "\\u%04x is the first half of a surrogate pair, and \\u%04x is no second half", first, second), at: escape)
+                }
+                return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
+            case 0xDC00...0xDFFF:
+                throw error(String(format: "\\u%04x is the second half of a surrogate pair, without its first half", first), at: escape)
+            default:
+                return Unicode.Scalar(first)!
+            }
+        }
+
+        /// The four hexadecimal digits after the `u` the index is on, left on the last.
+        private mutating func escapedCodeUnit() throws(JSONSyntaxError) -> UInt32 {
+            guard index + 4 < bytes.count,
+                  bytes[index + 1...index + 4].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }),
+                  let code = UInt32(String(decoding: bytes[index + 1...index + 4], as: UTF8.self), radix: 16) else {
+                throw error("\\u takes four hexadecimal digits")
+            }
+            index += 4
+            return code
         }
 
         mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {

@@ -26,6 +26,11 @@ struct JSONSyntaxTests {
         (#"{"a": 1} 2"#, 1, 10, "more after the end of the JSON value"),
         (#"["open"#, 1, 2, "a string that does not end"),
         ("", 1, 1, "expected a value, found the end of the text"),
+        (#"["a\ud83c"]"#, 1, 4, #"\ud83c is the first half of a surrogate pair, and no \u escape of its second half follows"#),
+        (#"["\ud83cx"]"#, 1, 3, #"\ud83c is the first half of a surrogate pair, and no \u escape of its second half follows"#),
+        (#"["\ud83c\u0041"]"#, 1, 3, #"\ud83c is the first half of a surrogate pair, and \u0041 is no second half"#),
+        ("{\n \"a\": \"\\udf89\"}", 2, 8, #"\udf89 is the second half of a surrogate pair, without its first half"#),
+        (#"["\u+123"]"#, 1, 4, #"\u takes four hexadecimal digits"#),
     ])
     func refused(_ text: String, _ line: Int, _ column: Int, _ message: String) throws {
         let error = try #require(throws: JSONSyntaxError.self) { try JSONSyntax.check(Data(text.utf8)) }
@@ -38,6 +43,7 @@ struct JSONSyntaxTests {
         ("123456789012345678901234567890", .decimal(Decimal(string: "123456789012345678901234567890")!)),
         ("0.1000000000000000000001", .decimal(Decimal(string: "0.1000000000000000000001")!)),
         (#""a\u00e9\n""#, .string("aé\n")), ("true", .bool(true)), ("null", .null),
+        (#""\ud83c\udf89 \uD83D\uDE00!""#, .string("🎉 😀!")), (#""\udbff\udfff""#, .string("\u{10FFFF}")),
         (#"{"a": [1, {"b": false}], "c": "d"}"#, .object(["a": .array([.int(1), .object(["b": .bool(false)])]), "c": .string("d")])),
     ])
     func values(_ text: String, _ expected: JSONValue) throws {
