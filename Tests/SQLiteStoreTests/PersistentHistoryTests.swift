@@ -293,6 +293,34 @@ struct PersistentHistoryTests {
         #expect(try stack.context.count(for: FetchRequest(entityName: "Book")) == 3)
     }
 
+    @Test("trimming history never gives a number again: a token taken before the trim still sees every later save", arguments: [false, true])
+    func tokensNeverGoBack(reopened: Bool) throws {
+        var stack = try LibraryModel.stack()
+        for title in ["one", "two"] {
+            let book = try stack.context.insertObject(forEntityName: "Book")
+            book["title"] = .string(title)
+            try stack.context.save()
+        }
+        let seen = try stack.coordinator.currentHistoryToken()
+        let last = try #require(try stack.coordinator.fetchHistory(HistoryRequest()).last)
+        #expect(try stack.coordinator.deleteHistory(through: seen) == 2)
+        #expect(try stack.coordinator.currentHistoryToken() == seen, "the token stays where it was, not back at zero")
+        if reopened { stack = try stack.reopened() }
+        let book = try stack.context.insertObject(forEntityName: "Book")
+        book["title"] = "three"
+        try stack.context.save()
+        let after = try stack.coordinator.fetchHistory(HistoryRequest(after: seen))
+        #expect(after.map(\.transactionNumber) == [last.transactionNumber + 1], "the save after the trim is after the token")
+        #expect(after.first.map(summary) == ["insert Book"])
+        // Another writer's plain SQL, filed by the next save, is after it too.
+        try DatabaseQueue(path: stack.url.path).write { try $0.execute(sql: "UPDATE ZBOOK SET ZTITLE = 'changed' WHERE ZTITLE = 'one'") }
+        _ = try stack.coordinator.deleteHistory(through: try stack.coordinator.currentHistoryToken())
+        _ = try stack.context.insertObject(forEntityName: "Tag")
+        try stack.context.save()
+        #expect(try stack.coordinator.fetchHistory(HistoryRequest(after: seen)).map(\.transactionNumber)
+                == [last.transactionNumber + 2, last.transactionNumber + 3])
+    }
+
     @Test("a token kept as JSON picks up where it left off after a restart")
     func tokensPersist() throws {
         let stack = try LibraryModel.stack()

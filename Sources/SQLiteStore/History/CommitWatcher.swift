@@ -135,9 +135,8 @@ private final class FolderWrites {
 extension SQLiteStore {
     public func watchCommits(_ handler: @escaping @Sendable (HistoryToken) -> Void) throws -> @Sendable () -> Void {
         guard let url else { return {} }   // in memory, nobody else writes
-        var configuration = Configuration()
-        configuration.readonly = true
-        let reader = try DatabaseQueue(path: isReadOnly ? Self.readOnlyPath(url) : url.path, configuration: configuration)
+        let reader = try DatabaseQueue(path: isReadOnly ? Self.readOnlyPath(url) : url.path,
+                                       configuration: Self.connectionConfiguration(readOnly: true))
         let identifier = self.identifier
         let writer = database
         let history = historySchema
@@ -149,7 +148,7 @@ extension SQLiteStore {
         } : nil
         let watcher = CommitWatcher(reader: reader, storeFile: url, fileStray: fileStray, token: { db in
             guard try db.tableExists(HistorySchema.transactionTable) else { return HistoryToken([identifier: 0]) }
-            return HistoryToken([identifier: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(Z_PK), 0) FROM ATRANSACTION") ?? 0])
+            return HistoryToken([identifier: try Self.lastTransactionNumber(in: db)])
         }, handler: handler)
         return { watcher.stop() }
     }

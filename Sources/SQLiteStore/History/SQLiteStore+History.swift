@@ -71,11 +71,12 @@ extension SQLiteStore: HistoryTrackingStore {
         let author = try info.author.map { try Self.stringKey($0, in: db) }
         let context = try info.contextName.map { try Self.stringKey($0, in: db) }
         let process = try Self.stringKey(String(ProcessInfo.processInfo.processIdentifier), in: db)
+        let number = try Self.lastTransactionNumber(in: db) + 1
         try db.cachedStatement(sql: SQLStatement.insert(
-            into: HistorySchema.transactionTable, columns: ["Z_ENT", "Z_OPT", "ZAUTHORTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS", "ZTIMESTAMP"],
-            values: [.literal(HistorySchema.transactionEntity), .literal(0), .parameter, .parameter, .parameter, .parameter]).sqlite)
-            .execute(arguments: [author, context, process, Date().timeIntervalSinceReferenceDate])
-        return db.lastInsertedRowID
+            into: HistorySchema.transactionTable, columns: ["Z_PK", "Z_ENT", "Z_OPT", "ZAUTHORTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS", "ZTIMESTAMP"],
+            values: [.parameter, .literal(HistorySchema.transactionEntity), .literal(0), .parameter, .parameter, .parameter, .parameter]).sqlite)
+            .execute(arguments: [number, author, context, process, Date().timeIntervalSinceReferenceDate])
+        return number
     }
 
     /// Closes a save's transaction row, first recording the rows it inserted (the triggers
@@ -190,9 +191,9 @@ extension SQLiteStore: HistoryTrackingStore {
         guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID IS NULL)")) == true else {
             return nil
         }
-        try db.cachedStatement(sql: "INSERT INTO ATRANSACTION (Z_ENT, Z_OPT, ZTIMESTAMP) VALUES (?, 1, ?)")
-            .execute(arguments: [HistorySchema.transactionEntity, Date().timeIntervalSinceReferenceDate])
-        let number = db.lastInsertedRowID
+        let number = try lastTransactionNumber(in: db) + 1
+        try db.cachedStatement(sql: "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZTIMESTAMP) VALUES (?, ?, 1, ?)")
+            .execute(arguments: [number, HistorySchema.transactionEntity, Date().timeIntervalSinceReferenceDate])
         try db.cachedStatement(sql: "UPDATE ACHANGE SET ZTRANSACTIONID = ? WHERE ZTRANSACTIONID IS NULL").execute(arguments: [number])
         try recordOwners(of: number, history: history, in: db)
         try updateHistoryCounters(in: db)
@@ -200,12 +201,26 @@ extension SQLiteStore: HistoryTrackingStore {
     }
 
     /// Keeps `Z_PRIMARYKEY`'s counters for the history entities at their largest keys, as
-    /// Core Data expects of a store it may write to.
+    /// Core Data expects of a store it may write to. A counter never goes down: after the
+    /// history is trimmed it remembers the last number given.
     private static func updateHistoryCounters(in db: Database) throws {
         try db.cachedStatement(sql: """
-            UPDATE Z_PRIMARYKEY SET Z_MAX = CASE Z_ENT WHEN ?1 THEN (SELECT IFNULL(MAX(Z_PK), 0) FROM ACHANGE)
-            ELSE (SELECT IFNULL(MAX(Z_PK), 0) FROM ATRANSACTION) END WHERE Z_ENT IN (?1, ?2)
+            UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), CASE Z_ENT WHEN ?1 THEN (SELECT IFNULL(MAX(Z_PK), 0) FROM ACHANGE)
+            ELSE (SELECT IFNULL(MAX(Z_PK), 0) FROM ATRANSACTION) END) WHERE Z_ENT IN (?1, ?2)
             """).execute(arguments: [HistorySchema.changeEntity, HistorySchema.transactionEntity])
+    }
+
+    /// The largest transaction number the store has given: its last transaction's, or, once
+    /// the history was trimmed, the one `Z_PRIMARYKEY` remembers. A token holds such a
+    /// number, and numbers never go back, so a token taken before a trim still means "after
+    /// this" for every transaction to come.
+    static let lastTransactionNumberSQL = """
+        SELECT MAX((SELECT IFNULL(MAX(Z_PK), 0) FROM ATRANSACTION),
+                   IFNULL((SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = \(HistorySchema.transactionEntity)), 0))
+        """
+
+    static func lastTransactionNumber(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: lastTransactionNumberSQL)) ?? 0
     }
 
     /// The key of a string in `ATRANSACTIONSTRING`, added when new.
@@ -223,7 +238,7 @@ extension SQLiteStore: HistoryTrackingStore {
     public func currentHistoryToken() throws -> HistoryToken {
         let last = try reading { db -> Int64 in
             guard try hasHistoryTables(db) else { return 0 }
-            return try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(Z_PK), 0) FROM ATRANSACTION") ?? 0
+            return try Self.lastTransactionNumber(in: db)
         }
         return HistoryToken([identifier: last])
     }
@@ -349,6 +364,8 @@ extension SQLiteStore: HistoryTrackingStore {
         do {
             try database.inTransaction(.immediate) { db in
                 guard try hasHistoryTables(db) else { return .commit }
+                // The counters first, so that the numbers deleted are never given again.
+                try Self.updateHistoryCounters(in: db)
                 try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= ?", arguments: [last])
                 try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK <= ?", arguments: [last])
                 deleted = db.changesCount
