@@ -75,10 +75,8 @@ public final class SQLiteStore: PersistentStore {
     /// `ObjectGraphError`s naming the file (a damaged file says so); the project's own
     /// errors (`ObjectGraphError`, `ModelError`) pass as they are.
     static func readingFile<T>(at url: URL, _ body: (DatabaseQueue) throws -> T) throws -> T {
-        var configuration = Configuration()
-        configuration.readonly = true
         let database: DatabaseQueue
-        do { database = try openReadOnly(url, configuration: configuration) } catch {
+        do { database = try openReadOnly(url, configuration: connectionConfiguration(readOnly: true)) } catch {
             throw ObjectGraphError.storeFormat(file: url.path, reason: "cannot be opened: \(error)")
         }
         defer { try? database.close() }
@@ -149,13 +147,27 @@ public final class SQLiteStore: PersistentStore {
         return head.starts(with: magic) && head[18] == 2 && head[19] == 2
     }
 
-    /// The first bytes of every SQLite database file.
+    /// How long a connection to a store file waits for another connection's lock before it
+    /// reports the store as locked: another program's save, or the checkpoint the last
+    /// connection to close a WAL file makes, which holds the file for a moment while a new
+    /// connection opens it. Every connection the store opens waits so long, readers too.
+    public static let lockTimeout: TimeInterval = 10
+
+    /// GRDB's settings for a connection to a store file: waiting `lockTimeout` for locks.
+    static func connectionConfiguration(readOnly: Bool = false) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(lockTimeout)
+        return configuration
+    }
+
     /// SQLite's limit on the columns of a table (SQLITE_MAX_COLUMN as built).
     static let maximumColumns = 2000
 
     /// How the store writes SQL: every identifier quoted by SQLite's rules, every value bound.
     static let dialect = SQLiteDialect()
 
+    /// The first bytes of every SQLite database file.
     private static let magic = Data("SQLite format 3\u{0}".utf8)
 
     /// The file's first 100 bytes (SQLite's header), fewer for a shorter file; nil when it
@@ -208,9 +220,7 @@ public final class SQLiteStore: PersistentStore {
                         + "and SQLite takes at most \(Self.maximumColumns); split the entity")
             }
         }
-        var configuration = Configuration()
-        configuration.readonly = options.readOnly
-        configuration.busyMode = .timeout(10)
+        var configuration = Self.connectionConfiguration(readOnly: options.readOnly)
         configuration.prepareDatabase { db in try SQLFunctions.register(in: db) }
         var readerConfiguration = configuration
         readerConfiguration.readonly = true

@@ -21,7 +21,7 @@ extension SQLiteStore {
                                       renames: [String: [String: String]]) throws -> Bool {
         guard Set(source.entityNames) == Set(destination.entityNames),
               source.entities.allSatisfy({ destination.entity(named: $0.name)?.parentName == $0.parentName }) else { return false }
-        let database = try DatabaseQueue(path: url.path)
+        let database = try DatabaseQueue(path: url.path, configuration: connectionConfiguration())
         defer { try? database.close() }
         var migrated = false
         try database.writeWithoutTransaction { db in
