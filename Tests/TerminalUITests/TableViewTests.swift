@@ -359,6 +359,15 @@ struct TableViewTests {
         screen = harness.run("<Enter>12-24")
         #expect(screen[4].contains("⚠ “12-24” is not a date"), "\(screen[4])")
         harness.run("<Esc>")
+        // Letters after a date are part of what is typed, not keys (t would be today).
+        screen = harness.run("<Enter>2026-12-24 18:00 extra")
+        #expect(screen[4].contains("⚠ “2026-12-24 18:00 extra” is not a date"), "\(screen[4])")
+        screen = harness.run("<Enter>")
+        #expect(harness.table.state.isEditing, "refused, not saved as today: \(screen[3])")
+        harness.run("<Esc>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 12, 24, 7, 45)), "nothing of it was stored")
+        harness.run("<Enter>18:30t<Backspace><Enter>")
+        #expect(rows.stored["0.due"] == .date(RecordingRows.day(2026, 12, 24, 18, 30)), "Backspace takes the letter back")
     }
 
     @Test("in the date editor one digit is the part's value, Backspace takes back the last key typed, and - steps outside typing")

@@ -9,7 +9,8 @@ import Foundation
 /// What is typed in a row is read as a whole: digits part by part from the picked part
 /// (`3` then any other key is day 3), `2026-11-21 19:00`, `2026/3/7` or
 /// `2026-11-21T19:00` as a whole date from any part (the time kept when left out), `18:30`
-/// as the time; a two-digit year is this century's. Backspace takes back the last character
+/// as the time; a two-digit year is this century's. After a separator, letters belong to
+/// what is typed (`2026-12-24 18:00 extra` is refused whole), not to the keys above. Backspace takes back the last character
 /// typed. What cannot be a date (month 13, 30 February, `12-24`) is named by `problem`
 /// until the date is changed another way, and none of what was typed is taken: the date
 /// keeps what it had.
@@ -168,9 +169,13 @@ public struct DateEditingState: Hashable, Sendable {
 
     // MARK: Typing
 
-    /// A digit, or a separator typed after digits; false for any other character.
+    /// A digit, a separator typed after digits, or anything typed after a separator; false
+    /// for any other character. Once a separator is typed the run is a date or a time being
+    /// written, and what follows is read as part of it: `2026-12-24 18:00 extra` is no date
+    /// (and is refused), not a date followed by the keys e, x, t (today), r and a.
     private mutating func typeIntoRun(_ c: Character) -> Bool {
-        guard c.isASCII, c.isNumber || (!run.isEmpty && TypedDate.separators.contains(c)) else { return false }
+        let separated = run.contains { !$0.isNumber }
+        guard separated || (c.isASCII && (c.isNumber || (!run.isEmpty && TypedDate.separators.contains(c)))) else { return false }
         if run.isEmpty {
             runStart = RunStart(date: date, isCleared: isCleared, part: part, chosenDay: chosenDay, problem: problem)
         }
