@@ -39,6 +39,10 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         let host = components.host.flatMap { $0.isEmpty ? nil : $0.removingPercentEncoding } ?? environment["PGHOST"] ?? "localhost"
         var port = 5432
         if let p = components.port {
+            // Foundation reads any digits as a port; a connection would take them modulo 65536.
+            guard (1...65535).contains(p) else {
+                throw PostgresStoreError.badLocation("“\(url.absoluteString)” names the port \(p); a port is a number from 1 to 65535")
+            }
             port = p
         } else if let text = environment["PGPORT"] {
             guard let p = Int(text), (1...65535).contains(p) else { throw PostgresStoreError.badLocation("PGPORT is “\(text)”, not a port number") }
@@ -56,8 +60,19 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
             case "schema", "currentSchema", "search_path":
                 guard let value = item.value, !value.isEmpty else { throw PostgresStoreError.badLocation("schema= needs a name") }
                 schema = value
+            case "sslmode":
+                // Connections are made without TLS: what libpq's disable, allow and prefer may
+                // end in. A mode that insists on TLS is refused rather than quietly not met.
+                let mode = item.value ?? ""
+                guard ["disable", "allow", "prefer"].contains(mode) else {
+                    throw PostgresStoreError.badLocation(
+                        "sslmode=\(mode) asks for an encrypted connection, and connections here are not encrypted; "
+                            + "reach the server through an SSH tunnel or on a private network, with sslmode=disable")
+                }
+            case "application_name", "fallback_application_name", "connect_timeout", "client_encoding", "keepalives", "keepalives_idle", "target_session_attrs":
+                break   // harmless to leave unread
             default:
-                break   // sslmode, application_name, connect_timeout: not read yet, and harmless
+                throw PostgresStoreError.badLocation("“\(item.name)=” is not an option a postgres:// URL takes here (it takes schema=, sslmode=, application_name=, connect_timeout=)")
             }
         }
         let password = components.password.flatMap { $0.removingPercentEncoding } ?? environment["PGPASSWORD"]

@@ -47,4 +47,29 @@ struct PostgresLocationTests {
         }
         #expect(error?.description.contains("PGPORT is “fifty”") == true)
     }
+
+    @Test("a port past 65535 is refused, not taken modulo 65536", arguments: ["65536", "70000", "0"])
+    func portOutOfRange(_ port: String) throws {
+        let error = #expect(throws: PostgresStoreError.self) {
+            try PostgresLocation(url: URL(string: "postgres://ann@db.example.com:\(port)/team")!, environment: [:])
+        }
+        #expect(error?.description.contains("a port is a number from 1 to 65535") == true, "\(String(describing: error))")
+    }
+
+    @Test("sslmode that insists on encryption is refused by name; disable, allow and prefer connect as they may")
+    func sslMode() throws {
+        for mode in ["require", "verify-ca", "verify-full"] {
+            let error = #expect(throws: PostgresStoreError.self) {
+                try PostgresLocation(url: URL(string: "postgres://ann@db.example.com/team?sslmode=\(mode)")!, environment: [:])
+            }
+            #expect(error?.description.contains("sslmode=\(mode) asks for an encrypted connection") == true, "\(String(describing: error))")
+        }
+        for mode in ["disable", "allow", "prefer"] {
+            #expect(try PostgresLocation(url: URL(string: "postgres://ann@db.example.com/team?sslmode=\(mode)&application_name=x")!, environment: [:]).host == "db.example.com")
+        }
+        let error = #expect(throws: PostgresStoreError.self) {
+            try PostgresLocation(url: URL(string: "postgres://ann@db.example.com/team?sslmod=require")!, environment: [:])
+        }
+        #expect(error?.description.contains("“sslmod=” is not an option") == true, "a misspelt option is named: \(String(describing: error))")
+    }
 }
