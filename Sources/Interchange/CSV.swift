@@ -3,10 +3,13 @@ import ObjectModel
 
 /// Comma-separated values: fields quoted when they hold a comma, quote or line break.
 /// No value is an empty field and an empty string a quoted one (`""`), so the two stay
-/// apart.
+/// apart. Text that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
+/// a tab or a carriage return) is written after a `'`, which spreadsheets take as "this is
+/// text" (OWASP's advice for CSV injection); numbers are written as they are.
 ///
 /// ```swift
 /// CSV.line([.string("a,b"), .null, .string("")])   // "a,b",,""
+/// CSV.line([.string("=1+1"), .int(-2)])           // '=1+1,-2
 /// ```
 public enum CSV {
     /// A line of plain fields, such as the header.
@@ -17,10 +20,21 @@ public enum CSV {
     /// A line of values.
     public static func line(_ values: [JSONValue]) -> String {
         values.map { value in
-            if case .string("") = value { return "\"\"" }
-            return field(text(value))
+            switch value {
+            case .string(""): return "\"\""
+            case .string(let s): return field(inert(s))
+            default: return field(text(value))
+            }
         }.joined(separator: ",")
     }
+
+    /// Text a spreadsheet would take for a formula, made plain text for it with a leading `'`.
+    static func inert(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, formulaStarts.contains(first) else { return text }
+        return "'" + text
+    }
+
+    private static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 
     private static func field(_ f: String) -> String {
         f.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })

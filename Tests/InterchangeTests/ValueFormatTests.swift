@@ -33,6 +33,13 @@ struct ValueFormatTests {
         #expect(CSV.line(["@id", "line\nbreak"]) == "@id,\"line\nbreak\"")
     }
 
+    @Test("CSV writes text a spreadsheet would run as a formula after a ', and numbers as they are")
+    func csvFormulas() {
+        #expect(CSV.line([.string("=HYPERLINK(\"http://x\",\"y\")"), .string("+1"), .string("-2"), .string("@SUM(A1)"),
+                          .string("\tx"), .string("\rx"), .int(-3), .double(-0.5), .string("a=b"), .string("'quoted")])
+                == "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",'+1,'-2,'@SUM(A1),'\tx,\"'\rx\",-3,-0.5,a=b,'quoted")
+    }
+
     @Test("a store file's kind comes from its first bytes, whatever its name; a missing file from its extension")
     func storeKinds() throws {
         let folder = try Fixtures.temporaryDirectory("kinds")
