@@ -63,7 +63,8 @@ struct ModelCommand: ParsableCommand {
         }
         let summary = ModelSummary(versions)
         switch format {
-        case .text: try StandardOutput.write(heading + summary.text + tail)
+        // Names, defaults and predicates come from the file: nothing in them reaches the terminal as a control.
+        case .text: try StandardOutput.write(TerminalText.safe(heading + summary.text + tail))
         case .json: try StandardOutput.write(try summary.json())
         }
     }
@@ -121,14 +122,23 @@ struct ModelCommand: ParsableCommand {
         }
         do {
             try XcodeModelFile.write(versions, to: url)
+        } catch let error as ModelError {
+            throw CommandFailure(error)
         } catch {
+            try? FileManager.default.removeItem(at: url)
             throw CommandFailure("cannot write \(url.path): \(error.localizedDescription)")
         }
         // What was written must read back as the same model, or the user would be left with
-        // a source that differs from the compiled model they recovered it from.
-        let written = try Self.load(url)
-        guard written.versions.map(\.name) == versions.versions.map(\.name) else {
-            throw CommandFailure("\(url.path) was written but does not read back with the same versions")
+        // a source that differs from the compiled model they recovered it from: such a
+        // bundle is taken away again.
+        do {
+            let written = try Self.load(url)
+            guard written.versions.map(\.name) == versions.versions.map(\.name) else {
+                throw CommandFailure("\(url.path) was written but does not read back with the same versions; it was removed")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
         }
         try StandardOutput.write("wrote \(url.path): \(versions.versions.count) version\(versions.versions.count == 1 ? "" : "s"), current \(versions.currentVersionName)\n")
     }

@@ -41,8 +41,9 @@ struct TermDataCommand: ParsableCommand {
 /// its own words, or a library error's description.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
-    init(_ error: Error) { self.description = ErrorText.message(for: error, cellWidth: { DisplayWidth.of($0) }) }
+    /// What is said, with any control character from a file or a store written as an escape.
+    init(_ description: String) { self.description = TerminalText.safe(description) }
+    init(_ error: Error) { self.init(ErrorText.message(for: error, cellWidth: { DisplayWidth.of($0) })) }
 
     /// Runs `body`, turning any error it throws into a failure with the error's message.
     static func rethrowing<T>(_ body: () throws -> T) throws -> T {

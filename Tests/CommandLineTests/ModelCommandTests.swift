@@ -252,6 +252,37 @@ struct CompiledModelCommandTests {
         #expect(again.stderr.contains("already exists"))
     }
 
+    /// A compiled model whose texts carry escape sequences and a control character XML cannot hold.
+    private func hostileMom() throws -> URL {
+        let model = try ManagedObjectModel(
+            entities: [EntityDescription(name: "Note", attributes: [
+                AttributeDescription(name: "title", type: .string, defaultValue: .string("\u{1B}]0;owned\u{7}\u{1B}[2J")),
+            ])],
+            fetchRequestTemplates: [FetchRequestTemplate(name: "all", entityName: "Note", predicateFormat: "title == '\u{1B}[31m'")])
+        let url = try Fixtures.temporaryDirectory("hostile").appendingPathComponent("Hostile.mom")
+        try CompiledModelEncoder.encode(model).write(to: url)
+        return url
+    }
+
+    @Test("model prints a file's escape sequences as escapes, never raw to the terminal")
+    func escapesControls() throws {
+        let result = try TermDataProcess.run(["model", try hostileMom().path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{7}"), "\(result.stdout.debugDescription)")
+        #expect(result.stdout.contains(#"\u{1b}]0;owned\u{7}\u{1b}[2J"#), "\(result.stdout)")
+    }
+
+    @Test("--write-xcdatamodeld refuses a model XML cannot hold, naming the element, and leaves nothing behind")
+    func unwritableSource() throws {
+        let target = try Fixtures.temporaryDirectory("unwritable").appendingPathComponent("Out.xcdatamodeld")
+        let result = try TermDataProcess.run(["model", try hostileMom().path, "--write-xcdatamodeld", target.path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("<attribute name=\"title\">") && result.stderr.contains("U+001B, a control character an XML file cannot hold"),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}"))
+        #expect(!FileManager.default.fileExists(atPath: target.path), "nothing was written")
+    }
+
     @Test("a broken .mom is refused naming the file and the byte")
     func broken() throws {
         let url = try Fixtures.temporaryDirectory("mom").appendingPathComponent("Cut.mom")

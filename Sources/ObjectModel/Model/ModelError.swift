@@ -46,6 +46,9 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Two models being merged that both define an entity (or a fetch request template)
         /// of one name: where each comes from.
         case definedInBoth(what: String, first: String, second: String)
+        /// Text in a model that an XML file cannot hold (a control character other than tab
+        /// and line breaks): the element it is in, and the character.
+        case unwritableInXML(element: String, character: Unicode.Scalar)
     }
 
     public var kind: Kind
@@ -117,6 +120,8 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case .definedInBoth(let what, let first, let second):
             return "the \(what) is defined both in \(first) and in \(second); models merge only when their names differ"
         case .missingCurrentVersion(let v): return "the current version '\(v)' is not in the bundle"
+        case .unwritableInXML(let element, let character):
+            return String(format: "%@ holds U+%04X, a control character an XML file cannot hold; nothing was written", element, character.value)
         }
     }
 

@@ -93,10 +93,14 @@ public enum XcodeModelFile {
 
     /// Writes every version into a `.xcdatamodeld` bundle with its `.xccurrentversion`.
     public static func write(_ versions: ModelVersions, to url: URL) throws {
+        // Every version's text first: a model that XML cannot hold is refused before a file is made.
+        let contents = try versions.versions.map { try Self.contents(of: $0.model, file: $0.name + ".xcdatamodel") }
         let fm = FileManager.default
         try fm.createDirectory(at: url, withIntermediateDirectories: true)
-        for version in versions.versions {
-            try writeVersion(version.model, to: url.appendingPathComponent(version.name + ".xcdatamodel"))
+        for (version, xml) in zip(versions.versions, contents) {
+            let folder = url.appendingPathComponent(version.name + ".xcdatamodel")
+            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(xml.utf8).write(to: folder.appendingPathComponent("contents"), options: .atomic)
         }
         let plist: [String: Any] = ["_XCCurrentVersionName": versions.currentVersionName + ".xcdatamodel"]
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
@@ -105,8 +109,27 @@ public enum XcodeModelFile {
 
     /// Writes one version as a `.xcdatamodel` folder with its `contents` file.
     public static func writeVersion(_ model: ManagedObjectModel, to url: URL) throws {
+        let xml = try contents(of: model, file: url.lastPathComponent)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        let xml = XcodeModelWriter().write(model)
         try Data(xml.utf8).write(to: url.appendingPathComponent("contents"), options: .atomic)
+    }
+
+    /// A version's `contents` file, or the error naming the element (and its line) that
+    /// holds text XML cannot hold: a model read from a compiled file or a store may carry
+    /// any character, and a file that nothing could read back must not be written.
+    static func contents(of model: ManagedObjectModel, file: String) throws -> String {
+        let xml = XcodeModelWriter().write(model)
+        guard XMLText.firstUnwritable(in: xml) != nil else { return xml }
+        for (number, line) in xml.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            guard let character = XMLText.firstUnwritable(in: String(line)) else { continue }
+            // The element as far as its name: `<attribute name="title"`.
+            let trimmed = line.drop { $0 == " " }
+            var element = String(trimmed.prefix { $0 != " " && $0 != ">" })
+            if let name = trimmed.range(of: " name=\"") {
+                element += " " + trimmed[name.lowerBound...].dropFirst().prefix { $0 != " " && $0 != ">" }
+            }
+            throw ModelError(.unwritableInXML(element: element + ">", character: character), file: file, line: number + 1)
+        }
+        return xml
     }
 }
