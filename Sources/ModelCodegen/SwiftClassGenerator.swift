@@ -64,10 +64,20 @@ public struct SwiftClassGenerator {
 
     /// The type a relationship to an entity names: its class, or `ManagedObject` for an
     /// entity whose objects have none of their own (`NSManagedObject`, code generation manual).
-    func referenceName(of entity: Entity) -> String {
+    ///
+    /// - Throws: `CodegenError` when the class name (written by hand, so not otherwise
+    ///   checked) is no Swift type name: it would be pasted into the generated code.
+    func referenceName(of entity: Entity) throws -> String {
         let represented = entity.declaration.className ?? ""
         if generation(of: entity) == .manual, represented.isEmpty || represented == "NSManagedObject" { return "ManagedObject" }
-        return className(of: entity)
+        let name = className(of: entity)
+        try checkClassName(name, entity: entity)
+        return name
+    }
+
+    /// The type a relationship or fetched property names for the entity called `name`.
+    private func referenceName(ofEntityNamed name: String) throws -> String {
+        try model.entity(named: name).map { try referenceName(of: $0) } ?? "ManagedObject"
     }
 
     /// The Swift class of an entity: its `representedClassName` without a module, or its name.
@@ -120,6 +130,14 @@ public struct SwiftClassGenerator {
             if let other = classOwners[name] {
                 throw CodegenError(entity: entity.name, reason: "its class \(name) is also entity \(other)'s class; give one a class name of its own")
             }
+            // Each class has a file of its name: names that differ only in case would be one
+            // file where the file system ignores case (macOS's, by default).
+            if let (other, owner) = classOwners.first(where: { $0.key.lowercased() == name.lowercased() }) {
+                throw CodegenError(entity: entity.name, reason: "its class \(name) and entity \(owner)'s class \(other) differ only in case, and their files would be one on macOS; rename one")
+            }
+            if name == registryName {
+                throw CodegenError(entity: entity.name, reason: "its class name \(name) is the name of the list of classes generated for the model \(modelName); give the entity another class name")
+            }
             classOwners[name] = entity.name
             if generation == .category, entity.parentName != nil || !entity.subentityNames.isEmpty {
                 throw CodegenError(entity: entity.name, reason: "an entity with a parent or sub-entities is generated whole (code generation \"class\"); an extension cannot give each class its own entity")
@@ -148,10 +166,11 @@ public struct SwiftClassGenerator {
 
     /// - Parameter by: what generates the file again.
     private func header(_ what: String, by: String? = nil) -> String {
-        """
+        let file = Self.commentText(modelFileName)
+        return """
         \(Self.marker)
-        // \(what) of \(modelFileName): written again, with any edit lost, whenever the
-        // classes are generated (\(by ?? "`termdata model \(modelFileName) --swift DIR`")).
+        // \(what) of \(file): written again, with any edit lost, whenever the
+        // classes are generated (\(by ?? "`termdata model \(file) --swift DIR`")).
 
 
         """
@@ -163,7 +182,7 @@ public struct SwiftClassGenerator {
         if generation == .classDefinition {
             // A sub-entity's class, generated or written by hand, subclasses this one.
             let hasSubclasses = !entity.subentityNames.isEmpty
-            let parentClass = entity.parentName.flatMap { model.entity(named: $0) }.map { referenceName(of: $0) }
+            let parentClass = try entity.parentName.flatMap { model.entity(named: $0) }.map { try referenceName(of: $0) }
                 .flatMap { $0 == "ManagedObject" ? nil : $0 }
             let kind = hasSubclasses ? "open class" : "public final class"
             lines.append("/// The objects of entity \(entity.name)\(entity.isAbstract ? " (abstract: its objects are of its sub-entities)" : "").")
@@ -180,20 +199,21 @@ public struct SwiftClassGenerator {
             lines.append(keyPathTable(for: entity, className: name, declaration: "public static var"))
             lines.append("")
         }
+        try checkMemberNames(of: entity)
         var members: [String] = []
         for attribute in declared.attributes {
             try checkPropertyName(attribute.name, entity: entity)
-            members.append(attributeProperty(attribute))
+            members.append(try attributeProperty(attribute, entity: entity))
         }
         for relationship in declared.relationships {
             try checkPropertyName(relationship.name, entity: entity)
-            members.append(relationshipProperty(relationship))
+            members.append(try relationshipProperty(relationship))
         }
         for fetched in declared.fetchedProperties {
             try checkPropertyName(fetched.name, entity: entity)
-            let destination = model.entity(named: fetched.entityName).map { referenceName(of: $0) } ?? "ManagedObject"
+            let destination = try referenceName(ofEntityNamed: fetched.entityName)
             members.append("""
-                    /// Fetched property \(fetched.name): the \(fetched.entityName) objects its predicate matches, fetched when read.
+                    /// Fetched property \(fetched.name): the \(Self.commentText(fetched.entityName)) objects its predicate matches, fetched when read.
                     public var \(Self.identifier(fetched.name)): [\(destination)] { orderedDestinations(\(Self.literal(fetched.name))) }
                 """)
         }
@@ -204,7 +224,7 @@ public struct SwiftClassGenerator {
             lines.append(members.joined(separator: "\n\n"))
             lines.append("}")
         }
-        let methods = declared.relationships.filter(\.isToMany).map(relationshipMethods)
+        let methods = try declared.relationships.filter(\.isToMany).map(relationshipMethods)
         if !methods.isEmpty {
             lines.append("")
             lines.append("extension \(name) {")
@@ -224,7 +244,7 @@ public struct SwiftClassGenerator {
         return entries.isEmpty ? head + " [:] }" : ([head + " ["] + entries + ["    ] }"]).joined(separator: "\n")
     }
 
-    private func attributeProperty(_ attribute: AttributeDescription) -> String {
+    private func attributeProperty(_ attribute: AttributeDescription, entity: Entity) throws -> String {
         let key = Self.literal(attribute.name), name = Self.identifier(attribute.name)
         let summary = "/// \(attribute.name): \(attribute.type.xcodeName)\(attribute.isOptional ? ", optional" : "")\(attribute.isTransient ? ", transient" : "")"
         if Self.usesObjectValue(attribute.type) {
@@ -243,6 +263,9 @@ public struct SwiftClassGenerator {
         let fallback: String?
         if !attribute.isOptional, let literal = Self.literal(attribute.defaultValue, type: attribute.type) {
             fallback = literal
+        } else if !attribute.isOptional, Self.isOutOfReach(attribute.defaultValue, type: attribute.type) {
+            throw CodegenError(entity: entity.name, property: attribute.name,
+                               reason: "its default value \(attribute.defaultValue) is no \(attribute.type.xcodeName) a Swift literal can hold; change the default, or make the attribute optional")
         } else if Self.isScalar(attribute) {
             fallback = attribute.type == .boolean ? "false" : "0"
         } else {
@@ -259,13 +282,13 @@ public struct SwiftClassGenerator {
             """
     }
 
-    private func relationshipProperty(_ relationship: RelationshipDescription) -> String {
+    private func relationshipProperty(_ relationship: RelationshipDescription) throws -> String {
         let key = Self.literal(relationship.name), name = Self.identifier(relationship.name)
-        let destination = model.entity(named: relationship.destinationEntityName).map { referenceName(of: $0) } ?? "ManagedObject"
-        let inverse = relationship.inverseName.map { ", inverse \($0)" } ?? ""
+        let destination = try referenceName(ofEntityNamed: relationship.destinationEntityName)
+        let inverse = relationship.inverseName.map { ", inverse \(Self.commentText($0))" } ?? ""
         if !relationship.isToMany {
             return """
-                    /// \(relationship.name): to-one \(relationship.destinationEntityName)\(inverse).
+                    /// \(relationship.name): to-one \(Self.commentText(relationship.destinationEntityName))\(inverse).
                     public var \(name): \(destination)? {
                         get { destination(\(key)) }
                         set { setDestination(newValue, forKey: \(key)) }
@@ -274,7 +297,7 @@ public struct SwiftClassGenerator {
         }
         let (type, read) = relationship.isOrdered ? ("[\(destination)]", "orderedDestinations") : ("Set<\(destination)>", "destinations")
         return """
-                /// \(relationship.name): to-many \(relationship.destinationEntityName)\(relationship.isOrdered ? ", ordered" : "")\(inverse).
+                /// \(relationship.name): to-many \(Self.commentText(relationship.destinationEntityName))\(relationship.isOrdered ? ", ordered" : "")\(inverse).
                 public var \(name): \(type) {
                     get { \(read)(\(key)) }
                     set { setDestinations(newValue, forKey: \(key)) }
@@ -282,10 +305,10 @@ public struct SwiftClassGenerator {
             """
     }
 
-    private func relationshipMethods(_ relationship: RelationshipDescription) -> String {
+    private func relationshipMethods(_ relationship: RelationshipDescription) throws -> String {
         let key = Self.literal(relationship.name)
-        let destination = model.entity(named: relationship.destinationEntityName).map { referenceName(of: $0) } ?? "ManagedObject"
-        let capitalized = relationship.name.prefix(1).uppercased() + relationship.name.dropFirst()
+        let destination = try referenceName(ofEntityNamed: relationship.destinationEntityName)
+        let capitalized = Self.capitalized(relationship.name)
         return """
                 /// Adds to \(relationship.name); the inverse follows.
                 public func addTo\(capitalized)(_ value: \(destination)) { addDestinations(CollectionOfOne(value), forKey: \(key)) }
@@ -345,19 +368,57 @@ public struct SwiftClassGenerator {
             && [.integer16, .integer32, .integer64, .double, .float, .boolean].contains(attribute.type)
     }
 
-    /// A default value as Swift source, when the type has a literal for it.
+    /// A default value as Swift source, when the type has a literal for it: one the compiler
+    /// takes (an integer within its type's range, a finite number) and that cannot fail
+    /// when it runs (a URL that parses, a decimal that is a number).
     static func literal(_ value: ObjectValue, type: AttributeType) -> String? {
         switch (type, value) {
-        case (.integer16, .int(let i)), (.integer32, .int(let i)), (.integer64, .int(let i)): return "\(i)"
-        case (.double, .double(let d)), (.float, .double(let d)): return d.isFinite ? "\(d)" : nil
+        case (.integer16, .int(let i)): return Int16(exactly: i).map { "\($0)" }
+        case (.integer32, .int(let i)): return Int32(exactly: i).map { "\($0)" }
+        case (.integer64, .int(let i)): return "\(i)"
+        case (.double, .double(let d)): return d.isFinite ? "\(d)" : nil
+        case (.float, .double(let d)): return d.isFinite && Float(d).isFinite ? "\(d)" : nil
         case (.boolean, .bool(let b)): return b ? "true" : "false"
         case (.string, .string(let s)): return literal(s)
-        case (.decimal, .decimal(let d)): return "Decimal(string: \(literal("\(d)")), locale: Locale(identifier: \"en_US_POSIX\"))!"
-        case (.date, .date(let d)): return "Date(timeIntervalSinceReferenceDate: \(d.timeIntervalSinceReferenceDate))"
+        case (.decimal, .decimal(let d)):
+            guard !d.isNaN, Decimal(string: "\(d)", locale: Locale(identifier: "en_US_POSIX")) != nil else { return nil }
+            return "Decimal(string: \(literal("\(d)")), locale: Locale(identifier: \"en_US_POSIX\"))!"
+        case (.date, .date(let d)):
+            return d.timeIntervalSinceReferenceDate.isFinite ? "Date(timeIntervalSinceReferenceDate: \(d.timeIntervalSinceReferenceDate))" : nil
         case (.uuid, .uuid(let u)): return "UUID(uuidString: \(literal(u.uuidString)))!"
-        case (.uri, .url(let u)): return "URL(string: \(literal(u.absoluteString)))!"
+        case (.uri, .url(let u)): return URL(string: u.absoluteString) == nil ? nil : "URL(string: \(literal(u.absoluteString)))!"
         default: return nil
         }
+    }
+
+    /// Whether a default of the attribute's own kind has no literal (an integer past its
+    /// type's range, a number that is not finite, a URL that does not parse): generated
+    /// code would not compile, or would stop at its first read.
+    static func isOutOfReach(_ value: ObjectValue, type: AttributeType) -> Bool {
+        switch (type, value) {
+        case (.integer16, .int), (.integer32, .int), (.double, .double), (.float, .double), (.decimal, .decimal),
+             (.date, .date), (.uri, .url):
+            return literal(value, type: type) == nil
+        default:
+            return false
+        }
+    }
+
+    /// Text from the model as it may stand in a `//` comment: on one line, controls escaped.
+    static func commentText(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .format: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// `items` as the methods of a to-many name it: `Items` (`addToItems`).
+    static func capitalized(_ name: String) -> String {
+        name.prefix(1).uppercased() + name.dropFirst()
     }
 
     /// A Swift string literal.
@@ -400,6 +461,30 @@ public struct SwiftClassGenerator {
         "willSave", "didSave", "validateForInsert", "validateForUpdate", "validateForDelete", "fireFault",
     ]
 
+    /// Refuses two members of one class with one name: a property, or the `addTo…` and
+    /// `removeFrom…` methods of a to-many (`items` and `Items` both make `addToItems`), among
+    /// the entity's own properties and those it inherits.
+    private func checkMemberNames(of entity: Entity) throws {
+        var owners: [String: String] = [:]
+        let own = Set(entity.declaration.attributes.map(\.name) + entity.declaration.relationships.map(\.name)
+                      + entity.declaration.fetchedProperties.map(\.name))
+        func claim(_ member: String, by property: String) throws {
+            if let other = owners[member], other != property {
+                let culprit = own.contains(property) ? property : other
+                throw CodegenError(entity: entity.name, property: culprit,
+                                   reason: "the generated member \(member) would be both \(other)'s and \(property)'s; rename one of them")
+            }
+            owners[member] = property
+        }
+        let properties = entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties.map(\.name)
+        for name in properties { try claim(name, by: name) }
+        for relationship in entity.relationships where relationship.isToMany {
+            let capitalized = Self.capitalized(relationship.name)
+            try claim("addTo" + capitalized, by: relationship.name)
+            try claim("removeFrom" + capitalized, by: relationship.name)
+        }
+    }
+
     /// Names a class cannot take without hiding a type the generated code uses.
     static let reservedClassNames: Set<String> = [
         "ManagedObject", "TypedObject", "FetchRequest", "ObjectValue", "PersistentStoreCoordinator", "Foundation",
@@ -408,6 +493,9 @@ public struct SwiftClassGenerator {
     ]
 
     private func checkClassName(_ name: String, entity: Entity) throws {
+        if let problem = SwiftIdentifier.problem(with: name) {
+            throw CodegenError(entity: entity.name, reason: "its class name '\(Self.commentText(name))' is not a Swift type name: \(problem)")
+        }
         guard ManagedObjectModel.isValidName(name), !Self.keywords.contains(name) else {
             throw CodegenError(entity: entity.name, reason: "its class name '\(name)' is not a Swift type name")
         }
@@ -417,6 +505,9 @@ public struct SwiftClassGenerator {
     }
 
     private func checkPropertyName(_ name: String, entity: Entity) throws {
+        if let problem = SwiftIdentifier.problem(with: name) {
+            throw CodegenError(entity: entity.name, property: Self.commentText(name), reason: "the name is not a Swift name: \(problem)")
+        }
         guard !Self.memberNames.contains(name) else {
             throw CodegenError(entity: entity.name, property: name,
                                reason: "the name is a member every managed object has (\(name)); rename the property, or set the entity's code generation to manual and write the class yourself")

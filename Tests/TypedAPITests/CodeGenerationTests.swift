@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ModelCodegen
 import ObjectModel
+import Predicates
 import TestSupport
 
 @Suite("Code generation rules")
@@ -94,6 +95,71 @@ struct CodeGenerationTests {
             try generator(#"<entity name="A" codeGenerationType="class"/><entity name="B" parentEntity="A" codeGenerationType="category"/>"#).files()
         }
         #expect(chain?.description.hasPrefix("entity 'B': an entity with a parent or sub-entities is generated whole") == true)
+    }
+
+    @Test("a hand-written class name another entity's code would name is checked: a model cannot add statements to the program")
+    func classNameInjection() throws {
+        let folder = try Fixtures.temporaryDirectory("injection")
+        let generator = try generator("""
+            <entity name="Pot" codeGenerationType="class">
+              <relationship name="label" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Label" inverseName="pot" inverseEntity="Label"/>
+            </entity>
+            <entity name="Label" representedClassName="Label? { nil }&#10;}&#10;func pwn() { print(&quot;owned&quot;) }&#10;extension Pot { var x: Int">
+              <relationship name="pot" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Pot" inverseName="label" inverseEntity="Pot"/>
+            </entity>
+            """)
+        let error = #expect(throws: CodegenError.self) { try generator.write(to: folder) }
+        #expect(error?.description.hasPrefix("entity 'Label': its class name 'Label? { nil }\\u{a}}") == true, "\(String(describing: error))")
+        #expect(error?.description.hasSuffix("is not a Swift type name: “?” (U+003F) cannot be in a Swift name") == true, "\(String(describing: error))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing is written")
+    }
+
+    @Test("a name with a character that does not show is refused, naming entity and property", arguments: ["\u{200D}", "\u{202E}", "\u{200B}"])
+    func invisibleCharacters(_ invisible: String) throws {
+        let name = "title" + invisible
+        let error = #expect(throws: (any Error).self) {
+            try generator(#"<entity name="Plant"><attribute name="\#(name)" optional="YES" attributeType="String"/></entity>"#).files()
+        }
+        // The model's own check (a name is an identifier) or code generation's (nothing invisible) refuses it.
+        let text = String(describing: error)
+        #expect(text.contains("Plant") && text.contains("title"), "\(text)")
+    }
+
+    @Test("two to-many relationships whose methods would share a name are refused")
+    func duplicateAccessors() throws {
+        let error = #expect(throws: CodegenError.self) {
+            try generator("""
+                <entity name="Box" codeGenerationType="class">
+                  <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Box"/>
+                  <relationship name="Items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Box"/>
+                </entity>
+                """).files()
+        }
+        #expect(error?.description.contains("the generated member addToItems would be both items's and Items's") == true, "\(String(describing: error))")
+    }
+
+    @Test("a required attribute's default that no literal of its type holds is refused (the model's own check lets these through)", arguments: [
+        (AttributeType.double, ObjectValue.double(.infinity)), (.double, .double(.nan)), (.float, .double(-.infinity)),
+        (.date, .date(Date(timeIntervalSinceReferenceDate: .infinity))),
+    ])
+    func defaultsOutOfReach(_ type: AttributeType, _ value: ObjectValue) throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Gauge", attributes: [AttributeDescription(name: "level", type: type, isOptional: false, defaultValue: value)]),
+        ])
+        let error = #expect(throws: CodegenError.self) {
+            try SwiftClassGenerator(model: model, modelName: "Rules").files()
+        }
+        #expect(error?.description.hasPrefix("entity 'Gauge', property 'level': its default value") == true, "\(String(describing: error))")
+    }
+
+    @Test("a model file's name reaches the headers as one comment line")
+    func fileNameInHeader() throws {
+        let url = try ModelFixtures.writeModelFile(ModelFixtures.modelXML(#"<entity name="Plant"/>"#), name: "Rules")
+        let files = try SwiftClassGenerator(model: try ModelFile.read(url).current, modelName: "Rules",
+                                            modelFileName: "Rules\nfunc pwn() {}\n.xcdatamodeld").files()
+        for file in files {
+            #expect(!file.text.split(separator: "\n").contains { $0.hasPrefix("func pwn") }, "\(file.text)")
+        }
     }
 
     @Test("writing never overwrites a file it did not generate, replaces its own, and removes those of entities gone")
