@@ -13,6 +13,31 @@ struct ArchivedPredicate {
 
     let archive: KeyedArchive
 
+    init(archive: KeyedArchive) {
+        self.archive = archive
+    }
+
+    /// How deep predicates and expressions may nest: far past any written by hand, and short
+    /// of the stack. An archive nests as deep as it likes, or refers to itself (a compound
+    /// predicate among its own subpredicates); such a file is refused, not followed until
+    /// the stack runs out.
+    static let maximumDepth = 200
+    private let depth = Depth()
+
+    private final class Depth {
+        var level = 0
+    }
+
+    /// Runs `body` one level deeper, refusing to go past `maximumDepth`.
+    private func deeper<T>(_ body: () throws -> T) throws -> T {
+        depth.level += 1
+        defer { depth.level -= 1 }
+        guard depth.level <= Self.maximumDepth else {
+            throw Problem(message: "a predicate nests more than \(Self.maximumDepth) levels deep, or contains itself")
+        }
+        return try body()
+    }
+
     /// `NSPredicateOperatorType` as Foundation numbers it.
     static let operators: [Int: ComparisonOperator] = [
         0: .lessThan, 1: .lessThanOrEqualTo, 2: .greaterThan, 3: .greaterThanOrEqualTo, 4: .equalTo,
@@ -24,7 +49,7 @@ struct ArchivedPredicate {
     /// The predicate a field refers to; `nil` for none.
     func predicate(_ value: PropertyListValue?) throws -> ObjectPredicate? {
         guard let object = try archive.object(value) else { return nil }
-        return try predicate(object)
+        return try deeper { try predicate(object) }
     }
 
     private func predicate(_ object: KeyedArchive.Object) throws -> ObjectPredicate {
@@ -74,6 +99,10 @@ struct ArchivedPredicate {
         guard let object = try archive.object(value) else {
             throw Problem(message: "an expression is missing")
         }
+        return try deeper { try expression(object) }
+    }
+
+    private func expression(_ object: KeyedArchive.Object) throws -> ObjectExpression {
         switch object["NSExpressionType"]?.int {
         case Kind.constant?:
             return try constant(object["NSConstantValue"])
@@ -107,7 +136,7 @@ struct ArchivedPredicate {
 
     private func constant(_ value: PropertyListValue?) throws -> ObjectExpression {
         if let values = try? archive.elements(value), try archive.object(value) != nil {
-            return .aggregate(try values.map { try constant($0) })
+            return .aggregate(try deeper { try values.map { try constant($0) } })
         }
         guard let v = try archive.value(value) else {
             throw Problem(message: "a constant of a class this reader does not know")

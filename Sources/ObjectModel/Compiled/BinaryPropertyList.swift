@@ -83,10 +83,12 @@ public struct BinaryPropertyList {
     /// The deepest nesting read; archives are a few levels deep, so a file nested further
     /// is damaged (or built to exhaust the stack).
     private static let maximumDepth = 512
-    /// Values made so far. A file may refer to one collection many times over; this bounds
-    /// what a small file can make a reader build (ten million values: far beyond any model).
-    private var made = 0
-    private static let maximumValues = 10_000_000
+    /// Each object as read: a string, data or collection referred to again is the same value,
+    /// its storage shared, not another copy of it. A file may refer to one collection from
+    /// many places (a list of a thousand references to a list of a thousand references …):
+    /// read once each, its objects take memory in proportion to the file, not to what the
+    /// references would unfold to.
+    private var read: [Int: PropertyListValue] = [:]
 
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -162,10 +164,14 @@ public struct BinaryPropertyList {
         guard !path.contains(index) else {
             throw Problem(message: "object \(index) contains itself", offset: offsets[index])
         }
-        made += 1
-        guard made <= Self.maximumValues else {
-            throw Problem(message: "the file makes more than \(Self.maximumValues) values", offset: offsets[index])
-        }
+        if let value = read[index] { return value }
+        let value = try decode(index, path: &path)
+        read[index] = value
+        return value
+    }
+
+    /// Reads object `index` itself (`object` checks the reference and keeps what is read).
+    private mutating func decode(_ index: Int, path: inout [Int]) throws -> PropertyListValue {
         let position = offsets[index]
         let marker = bytes[position]
         switch marker >> 4 {
@@ -218,6 +224,7 @@ public struct BinaryPropertyList {
             return .string(s)
         case 0x6:
             let (count, start) = try length(marker: marker, at: position)
+            guard count <= bytes.count / 2 else { throw Problem(message: "a string of \(count) characters runs past the end of the file", offset: position) }
             let range = try span(start, count * 2, of: "a string")
             var units: [UInt16] = []
             units.reserveCapacity(count)
@@ -240,7 +247,7 @@ public struct BinaryPropertyList {
         case 0xD:
             let (count, start) = try length(marker: marker, at: position)
             let keys = try references(start, count)
-            let values = try references(start + count * referenceSize, count)
+            let values = try references(start + count * referenceSize, count)   // in the file: checked by the line above
             path.append(index)
             defer { path.removeLast() }
             var dictionary: [String: PropertyListValue] = [:]
@@ -258,6 +265,10 @@ public struct BinaryPropertyList {
     }
 
     private func references(_ start: Int, _ count: Int) throws -> [Int] {
+        // A length the file cannot hold is refused before it is multiplied (and overflows).
+        guard count <= bytes.count / referenceSize else {
+            throw Problem(message: "a collection of \(count) objects runs past the end of the file", offset: start)
+        }
         _ = try span(start, count * referenceSize, of: "a collection")
         return try (0..<count).map { try integer(at: start + $0 * referenceSize, size: referenceSize) }
     }

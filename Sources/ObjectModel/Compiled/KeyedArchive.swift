@@ -177,7 +177,8 @@ struct KeyedArchive {
     /// least significant first, each in the byte order `NS.mantissa.bo` names: 1 little
     /// endian, 2 big endian), an exponent and a sign.
     private static func decimal(_ object: Object) -> Decimal? {
-        guard let exponent = object["NS.exponent"]?.int, let negative = object["NS.negative"]?.bool,
+        // Decimal's exponent is a signed byte's: a larger one is no decimal (and would trap).
+        guard let exponent = object["NS.exponent"]?.int, (-128...127).contains(exponent), let negative = object["NS.negative"]?.bool,
               case .data(let mantissa)? = object["NS.mantissa"], mantissa.count % 2 == 0 else { return nil }
         let bytes = Array(mantissa)
         let bigEndian = object["NS.mantissa.bo"]?.int == 2
