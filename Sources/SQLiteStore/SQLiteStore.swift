@@ -96,10 +96,10 @@ public final class SQLiteStore: PersistentStore {
         try database.read { db in
             guard try db.tableExists("Z_METADATA"),
                   let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
-                  let plist = row["Z_PLIST"] as Data? else {
+                  let plist = Data.fromDatabaseValue(row["Z_PLIST"]) else {
                 throw ObjectGraphError.storeFormat(file: database.path, reason: "not a Core Data store (no Z_METADATA)")
             }
-            var (metadata, ownFormat) = try SQLiteMetadata.decode(plist, uuid: row["Z_UUID"] ?? "")
+            var (metadata, ownFormat) = try SQLiteMetadata.decode(plist, uuid: String.fromDatabaseValue(row["Z_UUID"]) ?? "")
             if !ownFormat {
                 metadata.appleVersionHashes = metadata.versionHashes
                 metadata.versionHashes = [:]
@@ -161,6 +161,9 @@ public final class SQLiteStore: PersistentStore {
         return configuration
     }
 
+    /// The longest file name a store can have: room for SQLite's `-journal` after it.
+    static let longestName = Int(NAME_MAX) - "-journal".utf8.count
+
     /// SQLite's limit on the columns of a table (SQLITE_MAX_COLUMN as built).
     static let maximumColumns = 2000
 
@@ -207,10 +210,16 @@ public final class SQLiteStore: PersistentStore {
         if exists, let url, let reason = Self.notSQLite(url) {
             throw ObjectGraphError.storeFormat(file: path, reason: reason)
         }
-        // SQLite would say "unable to open database file" and nothing more.
-        if let url, url.lastPathComponent.utf8.count > Int(NAME_MAX) {
+        // SQLite would say "unable to open database file" and nothing more, after making an
+        // empty file: beside the store it keeps files of the store's name and a suffix, the
+        // longest "-journal", and the name must leave room for it.
+        if let url, url.lastPathComponent.utf8.count > Self.longestName {
+            let count = url.lastPathComponent.utf8.count
             throw ObjectGraphError.storeFormat(
-                file: path, reason: "the file name is \(url.lastPathComponent.utf8.count) bytes long, more than the file system allows (\(NAME_MAX))")
+                file: path, reason: count > Int(NAME_MAX)
+                    ? "the file name is \(count) bytes long, more than the file system allows (\(NAME_MAX))"
+                    : "the file name is \(count) bytes long; SQLite keeps a file beside it named so with \"-journal\" added, "
+                        + "and the file system allows \(NAME_MAX) bytes, so a store's name has at most \(Self.longestName)")
         }
         // A model SQLite cannot hold is refused before a file is made for it.
         if !exists {
@@ -339,10 +348,10 @@ public final class SQLiteStore: PersistentStore {
     private static func open(_ db: Database, model: ManagedObjectModel, path: String,
                              options: StoreOptions) throws -> (StoreSchema, StoreMetadata) {
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
-              let plist = row["Z_PLIST"] as Data? else {
+              let plist = Data.fromDatabaseValue(row["Z_PLIST"]) else {
             throw ObjectGraphError.storeFormat(file: path, reason: "Z_METADATA has no property list")
         }
-        let uuid: String = row["Z_UUID"] ?? UUID().uuidString
+        let uuid = String.fromDatabaseValue(row["Z_UUID"]) ?? UUID().uuidString
         let (metadata, ownFormat) = try SQLiteMetadata.decode(plist, uuid: uuid)
         let numbers = try StoreSchema.entityNumbers(in: db, for: [model])
         // A model inferred from this very layout has no hashes to compare: its tables are checked below.

@@ -40,6 +40,10 @@ struct MigrateCommand: ParsableCommand {
             let from = try migrator.sourceVersion(forStoreAt: url, type: storeType)
             let steps = try migrator.plan(from: from)
             guard !steps.isEmpty else {
+                // At the current version by its metadata: it must also open as such (a store
+                // whose entity table lost rows is damaged, which `query` would say).
+                _ = try PersistentStoreCoordinator(model: versions.current)
+                    .addStore(type: storeType, at: url, options: StoreOptions(readOnly: true))
                 try StandardOutput.line("\(storeArguments.storeName) is at the current version (\(versions.currentVersionName)); nothing to do.")
                 return
             }

@@ -122,6 +122,26 @@ struct MigrateCommandTests {
         return url
     }
 
+    @Test("a store at the current version that does not open (its entity table lost a row) is reported as query reports it, not as nothing to do")
+    func currentButDamaged() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let versions = try XcodeModelFile.read(ModelFixtures.toDoHistory)
+        let url = folder.appendingPathComponent("todo.sqlite")
+        SQLiteStore.register()
+        do {
+            let stack = try TestStack(model: versions.current, type: .sqlite, url: url)
+            try stack.context.insertObject(forEntityName: "ToDo")["title"] = "alpha"
+            try stack.context.save()
+        }
+        let healthy = try TermDataProcess.run(["migrate", "--store", url.path, "--model", ModelFixtures.toDoHistory.path])
+        #expect(healthy.status == 0 && healthy.stdout.contains("nothing to do"), "\(healthy.stderr)")
+        try DatabaseQueue(path: url.path).write { try $0.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'ToDo'") }
+        let result = try TermDataProcess.run(["migrate", "--store", url.path, "--model", ModelFixtures.toDoHistory.path])
+        #expect(result.status != 0)
+        #expect(!result.stdout.contains("nothing to do"))
+        #expect(result.stderr.contains("Z_PRIMARYKEY lacks ToDo"), "\(result.stderr)")
+    }
+
     @Test("--dry-run reports the plan and changes nothing")
     func dryRun() throws {
         let folder = try Fixtures.temporaryDirectory()

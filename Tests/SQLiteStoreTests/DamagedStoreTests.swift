@@ -92,4 +92,19 @@ struct DamagedStoreTests {
         #expect("\(error)".contains("the file name is 307 bytes long, more than the file system allows (255)"), "\(error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
+
+    @Test("a name the file system takes but its journal's name would not (255 bytes) is refused before a file is made; 247 bytes opens",
+          arguments: [255, 248, 247])
+    func nameWithoutRoomForTheJournal(_ length: Int) throws {
+        let folder = try Fixtures.temporaryDirectory("journal-name")
+        let url = folder.appendingPathComponent(String(repeating: "b", count: length - 7) + ".sqlite")
+        if length > 247 {
+            let error = try #require(throws: ObjectGraphError.self) { try open(url) }
+            #expect("\(error)".contains("the file name is \(length) bytes long; SQLite keeps a file beside it named so with \"-journal\" added"), "\(error)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no empty file is left")
+        } else {
+            #expect(try open(url).count(for: FetchRequest(entityName: "ToDo")) == 0)
+            #expect(FileManager.default.fileExists(atPath: url.path))
+        }
+    }
 }
