@@ -133,4 +133,30 @@ struct ModelInferenceTests {
         try queue.close()
         #expect { try SQLiteStore.inferModel(at: url) } throws: { "\($0)".contains("Z_PRIMARYKEY") }
     }
+
+    @Test("Z_PRIMARYKEY as another program may have written it is refused with one clear message naming the row, never a crash", arguments: [
+        ("UPDATE Z_PRIMARYKEY SET Z_SUPER = 2 WHERE Z_NAME = 'SportCar'", "makes the entity SportCar its own parent"),
+        ("UPDATE Z_PRIMARYKEY SET Z_SUPER = 3 WHERE Z_NAME = 'Car'", "makes the entities' parents a cycle: Car → ExpensiveSportCar → SportCar → Car"),
+        ("UPDATE Z_PRIMARYKEY SET Z_ENT = 0 WHERE Z_NAME = 'Person'", "gives the entity Person the number 0"),
+        ("UPDATE Z_PRIMARYKEY SET Z_SUPER = 'Car' WHERE Z_NAME = 'SportCar'", "gives the entity SportCar the parent 'Car'"),
+        ("UPDATE Z_PRIMARYKEY SET Z_ENT = -4 WHERE Z_NAME = 'Person'", "gives the entity Person the number -4"),
+        ("UPDATE Z_PRIMARYKEY SET Z_NAME = NULL WHERE Z_NAME = 'Person'", "has a row whose Z_NAME is NULL"),
+        ("UPDATE Z_PRIMARYKEY SET Z_SUPER = 1.5 WHERE Z_NAME = 'SportCar'", "gives the entity SportCar the parent 1.5"),
+        ("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (5, 'Car', 0, 0)", "lists the entity Car twice (numbers 1 and 5)"),
+    ])
+    func hostileEntityTable(_ change: String, _ message: String) throws {
+        let url = try appleStoreWithoutCache()
+        try DatabaseQueue(path: url.path).write { try $0.execute(sql: change) }
+        let error = #expect(throws: ObjectGraphError.self) { try SQLiteStore.inferModel(at: url) }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains(url.path) && text.contains("Z_PRIMARYKEY " + message), "\(text)")
+    }
+
+    @Test("a parent Z_PRIMARYKEY does not list makes its children roots, as a renamed entity's old row leaves them")
+    func missingParent() throws {
+        let url = try appleStoreWithoutCache()
+        try DatabaseQueue(path: url.path).write { try $0.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_SUPER = 99 WHERE Z_NAME = 'Person'") }
+        let inferred = try SQLiteStore.inferModel(at: url)
+        #expect(inferred.model.entity(named: "Person")?.parentName == nil)
+    }
 }

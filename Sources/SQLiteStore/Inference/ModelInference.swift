@@ -82,18 +82,7 @@ private struct LayoutReader {
         guard try db.tableExists("Z_PRIMARYKEY") else {
             throw ObjectGraphError.storeFormat(file: path, reason: "not a Core Data store (no Z_PRIMARYKEY table to name its entities)")
         }
-        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
-            guard let number: Int = row["Z_ENT"], let name: String = row["Z_NAME"] else { continue }
-            guard ManagedObjectModel.isValidName(name) else {
-                throw ModelError(.invalidName(name), file: path, entity: name)
-            }
-            let entity = StoredEntity(number: number, name: name, parentNumber: row["Z_SUPER"] ?? 0)
-            entities[number] = entity
-            byName[name] = entity
-        }
-        guard !entities.isEmpty else {
-            throw ObjectGraphError.storeFormat(file: path, reason: "Z_PRIMARYKEY names no entities")
-        }
+        try readEntityTable()
         for entity in entities.values {
             let parent = entity.parentNumber == 0 ? nil : entities[entity.parentNumber]?.name
             descriptions[entity.name] = EntityDescription(name: entity.name, parent: parent)
@@ -121,6 +110,66 @@ private struct LayoutReader {
             "Names: entities are named as Z_PRIMARYKEY names them; a property is named after its column in lower case (Core Data's columns keep no case), except where a uniqueness index spells it.",
             "Optionality, defaults, validation and delete rules are not kept in the layout: every property is optional, with no default, and relationships nullify.",
         ])
+    }
+
+    /// The entities `Z_PRIMARYKEY` lists, checked as another program may have written them:
+    /// numbers that are positive integers and given once, names that are names, and parents
+    /// that make a tree (no entity its own ancestor). What is not is refused, naming the row;
+    /// a parent the table does not list makes its children roots, as Core Data's renamed
+    /// entities leave them.
+    private mutating func readEntityTable() throws {
+        func refuse(_ reason: String) -> ObjectGraphError {
+            .storeFormat(file: path, reason: "Z_PRIMARYKEY " + reason + "; the store's entities cannot be known without its model (give --model)")
+        }
+        func shown(_ value: DatabaseValue) -> String {
+            switch value.storage {
+            case .null: return "NULL"
+            case .string(let s): return "'\(s.prefix(40))'"
+            case .blob(let b): return "\(b.count) bytes"
+            case .int64(let i): return "\(i)"
+            case .double(let d): return "\(d)"
+            }
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
+            let numberValue: DatabaseValue = row["Z_ENT"], nameValue: DatabaseValue = row["Z_NAME"], parentValue: DatabaseValue = row["Z_SUPER"]
+            // Core Data's own bookkeeping rows for history have no table of the model's kind.
+            guard case .string(let name) = nameValue.storage else {
+                throw refuse("has a row whose Z_NAME is \(shown(nameValue)), not an entity name")
+            }
+            guard case .int64(let number64) = numberValue.storage, number64 > 0, let number = Int(exactly: number64) else {
+                throw refuse("gives the entity \(name) the number \(shown(numberValue)); entity numbers are integers from 1 on")
+            }
+            let parent: Int
+            switch parentValue.storage {
+            case .null: parent = 0
+            case .int64(let p) where p >= 0: parent = Int(p)
+            default: throw refuse("gives the entity \(name) the parent \(shown(parentValue)); Z_SUPER is an entity number, or 0 for none")
+            }
+            guard parent != number else { throw refuse("makes the entity \(name) its own parent (Z_SUPER \(parent))") }
+            guard ManagedObjectModel.isValidName(name) else {
+                throw ModelError(.invalidName(name), file: path, entity: name)
+            }
+            if let other = entities[number] { throw refuse("gives the number \(number) to both \(other.name) and \(name)") }
+            if let other = byName[name] { throw refuse("lists the entity \(name) twice (numbers \(other.number) and \(number))") }
+            let entity = StoredEntity(number: number, name: name, parentNumber: parent)
+            entities[number] = entity
+            byName[name] = entity
+        }
+        guard !entities.isEmpty else {
+            throw ObjectGraphError.storeFormat(file: path, reason: "Z_PRIMARYKEY names no entities")
+        }
+        for entity in entities.values.sorted(by: { $0.number < $1.number }) {
+            var seen: [Int] = [entity.number]
+            var current = entity.parentNumber
+            while current != 0, let parent = entities[current] {
+                guard !seen.contains(current) else {
+                    let chain = (seen + [current]).compactMap { entities[$0]?.name }
+                    throw refuse("makes the entities' parents a cycle: \(chain.joined(separator: " → "))")
+                }
+                seen.append(current)
+                current = parent.parentNumber
+            }
+        }
     }
 
     private func table(of root: StoredEntity) -> String { "Z" + root.name.uppercased() }

@@ -69,10 +69,10 @@ extension SQLiteStore {
         if !historyTriggers.isEmpty { try installHistory(HistorySchema(schema: new), in: db) }
 
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
-              let plist = row["Z_PLIST"] as Data? else {
+              let plist = Data.fromDatabaseValue(row["Z_PLIST"]) else {
             throw ObjectGraphError.storeFormat(file: path, reason: "Z_METADATA has no property list")
         }
-        var (metadata, _) = try SQLiteMetadata.decode(plist, uuid: row["Z_UUID"] ?? "")
+        var (metadata, _) = try SQLiteMetadata.decode(plist, uuid: String.fromDatabaseValue(row["Z_UUID"]) ?? "")
         metadata.versionHashes = destination.entityVersionHashes
         metadata.versionIdentifiers = destination.versionIdentifier.map { [$0] } ?? []
         try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [try SQLiteMetadata.encode(metadata)])

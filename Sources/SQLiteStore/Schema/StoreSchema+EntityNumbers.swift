@@ -14,7 +14,9 @@ extension StoreSchema {
     static func entityNumbers(in db: Database, for models: [ManagedObjectModel]) throws -> [String: Int] {
         var numbers: [String: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
-            if let name: String = row["Z_NAME"], let number: Int = row["Z_ENT"] { numbers[name] = number }
+            // Read as they are: another program may have written text where a number belongs,
+            // and such a row names no entity (GRDB would stop the program at a typed read).
+            if let name = String.fromDatabaseValue(row["Z_NAME"]), let number = Int.fromDatabaseValue(row["Z_ENT"]) { numbers[name] = number }
         }
         let stored = numbers
         for model in models {
