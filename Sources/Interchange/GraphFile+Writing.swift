@@ -68,7 +68,7 @@ extension GraphFile {
             guard let entity = model.entity(named: name) else { continue }
             writer.member(name, first: n == 0)
             writer.begin(UInt8(ascii: "["))
-            let attributes = entity.storedAttributes.map(\.name)
+            let attributes = entity.storedAttributes
             let relationships = entity.relationships.filter { !$0.isTransient }
             let members = 1 + attributes.count + relationships.count
             let all = keys[name] ?? []
@@ -85,7 +85,8 @@ extension GraphFile {
                     let id = "\(name)/\(start + i + 1)"
                     writer.element(first: start + i == 0)
                     try writer.write(.object(try exported(o, id: id, attributes: attributes, relationships: relationships, members: members,
-                                                          atID: atID, inStore: { place($0) != nil }, missing: missing)))
+                                                          atID: atID, inStore: { place($0) != nil }, missing: missing,
+                                                          unwritable: { problems.append($0) })))
                 }
                 try output(writer.take())
                 // What the batch brought into memory goes with it.

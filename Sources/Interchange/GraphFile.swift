@@ -126,13 +126,21 @@ public struct GraphFile: Sendable {
     /// `@id` of its destination (`null` for none, or for one not in the store, which
     /// `missing` hears of; left out for one that is not written), each to-many as the `@id`s
     /// of the members written (sorted, unless ordered).
-    static func exported(_ o: ManagedObject, id: String, attributes: [String], relationships: [RelationshipDescription], members: Int,
+    static func exported(_ o: ManagedObject, id: String, attributes: [AttributeDescription], relationships: [RelationshipDescription], members: Int,
                          atID: (ManagedObjectID) -> String?, inStore: (ManagedObjectID) -> Bool,
-                         missing: (ManagedObjectID, String, RelationshipDescription) -> Void) throws -> [String: JSONValue] {
+                         missing: (ManagedObjectID, String, RelationshipDescription) -> Void,
+                         unwritable: (GraphProblem) -> Void) throws -> [String: JSONValue] {
         var d: [String: JSONValue] = [:]
         d.reserveCapacity(members)
         d["@id"] = .string(id)
-        for a in attributes { d[a] = JSONValue.from(o[a]) }
+        for a in attributes {
+            let (json, problem) = JSONValue.exported(o[a.name], as: a.type)
+            d[a.name] = json
+            if let problem {
+                let refused = a.isOptional ? "" : ", and import refuses the file until \(id) has a \(a.name)"
+                unwritable(GraphProblem(id, "'\(a.name)' \(problem)\(refused)", key: a.name))
+            }
+        }
         for r in relationships {
             if r.isToMany {
                 let members = try o.objectIDs(forRelationshipNamed: r.name).compactMap(atID)
@@ -197,12 +205,13 @@ public struct GraphFile: Sendable {
         for name in names {
             guard let entity = model.entity(named: name) else { continue }
             // Looked up once per entity, and each object's members made room for at once.
-            let attributes = entity.storedAttributes.map(\.name)
+            let attributes = entity.storedAttributes
             let relationships = entity.relationships.filter { !$0.isTransient }
             let members = 1 + attributes.count + relationships.count
             entities[name] = try (objectsByEntity[name] ?? []).map { o in
                 try exported(o, id: ids[o.objectID]!, attributes: attributes, relationships: relationships, members: members,
-                             atID: { ids[$0] }, inStore: { inStore.contains($0) }, missing: missing)
+                             atID: { ids[$0] }, inStore: { inStore.contains($0) }, missing: missing,
+                             unwritable: { problems.append($0) })
             }
         }
         return GraphFile(entities: entities, problems: problems)

@@ -262,7 +262,11 @@ public enum JSONValue: Encodable, Equatable, Sendable {
         case .double(let d): return d.isFinite && d.rounded() == d && abs(d) < 1e15 ? .int(Int(d)) : .double(d)
         case .decimal(let d): return .decimal(d)
         case .string(let s): return .string(s)
-        case .date(let d): return .string(dateText(d))
+        case .date(let d):
+            if textDates.contains(d) { return .string(dateText(d)) }
+            // Past what a four-digit year writes: its seconds since 2001, as export writes it.
+            let seconds = d.timeIntervalSinceReferenceDate
+            return seconds.rounded() == seconds && abs(seconds) < 9e15 ? .int(Int(seconds)) : .double(seconds)
         case .data(let d): return .string(d.base64EncodedString())
         case .uuid(let u): return .string(u.uuidString)
         case .url(let u): return .string(u.absoluteString)
@@ -272,6 +276,47 @@ public enum JSONValue: Encodable, Equatable, Sendable {
             if let m = o as? ManagedObject { return .string(m.objectID.uriRepresentation.absoluteString) }
             if let id = o as? ManagedObjectID { return .string(id.uriRepresentation.absoluteString) }
             return .string("\(o)")
+        }
+    }
+
+    /// The dates an ISO-8601 text with a four-digit year holds: years 1 to 9999 (UTC).
+    static let textDates = Date(timeIntervalSince1970: -62_135_596_800)..<Date(timeIntervalSince1970: 253_402_300_800)
+
+    /// The JSON an export writes for an attribute's value, and, where that is `null` instead,
+    /// why: a value another program put in the store that is no value of the attribute's type
+    /// (text in a date column, a number past an integer type's range), or a number JSON cannot
+    /// hold (infinite, NaN), would make a file that import refuses or nothing can read. A date
+    /// beyond years 1 to 9999 is written as its seconds since 2001-01-01 UTC, which import
+    /// reads back exactly.
+    public static func exported(_ value: ObjectValue, as type: AttributeType) -> (json: JSONValue, problem: String?) {
+        switch (type, value) {
+        case (_, .null): return (.null, nil)
+        case (.string, .string(let s)): return (.string(s), nil)
+        case (.boolean, .bool(let b)): return (.bool(b), nil)
+        case (.integer16, .int(let i)), (.integer32, .int(let i)), (.integer64, .int(let i)):
+            if let problem = type.rangeProblem(.int(i)) { return (.null, "\(problem); written as null") }
+            return (.int(i), nil)
+        case (.double, .double(let d)), (.float, .double(let d)), (.transformable, .double(let d)):
+            guard d.isFinite else { return (.null, "holds \(d), which JSON cannot hold; written as null") }
+            return (from(value), nil)
+        case (.date, .date(let d)):
+            let seconds = d.timeIntervalSinceReferenceDate
+            guard seconds.isFinite else { return (.null, "holds a date of \(seconds) seconds, which no file can hold; written as null") }
+            return (from(value), nil)
+        case (.transformable, _), (.undefined, _), (.objectID, _):
+            return (from(value), nil)
+        default:
+            let json = from(value)
+            if json.attributeValue(type) != nil { return (json, nil) }
+            let shown: String
+            switch value {
+            case .string(let s): shown = "the text “\(s.count > 40 ? s.prefix(40) + "…" : s)”"
+            case .int(let i): shown = "the number \(i)"
+            case .double(let d): shown = "the number \(d)"
+            case .data(let d): shown = "\(d.count) bytes"
+            default: shown = "a value"
+            }
+            return (.null, "holds \(shown), which is no \(type.xcodeName); written as null")
         }
     }
 
@@ -294,6 +339,9 @@ public enum JSONValue: Encodable, Equatable, Sendable {
         case (.boolean, .bool(let b)): return .bool(b)
         case (.string, .string(let s)): return .string(s)
         case (.date, .string(let s)): return Self.date(s).map(ObjectValue.date)
+        // Seconds since 2001-01-01 UTC: how an export writes a date past year 9999 (or before 1).
+        case (.date, .int(let i)): return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+        case (.date, .double(let d)): return .date(Date(timeIntervalSinceReferenceDate: d))
         case (.binary, .string(let s)), (.transformable, .string(let s)): return Data(base64Encoded: s).map(ObjectValue.data)
         // A transformable value that is not a blob is written as itself, and read back so.
         case (.transformable, .int(let i)): return .int(i)

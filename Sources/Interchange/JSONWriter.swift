@@ -22,6 +22,8 @@ struct JSONWriter {
         case .null: append("null")
         case .bool(let b): append(b ? "true" : "false")
         case .int(let i): append(String(i))
+        // What JSON has no number for (a store may hold it) is written as text, as it reads.
+        case .double(let d) where !d.isFinite: writeString(d.isNaN ? "NaN" : d > 0 ? "Infinity" : "-Infinity")
         case .double, .decimal: try writeByEncoder(value)
         case .string(let s): writeString(s)
         case .array(let items):

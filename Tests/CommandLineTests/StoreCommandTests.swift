@@ -706,6 +706,37 @@ struct StoreCommandTests {
         #expect(copy.status == 0, "\(copy.stderr)")
     }
 
+    @Test("values another program put in a store: far dates export as seconds and import back; what no file can hold is named and written as null")
+    func valuesFromAnotherWriter() throws {
+        let cli = try CommandLineSession()
+        let (store, stack) = try companyStore(in: cli)
+        for name in ["far", "text", "infinite", "past9999"] {
+            let employee = try stack.context.insertObject(forEntityName: "Employee")
+            employee["name"] = .string(name)
+        }
+        try stack.context.save()
+        // Employee.hired is a Date (at least 2001-01-01, the model says).
+        try DatabaseQueue(path: store.path).write { db in
+            try db.execute(sql: "UPDATE ZEMPLOYEE SET ZHIRED = 1e300 WHERE ZNAME = 'far'")
+            try db.execute(sql: "UPDATE ZEMPLOYEE SET ZHIRED = 'next week' WHERE ZNAME = 'text'")
+            try db.execute(sql: "UPDATE ZEMPLOYEE SET ZHIRED = 9e999 WHERE ZNAME = 'infinite'")
+            try db.execute(sql: "UPDATE ZEMPLOYEE SET ZHIRED = 400000000000 WHERE ZNAME = 'past9999'")
+        }
+        let model = ModelFixtures.company.path
+        let json = try cli.run(["export", "--store", store.path, "--model", model])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stderr.contains("'hired' holds the text “next week”, which is no Date; written as null"), "\(json.stderr)")
+        #expect(json.stderr.contains("'hired' holds a date of inf seconds, which no file can hold; written as null"), "\(json.stderr)")
+        #expect(json.stderr.components(separatedBy: "warning:").count == 3, "two warnings: \(json.stderr)")
+        #expect(json.stdout.contains("\"hired\" : 1e+300") && json.stdout.contains("\"hired\" : 400000000000"), "\(json.stdout)")
+        let file = try cli.write(json.stdout, to: "company.json")
+        let copy = cli.file("copy.sqlite").path
+        let imported = try cli.run(["import", "--store", copy, "--model", model, file])
+        #expect(imported.status == 0, "what export writes, import reads: \(imported.stderr)")
+        let again = try cli.run(["export", "--store", copy, "--model", model])
+        #expect(again.stdout == json.stdout, "the far dates came back exactly")
+    }
+
     @Test("a required reference to a missing row is exported as null with a warning that import will refuse it")
     func exportDanglingRequiredReference() throws {
         let cli = try CommandLineSession()
