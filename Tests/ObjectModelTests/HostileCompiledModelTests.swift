@@ -96,4 +96,26 @@ struct HostileCompiledModelTests {
         let message = refusal(BinaryPropertyListWriter.write(.dictionary(top)))
         #expect(message.contains("nests more than 200 levels deep, or contains itself"), "\(message)")
     }
+
+    @Test("an archive whose entities dictionary gives one name twice is refused, not trapped on (found by the fuzz target)")
+    func entityNamedTwice() throws {
+        let model = try ManagedObjectModel(entities: [EntityDescription(name: "Apple"), EntityDescription(name: "Pear")])
+        guard case .dictionary(var top) = try BinaryPropertyList.read(CompiledModelEncoder.encode(model)),
+              case .array(var objects)? = top["$objects"] else {
+            Issue.record("the encoder's archive has no $objects")
+            return
+        }
+        // The dictionary whose keys are the entity names: its second key made the first's.
+        let entities = try #require(objects.indices.first { i in
+            guard case .array(let keys)? = objects[i].dictionary?["NS.keys"], keys.count == 2 else { return false }
+            return keys.compactMap { $0.uid.map { objects[$0].string } ?? nil } == ["Apple", "Pear"]
+        })
+        guard case .dictionary(var fields) = objects[entities], case .array(var keys)? = fields["NS.keys"] else { return }
+        keys[1] = keys[0]
+        fields["NS.keys"] = .array(keys)
+        objects[entities] = .dictionary(fields)
+        top["$objects"] = .array(objects)
+        let message = refusal(BinaryPropertyListWriter.write(.dictionary(top)))
+        #expect(message.contains("a dictionary has the key 'Apple' twice"), "\(message)")
+    }
 }

@@ -58,7 +58,14 @@ struct CompiledModelReader {
             }
         }
         archived.sort { Self.xcodeOrder(byIndex[$0.object.index]!, byIndex[$1.object.index]!) }
-        let propertiesByEntity = Dictionary(uniqueKeysWithValues: archived.map { (byIndex[$0.object.index]!, $0.propertyNames) })
+        // An archive may list one entity (or one name) twice, as no model does.
+        var propertiesByEntity: [String: Set<String>] = [:]
+        for (object, names) in archived {
+            let name = byIndex[object.index]!
+            guard propertiesByEntity.updateValue(names, forKey: name) == nil else {
+                throw ModelError(.duplicateEntity, file: file, entity: name)
+            }
+        }
         for (object, _) in archived {
             entities.append(try readEntity(object, names: byIndex, properties: propertiesByEntity))
         }

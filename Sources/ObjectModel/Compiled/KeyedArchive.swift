@@ -100,7 +100,19 @@ struct KeyedArchive {
     /// Reads `NSDictionary` (`NS.keys`, `NS.objects`) and the `NSKnownKeysDictionary1` the
     /// model cache uses: values in a list beside a mapping strategy that lists the keys, with
     /// an "empty slot" token for keys that have no value.
+    ///
+    /// A key given twice is refused: no dictionary holds one, and a model would hold two
+    /// entities (properties, templates) of one name.
     func entries(_ value: PropertyListValue?) throws -> [(key: String, value: PropertyListValue)] {
+        let entries = try allEntries(value)
+        var seen = Set<String>()
+        for (key, _) in entries where !seen.insert(key).inserted {
+            throw Problem(message: "a dictionary has the key '\(key)' twice")
+        }
+        return entries
+    }
+
+    private func allEntries(_ value: PropertyListValue?) throws -> [(key: String, value: PropertyListValue)] {
         guard resolve(value) != nil else { return [] }
         guard let object = try object(value) else {
             throw Problem(message: "expected a dictionary, found \(Self.describe(resolve(value)))")
