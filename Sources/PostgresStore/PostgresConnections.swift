@@ -122,9 +122,18 @@ final class PostgresConnections: Sendable {
         if case PostgresStoreError.unreachable = error { return true }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
-        case .server, .queryCancelled, .tooManyParameters, .invalidCommandTag: return false
+        case .server: return isServerGoing(error)
+        case .queryCancelled, .tooManyParameters, .invalidCommandTag: return false
         default: return true
         }
+    }
+
+    /// Whether the server's error says it is ending the connection: shutting down or
+    /// restarting (SQLSTATE 57P01 to 57P03, class 57P) or a connection exception (class 08).
+    /// The statement did not fail on its merits; the server went.
+    static func isServerGoing(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return state.hasPrefix("57P") || state.hasPrefix("08")
     }
 
     /// What went wrong, as a person can act on it: the server's own message where it sent
@@ -185,7 +194,7 @@ final class PostgresConnections: Sendable {
         func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
             do {
                 return try connection.query(query, logger: PostgresConnections.logger).wait()
-            } catch let error as PSQLError where error.code == .server {
+            } catch let error as PSQLError where error.code == .server && !PostgresConnections.isServerGoing(error) {
                 throw PostgresStoreError.server(PostgresConnections.describe(error))
             } catch let error as PSQLError {
                 throw PostgresStoreError.unreachable(location: location.description, reason: PostgresConnections.describe(error))

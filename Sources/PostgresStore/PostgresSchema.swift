@@ -52,6 +52,32 @@ struct PostgresSchema: Sendable {
     }
 
     /// The statements that make an empty store.
+    /// The longest name PostgreSQL keeps whole (NAMEDATALEN - 1 bytes); it cuts longer ones.
+    static let longestName = 63
+
+    /// The first quoted name in `statements` longer than `longestName` bytes, without its quotes.
+    static func firstLongName(in statements: [String]) -> String? {
+        for statement in statements where statement.contains("\"") {
+            var name: String?
+            var iterator = statement.makeIterator()
+            while let c = iterator.next() {
+                if name == nil {
+                    if c == "\"" { name = "" }
+                } else if c == "\"" {
+                    // A doubled quote is a quote within the name.
+                    var copy = iterator
+                    if copy.next() == "\"" { iterator = copy; name!.append("\"") } else {
+                        if name!.utf8.count > longestName { return name }
+                        name = nil
+                    }
+                } else {
+                    name!.append(c)
+                }
+            }
+        }
+        return nil
+    }
+
     var creationStatements: [String] {
         let dialect = PostgresDialect()
         var text = layout.tables.map { dialect.render(tableCreation($0)).sql }

@@ -143,11 +143,22 @@ public final class PostgresStore: PersistentStore {
         if options.readOnly {
             throw ObjectGraphError.storeFormat(file: place, reason: "no store there (it cannot be created read-only)")
         }
-        try session.execute("CREATE SCHEMA IF NOT EXISTS " + Self.dialect.quote(location.schema))
         let layout = try StoreSchema(model: model)
+        let schema = PostgresSchema(layout: layout)
+        // Checked before anything is made: PostgreSQL cuts a longer name to 63 bytes, and two
+        // cut alike would be one table or column.
+        let statements = schema.creationStatements + PostgresHistorySchema(schema: schema).installStatements
+            + PostgresHistorySchema(schema: schema).triggerStatements
+        let schemaName = location.schema.utf8.count > PostgresSchema.longestName ? location.schema : nil
+        if let long = schemaName ?? PostgresSchema.firstLongName(in: statements) {
+            throw ObjectGraphError.storeFormat(
+                file: place, reason: "the name “\(long)” is \(long.utf8.count) bytes long, and PostgreSQL keeps \(PostgresSchema.longestName) bytes "
+                    + "of a name (it would cut it, and two names cut alike would be one); shorten the entity or property it comes from, or the schema")
+        }
+        try session.execute("CREATE SCHEMA IF NOT EXISTS " + Self.dialect.quote(location.schema))
         let metadata = StoreMetadata(storeType: .postgres, versionHashes: model.entityVersionHashes,
                                      versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
-        for sql in PostgresSchema(layout: layout).creationStatements { try session.execute(sql) }
+        for sql in schema.creationStatements { try session.execute(sql) }
         for (_, mapping) in layout.mappings.sorted(by: { $0.value.number < $1.value.number }) {
             let parent = mapping.entity.parentName.flatMap { layout.mapping(for: $0)?.number } ?? 0
             try session.run(Self.dialect.render(.insert(into: "Z_PRIMARYKEY", columns: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"], values: [

@@ -97,6 +97,21 @@ struct PostgresStoreTests {
         #expect(try stack.reopened().context.count(for: FetchRequest(entityName: "ToDo")) == 0)
     }
 
+    @Test("a name PostgreSQL would cut to 63 bytes (two such attributes would be one column) is refused before anything is made")
+    func longNames() throws {
+        let long = "aPropertyNameFarLongerThanAnyPostgresIdentifierMayBeWithoutBeingCut"
+        let model = try ManagedObjectModel(entities: [EntityDescription(name: "Note", attributes: [
+            AttributeDescription(name: long + "One", type: .string), AttributeDescription(name: long + "Two", type: .string),
+        ])])
+        let url = try PostgresServer.shared().storeURL()
+        let error = #expect(throws: ObjectGraphError.self) { try PostgresTestStack(model: model, url: url) }
+        #expect("\(error!)".contains("the name “Z\(long.uppercased())ONE” is \(long.utf8.count + 4) bytes long, and PostgreSQL keeps 63"), "\(error!)")
+        let refusedSchema = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value)
+        let other = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        #expect(try other.store.plainRows("SELECT count(*) FROM information_schema.schemata WHERE schema_name = $1", [.text(refusedSchema)])[0][0].intValue == 0,
+                "nothing of the refused store was made, not even its schema")
+    }
+
     @Test("a server nobody answers at is a clear error, not a hang")
     func unreachable() throws {
         PostgresStore.register()
@@ -196,6 +211,42 @@ struct PostgresRestartTests {
         let after = try PostgresTestStack(model: try ModelFixtures.toDoModel(), url: url).context
             .fetch(FetchRequest(entityName: "ToDo")).compactMap { $0.string("name") }
         #expect(after.count == fixture + 50 && after.contains("Buy oat milk"), "the kept edits save once the server is back")
+    }
+
+    @Test("termdata import meets the server restarting: it ends with a clear error rather than waiting for ever, and writes nothing",
+          arguments: [false, true])
+    func importWhileServerRestarts(fast: Bool) throws {
+        let server = try PostgresServer.dedicated()
+        defer { try? server.stop() }
+        let url = server.storeURL()
+        let watcher = try PostgresTestStack(model: try ModelFixtures.toDoModel(), url: url)
+        let items = (0..<20_000).map { #"{"@id": "t\#($0)", "name": "item \#($0)"}"# }.joined(separator: ",\n")
+        let file = try Fixtures.temporaryDirectory("pg-import").appendingPathComponent("items.json")
+        try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": [\#(items)]}}"#.utf8).write(to: file)
+
+        let outcome = LockedBox<TermDataProcess.Result?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            outcome.value = try? TermDataProcess.run(["import", "--store", url.absoluteString, "--model", "ToDo", file.path])
+            done.signal()
+        }
+        // Once the import is writing rows, the server goes away and comes back.
+        let deadline = Date().addingTimeInterval(60)
+        var writing = false
+        while !writing, Date() < deadline, done.wait(timeout: .now()) == .timedOut {
+            writing = try watcher.store.plainRows(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query ILIKE 'INSERT%'")[0][0].intValue ?? 0 > 0
+            if !writing { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        #expect(writing, "the import reached its writes")
+        try server.stop(fast: fast)
+        try server.start()
+        #expect(done.wait(timeout: .now() + 60) == .success, "the import ended")
+        let result = try #require(outcome.value)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("cannot reach the PostgreSQL server"), "\(result.stderr)")
+        let count = try PostgresTestStack(model: try ModelFixtures.toDoModel(), url: url).context.count(for: FetchRequest(entityName: "ToDo"))
+        #expect(count == 0, "nothing of the import was written")
     }
 
     @Test("remote-change notices resume after the server restarts, with what was committed meanwhile")

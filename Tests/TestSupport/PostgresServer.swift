@@ -91,9 +91,11 @@ public final class PostgresServer: Sendable {
         return URL(string: "postgres://\(user)@\(host):\(port)/\(database)?schema=\(name)")!
     }
 
-    /// Stops the server at once, as a crash or a pulled cable would (`pg_ctl -m immediate`).
-    public func stop() throws {
-        try run("pg_ctl", ["-D", data.path, "-m", "immediate", "-w", "stop"])
+    /// Stops the server at once, as a crash or a pulled cable would (`pg_ctl -m immediate`),
+    /// or, `fast`, as an administrator's restart does: each connection is told it is being
+    /// terminated (an error from the server), then closed.
+    public func stop(fast: Bool = false) throws {
+        try run("pg_ctl", ["-D", data.path, "-m", fast ? "fast" : "immediate", "-w", "stop"])
     }
 
     /// Starts the server again after `stop()`, on the same port.
