@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PostgresNIO
 import SQLSyntax
 import Synchronization
@@ -21,8 +22,38 @@ final class PostgresConnections: Sendable {
     /// More idle connections than this are closed rather than kept.
     private let keptIdle = 8
 
+    /// How each connection speaks TLS, made once: its context reads the trusted
+    /// certificates, which every connection shares.
+    private let tls: Result<PostgresConnection.Configuration.TLS, PostgresStoreError>
+
     init(location: PostgresLocation) {
         self.location = location
+        tls = Result { () throws(PostgresStoreError) in try Self.tls(for: location) }
+    }
+
+    /// libpq's `sslmode` as postgres-nio's TLS setting: `prefer` tries TLS and takes a plain
+    /// connection from a server without it; `require` and the `verify` modes take none.
+    static func tls(for location: PostgresLocation) throws(PostgresStoreError) -> PostgresConnection.Configuration.TLS {
+        func context(_ verification: CertificateVerification) throws(PostgresStoreError) -> NIOSSLContext {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = verification
+            if let file = location.sslRootCertificate {
+                guard FileManager.default.isReadableFile(atPath: file) else {
+                    throw .badLocation("sslrootcert names \(file), which cannot be read")
+                }
+                configuration.trustRoots = .file(file)
+            }
+            do { return try NIOSSLContext(configuration: configuration) } catch {
+                throw .badLocation("the certificates of sslrootcert (\(location.sslRootCertificate ?? "the system's")) cannot be used: \(error)")
+            }
+        }
+        switch location.sslMode {
+        case .disable, .allow: return .disable
+        case .prefer: return .prefer(try context(.none))
+        case .require: return .require(try context(location.sslRootCertificate == nil ? .none : .noHostnameVerification))
+        case .verifyCA: return .require(try context(.noHostnameVerification))
+        case .verifyFull: return .require(try context(.fullVerification))
+        }
     }
 
     /// Runs `body` on a connection of the pool, connecting one when none is idle.
@@ -91,7 +122,7 @@ final class PostgresConnections: Sendable {
     func connect() throws -> PostgresConnection {
         var configuration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.user,
-            password: location.password, database: location.database, tls: .disable)
+            password: location.password, database: location.database, tls: try tls.get())
         configuration.options.connectTimeout = .seconds(10)
         let id = nextID.wrappingAdd(1, ordering: .relaxed).newValue
         let connection: PostgresConnection
@@ -147,6 +178,10 @@ final class PostgresConnections: Sendable {
             return text
         }
         switch error.code {
+        case .sslUnsupported:
+            return "the server does not take encrypted connections, and the sslmode given takes no other (sslmode=prefer takes either)"
+        case .connectionError where error.underlying is NIOSSLError || error.underlying is BoringSSLError:
+            return "the encrypted connection failed (\(error.underlying!)): with sslmode=verify-ca or verify-full the server's certificate must be signed by one sslrootcert trusts"
         case .connectionError:
             return error.underlying.map { "\($0)" } ?? "the connection failed"
         case .serverClosedConnection, .uncleanShutdown:

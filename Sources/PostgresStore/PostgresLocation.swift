@@ -22,6 +22,28 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     public var password: String?
     public var database: String
     public var schema: String
+    /// Whether the connection is encrypted, and how the server is checked: libpq's `sslmode`.
+    public var sslMode: SSLMode = .prefer
+    /// The certificates that vouch for the server (libpq's `sslrootcert`): a PEM file, or nil
+    /// for the system's. With one given, `require` checks the server's certificate as
+    /// `verify-ca` does, as libpq does.
+    public var sslRootCertificate: String?
+
+    /// libpq's `sslmode`, with its meanings.
+    public enum SSLMode: String, Sendable, Hashable, CaseIterable {
+        /// Never encrypted.
+        case disable
+        /// Encrypted only where the server insists; here, as the server never insists, never.
+        case allow
+        /// Encrypted when the server offers it, not checked (libpq's default, and this one's).
+        case prefer
+        /// Encrypted, or no connection; the certificate is not checked.
+        case require
+        /// Encrypted, the certificate signed by a trusted authority.
+        case verifyCA = "verify-ca"
+        /// Encrypted, the certificate signed by a trusted authority and naming the host.
+        case verifyFull = "verify-full"
+    }
 
     /// Whether a store argument names a PostgreSQL store rather than a file.
     public static func isPostgresURL(_ text: String) -> Bool {
@@ -55,40 +77,64 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
             throw PostgresStoreError.badLocation("“\(url.absoluteString)” names the database “\(database)”; a database name has no “/”")
         }
         var schema = "public"
+        var sslMode = try environment["PGSSLMODE"].map { try Self.sslMode($0, from: "PGSSLMODE ") } ?? .prefer
+        var sslRootCertificate = environment["PGSSLROOTCERT"].flatMap { $0.isEmpty || $0 == "system" ? nil : $0 }
         for item in components.queryItems ?? [] {
             switch item.name {
             case "schema", "currentSchema", "search_path":
                 guard let value = item.value, !value.isEmpty else { throw PostgresStoreError.badLocation("schema= needs a name") }
                 schema = value
             case "sslmode":
-                // Connections are made without TLS: what libpq's disable, allow and prefer may
-                // end in. A mode that insists on TLS is refused rather than quietly not met.
-                let mode = item.value ?? ""
-                guard ["disable", "allow", "prefer"].contains(mode) else {
-                    throw PostgresStoreError.badLocation(
-                        "sslmode=\(mode) asks for an encrypted connection, and connections here are not encrypted; "
-                            + "reach the server through an SSH tunnel or on a private network, with sslmode=disable")
-                }
+                sslMode = try Self.sslMode(item.value ?? "", from: "sslmode=")
+            case "sslrootcert":
+                guard let value = item.value, !value.isEmpty else { throw PostgresStoreError.badLocation("sslrootcert= needs a file") }
+                sslRootCertificate = value
             case "application_name", "fallback_application_name", "connect_timeout", "client_encoding", "keepalives", "keepalives_idle", "target_session_attrs":
                 break   // harmless to leave unread
             default:
-                throw PostgresStoreError.badLocation("“\(item.name)=” is not an option a postgres:// URL takes here (it takes schema=, sslmode=, application_name=, connect_timeout=)")
+                throw PostgresStoreError.badLocation("“\(item.name)=” is not an option a postgres:// URL takes here (it takes schema=, sslmode=, sslrootcert=, application_name=, connect_timeout=)")
             }
         }
         let password = components.password.flatMap { $0.removingPercentEncoding } ?? environment["PGPASSWORD"]
             ?? Self.passwordFile(environment: environment).flatMap {
                 Self.password(in: $0, host: host, port: port, database: database, user: user)
             }
-        self.init(host: host, port: port, user: user, password: password, database: database, schema: schema)
+        if sslRootCertificate == "system" { sslRootCertificate = nil }
+        // A certificate is checked against the host's name; an address has none to give.
+        if sslMode == .verifyFull, Self.isAddress(host) {
+            throw PostgresStoreError.badLocation(
+                "sslmode=verify-full checks that the server's certificate names the host, and “\(host)” is an address, not a name: "
+                    + "connect by the name the certificate gives, or use sslmode=verify-ca")
+        }
+        self.init(host: host, port: port, user: user, password: password, database: database, schema: schema,
+                  sslMode: sslMode, sslRootCertificate: sslRootCertificate)
     }
 
-    public init(host: String, port: Int = 5432, user: String, password: String? = nil, database: String, schema: String = "public") {
+    private static func sslMode(_ text: String, from source: String) throws -> SSLMode {
+        guard let mode = SSLMode(rawValue: text) else {
+            throw PostgresStoreError.badLocation(
+                "\(source)“\(text)” is not an sslmode; it is one of " + SSLMode.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return mode
+    }
+
+    /// Whether a host is an IPv4 or IPv6 address rather than a name.
+    static func isAddress(_ host: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
+    }
+
+    public init(host: String, port: Int = 5432, user: String, password: String? = nil, database: String, schema: String = "public",
+                sslMode: SSLMode = .prefer, sslRootCertificate: String? = nil) {
         self.host = host
         self.port = port
         self.user = user
         self.password = password
         self.database = database
         self.schema = schema
+        self.sslMode = sslMode
+        self.sslRootCertificate = sslRootCertificate
     }
 
     /// The location as a URL, without its password: what messages and the store's `url` show.
@@ -99,7 +145,11 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         components.host = host
         components.port = port
         components.path = "/" + database
-        if schema != "public" { components.queryItems = [URLQueryItem(name: "schema", value: schema)] }
+        var items: [URLQueryItem] = []
+        if schema != "public" { items.append(URLQueryItem(name: "schema", value: schema)) }
+        if sslMode != .prefer { items.append(URLQueryItem(name: "sslmode", value: sslMode.rawValue)) }
+        if let sslRootCertificate { items.append(URLQueryItem(name: "sslrootcert", value: sslRootCertificate)) }
+        if !items.isEmpty { components.queryItems = items }
         return components.url!
     }
 

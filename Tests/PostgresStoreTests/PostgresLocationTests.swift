@@ -56,17 +56,25 @@ struct PostgresLocationTests {
         #expect(error?.description.contains("a port is a number from 1 to 65535") == true, "\(String(describing: error))")
     }
 
-    @Test("sslmode that insists on encryption is refused by name; disable, allow and prefer connect as they may")
+    @Test("sslmode and sslrootcert are read as libpq reads them, from the URL or PGSSLMODE and PGSSLROOTCERT; prefer is the default")
     func sslMode() throws {
-        for mode in ["require", "verify-ca", "verify-full"] {
-            let error = #expect(throws: PostgresStoreError.self) {
-                try PostgresLocation(url: URL(string: "postgres://ann@db.example.com/team?sslmode=\(mode)")!, environment: [:])
-            }
-            #expect(error?.description.contains("sslmode=\(mode) asks for an encrypted connection") == true, "\(String(describing: error))")
+        func location(_ query: String, host: String = "db.example.com", environment: [String: String] = [:]) throws -> PostgresLocation {
+            try PostgresLocation(url: URL(string: "postgres://ann@\(host)/team\(query)")!, environment: environment)
         }
-        for mode in ["disable", "allow", "prefer"] {
-            #expect(try PostgresLocation(url: URL(string: "postgres://ann@db.example.com/team?sslmode=\(mode)&application_name=x")!, environment: [:]).host == "db.example.com")
+        #expect(try location("").sslMode == .prefer)
+        for mode in PostgresLocation.SSLMode.allCases {
+            #expect(try location("?sslmode=\(mode.rawValue)").sslMode == mode)
         }
+        let verified = try location("?sslmode=verify-full&sslrootcert=/etc/ca.pem")
+        #expect(verified.sslRootCertificate == "/etc/ca.pem")
+        #expect(verified.description == "postgres://ann@db.example.com:5432/team?sslmode=verify-full&sslrootcert=/etc/ca.pem", "shown, as a choice made")
+        #expect(try location("", environment: ["PGSSLMODE": "require", "PGSSLROOTCERT": "/ca.pem"]).sslMode == .require)
+        #expect(try location("?sslmode=disable", environment: ["PGSSLMODE": "require"]).sslMode == .disable, "the URL wins")
+        let unknown = #expect(throws: PostgresStoreError.self) { try location("?sslmode=required") }
+        #expect(unknown?.description.contains("sslmode=“required” is not an sslmode; it is one of disable, allow, prefer, require, verify-ca, verify-full") == true,
+                "\(String(describing: unknown))")
+        let address = #expect(throws: PostgresStoreError.self) { try location("?sslmode=verify-full", host: "10.0.0.7") }
+        #expect(address?.description.contains("“10.0.0.7” is an address, not a name") == true, "\(String(describing: address))")
         let error = #expect(throws: PostgresStoreError.self) {
             try PostgresLocation(url: URL(string: "postgres://ann@db.example.com/team?sslmod=require")!, environment: [:])
         }

@@ -20,6 +20,8 @@ public final class PostgresServer: Sendable {
     /// The superuser `initdb` made; local connections need no password.
     public let user = "termdata"
     public let folder: URL
+    /// The server's certificate (self-signed, for `localhost` and 127.0.0.1), when it speaks TLS.
+    public let certificate: URL?
     private let binaries: URL
     private let runner: [String]
 
@@ -28,8 +30,9 @@ public final class PostgresServer: Sendable {
 
     private static let started = Result { try PostgresServer() }
 
-    /// A server of its own, for a test that stops and starts it.
-    public static func dedicated() throws -> PostgresServer { try PostgresServer() }
+    /// A server of its own, for a test that stops and starts it; with `tls`, one that takes
+    /// encrypted connections (`ssl = on`) with a certificate made for it by `openssl`.
+    public static func dedicated(tls: Bool = false) throws -> PostgresServer { try PostgresServer(tls: tls) }
 
     public enum Failure: Error, CustomStringConvertible {
         case notInstalled
@@ -45,7 +48,7 @@ public final class PostgresServer: Sendable {
         }
     }
 
-    private init() throws {
+    private init(tls: Bool = false) throws {
         guard let binaries = Self.findBinaries() else { throw Failure.notInstalled }
         self.binaries = binaries
         folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("termdata-pg-\(UUID().uuidString.prefix(8))")
@@ -58,6 +61,17 @@ public final class PostgresServer: Sendable {
             try Self.run(["/bin/chown", owner, folder.path])
         }
         self.runner = runner
+        if tls {
+            // A self-signed certificate naming localhost and 127.0.0.1; the key only its owner reads.
+            let crt = folder.appendingPathComponent("server.crt"), key = folder.appendingPathComponent("server.key")
+            try Self.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                          "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key.path, "-out", crt.path])
+            try Self.run(["/bin/chmod", "600", key.path])
+            if let owner = runner.dropFirst(2).first { try Self.run(["/bin/chown", owner, key.path, crt.path]) }
+            certificate = crt
+        } else {
+            certificate = nil
+        }
         let data = folder.appendingPathComponent("data")
         try Self.run(runner + [binaries.appendingPathComponent("initdb").path, "-D", data.path, "-U", "termdata",
                                "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"])
@@ -66,7 +80,7 @@ public final class PostgresServer: Sendable {
         for _ in 0..<5 {
             port = Self.freePort()
             do {
-                try Self.run(runner + [binaries.appendingPathComponent("pg_ctl").path] + Self.startArguments(folder: folder, port: port))
+                try Self.run(runner + [binaries.appendingPathComponent("pg_ctl").path] + Self.startArguments(folder: folder, port: port, tls: tls))
                 lastError = nil
                 break
             } catch {
@@ -78,9 +92,10 @@ public final class PostgresServer: Sendable {
         watchOverTestProcess()
     }
 
-    private static func startArguments(folder: URL, port: Int) -> [String] {
-        ["-D", folder.appendingPathComponent("data").path, "-l", folder.appendingPathComponent("server.log").path, "-w", "-t", "60",
-         "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"]
+    private static func startArguments(folder: URL, port: Int, tls: Bool) -> [String] {
+        let ssl = tls ? " -c ssl=on -c ssl_cert_file=\(folder.path)/server.crt -c ssl_key_file=\(folder.path)/server.key" : ""
+        return ["-D", folder.appendingPathComponent("data").path, "-l", folder.appendingPathComponent("server.log").path, "-w", "-t", "60",
+                "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" + ssl, "start"]
     }
 
     private var data: URL { folder.appendingPathComponent("data") }
@@ -100,7 +115,7 @@ public final class PostgresServer: Sendable {
 
     /// Starts the server again after `stop()`, on the same port.
     public func start() throws {
-        try run("pg_ctl", Self.startArguments(folder: folder, port: port))
+        try run("pg_ctl", Self.startArguments(folder: folder, port: port, tls: certificate != nil))
     }
 
     /// A watcher that stops the server and removes its folder once this process has ended,
