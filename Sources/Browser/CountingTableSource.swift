@@ -13,7 +13,9 @@ final class CountingTableSource: TableDataSource {
     /// By ID: the rows' objects come and go (a window holds IDs), and a new object may take
     /// a released one's address.
     private struct Key: Hashable { let object: ManagedObjectID; let relationship: String }
-    private var counts: [Key: Int] = [:]
+    /// Counts asked for; nil for one that failed, shown as `?` and not asked again until
+    /// `forgetCounts` (see `EntityListSource`).
+    private var counts: [Key: Int?] = [:]
 
     init(base: ArrayControllerTableSource, context: ManagedObjectContext) {
         self.base = base
@@ -32,10 +34,10 @@ final class CountingTableSource: TableDataSource {
     func count(of relationship: String, in object: ManagedObject) -> CellValue {
         guard object.isValid else { return .empty }
         let key = Key(object: object.objectID, relationship: relationship)
-        if let n = counts[key] { return .integer(n) }
-        guard let n = try? context.count(ofRelationship: relationship, of: object) else { return .text("?") }
-        counts[key] = n
-        return .integer(n)
+        if let known = counts[key] { return known.map(CellValue.integer) ?? .text("?") }
+        let n = try? context.count(ofRelationship: relationship, of: object)
+        counts.updateValue(n, forKey: key)
+        return n.map(CellValue.integer) ?? .text("?")
     }
 
     func forgetCounts() { counts = [:] }

@@ -6,7 +6,10 @@ import TerminalUI
 final class EntityListSource: TableDataSource {
     let context: ManagedObjectContext
     let names: [String]
-    private var counts: [String: Int] = [:]
+    /// Each entity's count once asked for; nil for one that failed (stopped by Esc, say),
+    /// shown as `?` and not asked again until `forgetCounts`: a count that never ends (a view
+    /// in place of a table) would otherwise be started again at every frame.
+    private var counts: [String: Int?] = [:]
 
     init(context: ManagedObjectContext, names: [String]) {
         self.context = context
@@ -19,8 +22,8 @@ final class EntityListSource: TableDataSource {
         guard row < names.count else { return .empty }
         let name = names[row]
         if column == "entity" { return .text(name) }
-        if counts[name] == nil { counts[name] = try? context.count(for: FetchRequest(entityName: name)) }
-        return counts[name].map(CellValue.integer) ?? .text("?")
+        if counts.index(forKey: name) == nil { counts.updateValue(try? context.count(for: FetchRequest(entityName: name)), forKey: name) }
+        return (counts[name] ?? nil).map(CellValue.integer) ?? .text("?")
     }
 
     func sort(by column: String, ascending: Bool) -> Bool { false }

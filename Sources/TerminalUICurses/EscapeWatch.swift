@@ -13,7 +13,9 @@ final class EscapeWatch: Sendable {
     /// the start of an escape sequence (an arrow key, a paste).
     static let alone = 0.03
 
-    private let state = Mutex(State())
+    /// Busy from the start: the application draws its first frame (which may read the store)
+    /// before the loop first reads keys.
+    private let state = Mutex(State(busySince: EscapeWatch.now()))
     private let running = Atomic<Bool>(true)
 
     private struct State {
