@@ -18,6 +18,11 @@ extension CursesDriver {
         let deadline = timeout.map { clock.now + $0 }
         while true {
             if let caught = SignalTrap.take() { return .signal(Self.signal(caught.number)) }
+            // Back from a suspend: the whole screen is drawn again, at the terminal's size now.
+            if SignalTrap.takeContinued() {
+                invalidate()
+                return .resize(Size(width: Int(getmaxx(window)), height: Int(getmaxy(window))))
+            }
             let remaining = deadline.map { max(0, $0 - clock.now) }
             // Wake at least every 100 ms so a signal turns into an event promptly.
             let slice = min(remaining ?? 0.1, 0.1)

@@ -9,6 +9,8 @@ private let pendingSignal = Atomic<Int32>(0)
 nonisolated(unsafe) private var exitHookRegistered = false
 /// The signals that arrived since `install`, one bit each: written by the handler.
 private let receivedSignals = Atomic<UInt64>(0)
+/// Whether the program was continued (SIGCONT, after Ctrl-Z and `fg`) since the loop last looked.
+private let continued = Atomic<Bool>(false)
 
 /// Turns SIGINT, SIGTERM and SIGHUP into events, and restores the terminal on fatal signals and exit.
 enum SignalTrap {
@@ -23,6 +25,11 @@ enum SignalTrap {
                 receivedSignals.bitwiseOr(1 << UInt64(number), ordering: .relaxed)
             }
         }
+        // The program goes on after SIGCONT whatever the handler; the handler tells the loop,
+        // which draws the whole screen again: ncurses' own redraw after a suspend runs in its
+        // signal handler, on whichever thread took the signal, and was seen not to happen.
+        continued.store(false, ordering: .relaxed)
+        signal(SIGCONT) { _ in continued.store(true, ordering: .releasing) }
         shim_install_crash_handlers()
         if !exitHookRegistered {
             exitHookRegistered = true
@@ -41,8 +48,12 @@ enum SignalTrap {
                 shim_signal_default(sig)
             }
         }
+        shim_signal_default(SIGCONT)
         shim_remove_crash_handlers()
     }
+
+    /// Whether the program was continued after a stop since the last call.
+    static func takeContinued() -> Bool { continued.exchange(false, ordering: .acquiringAndReleasing) }
 
     /// Whether a signal is waiting.
     static func peek() -> Bool { pendingSignal.load(ordering: .acquiring) != 0 }
