@@ -737,6 +737,22 @@ struct StoreCommandTests {
         #expect(again.stdout == json.stdout, "the far dates came back exactly")
     }
 
+    @Test("an integer column another program gave a REAL no integer holds is read as that number, not trapped on; export names it")
+    func realInIntegerColumn() throws {
+        let cli = try CommandLineSession()
+        let (store, stack) = try companyStore(in: cli)
+        try stack.context.insertObject(forEntityName: "Employee")["name"] = "Ann"
+        try stack.context.save()
+        try DatabaseQueue(path: store.path).write { try $0.execute(sql: "UPDATE ZEMPLOYEE SET ZSALARY = 1e300") }
+        let model = ModelFixtures.company.path
+        let query = try cli.run(["query", "--store", store.path, "--model", model, "Employee", "--keys", "name,salary"])
+        #expect(query.status == 0 && query.stdout.contains("1e+300"), "\(query.stderr)\(query.stdout)")
+        let json = try cli.run(["export", "--store", store.path, "--model", model])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stderr.contains("Employee/1: 'salary' holds the number 1e+300, which is no Integer 32; written as null, and import refuses the file until Employee/1 has a salary"),
+                "\(json.stderr)")
+    }
+
     @Test("a required reference to a missing row is exported as null with a warning that import will refuse it")
     func exportDanglingRequiredReference() throws {
         let cli = try CommandLineSession()

@@ -49,10 +49,17 @@ enum DatabaseValueCoding {
             }
         case .double(let d):
             switch type {
-            case .integer16, .integer32, .integer64: return .int(Int(d))
+            // Another writer's REAL in an integer column: a whole number within Int's range
+            // reads as it; any other (a fraction kept as Core Data drops it, 1e300, NaN) stays
+            // the number it is rather than trapping in the conversion.
+            case .integer16, .integer32, .integer64:
+                guard d.isFinite, let i = Int(exactly: d.rounded(.towardZero)) else { return .double(d) }
+                return .int(i)
             case .boolean: return .bool(d != 0)
             case .date: return .date(Date(timeIntervalSinceReferenceDate: d))
-            case .decimal: return .decimal(Decimal(string: "\(d)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(d))
+            case .decimal:
+                guard d.isFinite else { return .double(d) }
+                return .decimal(Decimal(string: "\(d)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(d))
             case .string, .uri: return .string("\(d)")
             default: return .double(d)
             }
