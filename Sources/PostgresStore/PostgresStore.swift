@@ -147,8 +147,9 @@ public final class PostgresStore: PersistentStore {
         let schema = PostgresSchema(layout: layout)
         // Checked before anything is made: PostgreSQL cuts a longer name to 63 bytes, and two
         // cut alike would be one table or column.
-        let statements = schema.creationStatements + PostgresHistorySchema(schema: schema).installStatements
-            + PostgresHistorySchema(schema: schema).triggerStatements
+        let creation = schema.creationStatements
+        let history = PostgresHistorySchema(schema: schema)
+        let statements = creation + history.installStatements + history.triggerStatements
         let schemaName = location.schema.utf8.count > PostgresSchema.longestName ? location.schema : nil
         if let long = schemaName ?? PostgresSchema.firstLongName(in: statements) {
             throw ObjectGraphError.storeFormat(
@@ -158,7 +159,7 @@ public final class PostgresStore: PersistentStore {
         try session.execute("CREATE SCHEMA IF NOT EXISTS " + Self.dialect.quote(location.schema))
         let metadata = StoreMetadata(storeType: .postgres, versionHashes: model.entityVersionHashes,
                                      versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
-        for sql in schema.creationStatements { try session.execute(sql) }
+        for sql in creation { try session.execute(sql) }
         for (_, mapping) in layout.mappings.sorted(by: { $0.value.number < $1.value.number }) {
             let parent = mapping.entity.parentName.flatMap { layout.mapping(for: $0)?.number } ?? 0
             try session.run(Self.dialect.render(.insert(into: "Z_PRIMARYKEY", columns: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"], values: [

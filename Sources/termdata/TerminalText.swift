@@ -1,7 +1,7 @@
 /// Text from a file or a store, made safe to print to a terminal: control characters
 /// (escape sequences among them, which a terminal would act on: move the cursor, retitle the
-/// window, or worse) are written as escapes, as `query`'s table writes them. Line breaks
-/// stay, unless `keepsLineBreaks` is false.
+/// window, or worse) are written as escapes. Line breaks stay, unless `keepsLineBreaks` is
+/// false (a cell of `query`'s table, which keeps to one line).
 ///
 /// ```swift
 /// TerminalText.safe("Item\u{1B}]0;owned\u{7}")   // Item\u{1b}]0;owned\u{7}

@@ -31,16 +31,6 @@ enum TextTable {
 
     /// A value as one table cell: on one line, with control characters written as escapes.
     static func cell(_ value: JSONValue) -> String {
-        var cell = ""
-        for scalar in CSV.text(value).unicodeScalars {
-            switch scalar {
-            case "\n": cell += "\\n"
-            case "\r": cell += "\\r"
-            case "\t": cell += "\\t"
-            case _ where scalar.properties.generalCategory == .control: cell += "\\u{\(String(scalar.value, radix: 16))}"
-            default: cell.unicodeScalars.append(scalar)
-            }
-        }
-        return cell
+        TerminalText.safe(CSV.text(value), keepsLineBreaks: false)
     }
 }
