@@ -107,7 +107,12 @@ public final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
+        // Nothing else of this process goes with the program: a server it starts (pg_ctl's
+        // postgres) lives on, and kept open a pipe another test had just made for a
+        // `termdata` it ran, whose output then never ended. The shell closes every
+        // descriptor past standard error, then becomes the program.
+        let closing = #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; if [ "$fd" -gt 2 ] && [ -L /proc/$$/fd/$fd ]; then exec {fd}>&-; fi; done; exec "$@""#
+        let argv = (["/bin/bash", "-c", closing, "bash"] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in env { free(pointer) } }
@@ -125,7 +130,7 @@ public final class TmuxSession {
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, env)
+        let spawned = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, env)
         guard spawned == 0 else { throw TmuxError("cannot start \(arguments[0]): error \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
