@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -148,6 +149,30 @@ final class PostgresConnections: Sendable {
         try? closing.wait()
     }
 
+    /// How long a statement whose connection closed under it may take to report its own
+    /// error (the server's "terminating connection", which says more) before the closing is
+    /// reported instead.
+    static let closingGrace: TimeAmount = .seconds(2)
+
+    /// Waits for a statement's result, or for its connection to close under it. postgres-nio
+    /// drops a statement handed to a connection that has just closed without completing its
+    /// future (the write to the closed channel fails with nobody told), so waiting on the
+    /// future alone waits for ever when the server goes between two statements.
+    static func wait<T: Sendable>(for future: EventLoopFuture<T>, on connection: PostgresConnection, location: PostgresLocation) throws -> T {
+        let outcome = NIOLockedValueBox<Result<T, any Error>?>(nil)
+        let ended = DispatchSemaphore(value: 0)
+        future.whenComplete { result in
+            outcome.withLockedValue { $0 = result }
+            ended.signal()
+        }
+        connection.closeFuture.whenComplete { _ in ended.signal() }
+        ended.wait()
+        if let result = outcome.withLockedValue({ $0 }) { return try result.get() }
+        _ = ended.wait(timeout: .now() + .nanoseconds(Int(closingGrace.nanoseconds)))
+        if let result = outcome.withLockedValue({ $0 }) { return try result.get() }
+        throw PostgresStoreError.unreachable(location: location.description, reason: "the server closed the connection")
+    }
+
     /// Whether an error means the connection is gone, not that a statement was refused.
     static func isConnectionLoss(_ error: any Error) -> Bool {
         if case PostgresStoreError.unreachable = error { return true }
@@ -228,7 +253,7 @@ final class PostgresConnections: Sendable {
 
         func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
             do {
-                return try connection.query(query, logger: PostgresConnections.logger).wait()
+                return try PostgresConnections.wait(for: connection.query(query, logger: PostgresConnections.logger), on: connection, location: location)
             } catch let error as PSQLError where error.code == .server && !PostgresConnections.isServerGoing(error) {
                 throw PostgresStoreError.server(PostgresConnections.describe(error))
             } catch let error as PSQLError {

@@ -3,7 +3,7 @@ import Testing
 import ObjectGraph
 import ObjectModel
 import Predicates
-import PostgresStore
+@testable import PostgresStore
 import TestSupport
 
 @Suite("A PostgreSQL store on a real server")
@@ -224,6 +224,13 @@ struct PostgresRestartTests {
         let file = try Fixtures.temporaryDirectory("pg-import").appendingPathComponent("items.json")
         try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"ToDo": [\#(items)]}}"#.utf8).write(to: file)
 
+        // Another client holds the table, so the import's first rows wait at their INSERT until
+        // the server goes: the import cannot finish before the restart, however quick it is.
+        let holder = PostgresConnections(location: try PostgresLocation(url: url))
+        let held = PostgresConnections.Session(connection: try holder.connect(), location: holder.location)
+        try held.execute("BEGIN")
+        try held.execute(#"LOCK TABLE "ZTODO" IN SHARE MODE"#)
+
         let outcome = LockedBox<TermDataProcess.Result?>(nil)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
@@ -235,7 +242,7 @@ struct PostgresRestartTests {
         var writing = false
         while !writing, Date() < deadline, done.wait(timeout: .now()) == .timedOut {
             writing = try watcher.store.plainRows(
-                "SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query ILIKE 'INSERT%'")[0][0].intValue ?? 0 > 0
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE 'INSERT%'")[0][0].intValue ?? 0 > 0
             if !writing { Thread.sleep(forTimeInterval: 0.02) }
         }
         #expect(writing, "the import reached its writes")
@@ -247,6 +254,37 @@ struct PostgresRestartTests {
         #expect(result.stderr.contains("cannot reach the PostgreSQL server"), "\(result.stderr)")
         let count = try PostgresTestStack(model: try ModelFixtures.toDoModel(), url: url).context.count(for: FetchRequest(entityName: "ToDo"))
         #expect(count == 0, "nothing of the import was written")
+    }
+
+    @Test("a statement on a connection the server closed after the last one fails at once, naming the server, rather than waiting for ever",
+          arguments: [false, true])
+    func statementAfterServerLeft(fast: Bool) throws {
+        let server = try PostgresServer.dedicated()
+        defer { try? server.stop() }
+        let connections = PostgresConnections(location: try PostgresLocation(url: server.storeURL()))
+        let outcome = LockedBox<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            do {
+                try connections.inTransaction { session in
+                    try session.execute("SELECT 1")
+                    // The server goes between two statements of one transaction, as between two
+                    // INSERTs of an import; the connection learns of it before the next one.
+                    try server.stop(fast: fast)
+                    let deadline = Date().addingTimeInterval(10)
+                    while !session.connection.isClosed, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+                    try session.execute("SELECT 1")
+                }
+            } catch {
+                outcome.value = error
+            }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success, "the statement ended")
+        let error = try #require(outcome.value as? PostgresStoreError)
+        #expect(error.description.hasPrefix("cannot reach the PostgreSQL server of postgres://termdata@127.0.0.1:"), "\(error)")
+        try server.start()
+        #expect(throws: Never.self, "the pool connects again once the server is back") { try connections.withConnection { try $0.execute("SELECT 1") } }
     }
 
     @Test("remote-change notices resume after the server restarts, with what was committed meanwhile")
