@@ -82,10 +82,22 @@ struct StoreArguments: ParsableArguments {
     /// itself, else one inferred from its layout (with its guesses).
     static func storesOwnModel(_ url: URL, type: StoreType) throws -> (versions: ModelVersions, inferred: InferredModel?)? {
         guard url.isFileURL, type == .sqlite else { return nil }
+        var distrusted: [String] = []
         if let cached = try CommandFailure.rethrowing({ try SQLiteStore.cachedModel(at: url) }) {
-            return (try ModelVersions(versions: [.init(name: cachedVersionName, model: cached)], currentVersionName: cachedVersionName), nil)
+            distrusted = try CommandFailure.rethrowing { try SQLiteStore.contradictions(between: cached, andTablesAt: url) }
+            if distrusted.isEmpty {
+                return (try ModelVersions(versions: [.init(name: cachedVersionName, model: cached)], currentVersionName: cachedVersionName), nil)
+            }
         }
-        let inferred = try CommandFailure.rethrowing { try SQLiteStore.inferModel(at: url) }
+        var inferred = try CommandFailure.rethrowing { try SQLiteStore.inferModel(at: url) }
+        if !distrusted.isEmpty {
+            // Something other than Core Data changed the tables since it cached the model: the
+            // tables are what the store holds, so the model comes from them (and opens read-only).
+            let note = "The model \(url.lastPathComponent) caches of itself (Z_MODELCACHE) does not fit its tables, "
+                + "so this one is inferred from them: " + distrusted.joined(separator: "; ")
+            inferred.notes.insert(note, at: 0)
+            FileHandle.standardError.write(Data("warning: \(TerminalText.safe(note))\n".utf8))
+        }
         return (try ModelVersions(versions: [.init(name: inferredVersionName, model: inferred.model)],
                                   currentVersionName: inferredVersionName), inferred)
     }
@@ -140,7 +152,7 @@ struct StoreArguments: ParsableArguments {
     /// The entity of this name, or a clear failure.
     static func entity(_ name: String, in model: ManagedObjectModel) throws -> Entity {
         guard let entity = model.entity(named: name) else {
-            throw CommandFailure("unknown entity '\(name)' (the model has \(model.entityNames.sorted().joined(separator: ", ")))")
+            throw CommandFailure("unknown entity '\(name)' (" + (model.entityNames.isEmpty ? "the model has no entities" : "the model has \(model.entityNames.sorted().joined(separator: ", "))") + ")")
         }
         return entity
     }

@@ -330,6 +330,36 @@ struct CompiledModelCommandTests {
         #expect(people.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "20")
         #expect(try Data(contentsOf: store) == before)
     }
+
+    @Test("a cached model the tables contradict is not trusted: the model comes from the tables, the column is named, the store is only read")
+    func contradictedCache() throws {
+        let store = try Fixtures.copyOfCorpusFile(ModelFixtures.sampleStoreV2)
+        // Another program turned the first names into numbers; Z_MODELCACHE still says text.
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: """
+                DROP INDEX Z_Person_UNIQUE_firstName_lastName;
+                ALTER TABLE ZPERSON RENAME COLUMN ZFIRSTNAME TO ZOLD;
+                ALTER TABLE ZPERSON ADD COLUMN ZFIRSTNAME INTEGER;
+                UPDATE ZPERSON SET ZFIRSTNAME = length(ZOLD);
+                ALTER TABLE ZPERSON DROP COLUMN ZOLD;
+                PRAGMA journal_mode = DELETE;
+                """)
+        }
+        try queue.close()
+        let printed = try TermDataProcess.run(["model", "--store", store.path])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stdout.contains("inferred from its layout"), "\(printed.stdout)")
+        #expect(printed.stdout.contains("caches of itself (Z_MODELCACHE) does not fit its tables"))
+        #expect(printed.stdout.contains("ZPERSON.ZFIRSTNAME is declared INTEGER (numbers), where the model keeps text"), "\(printed.stdout)")
+        #expect(printed.stderr.contains("warning: The model SampleModel_V2.sqlite caches of itself"), "\(printed.stderr)")
+        let people = try TermDataProcess.run(["query", "--store", store.path, "Person", "--count"])
+        #expect(people.stdout == "20\n", "\(people.stderr)")
+        let graph = store.deletingLastPathComponent().appendingPathComponent("people.json")
+        try Data(#"{"format": "termdata-graph", "version": 1, "entities": {"Person": [{"@id": "p", "firstname": 3}]}}"#.utf8).write(to: graph)
+        let refused = try TermDataProcess.run(["import", "--store", store.path, graph.path])
+        #expect(refused.status != 0 && refused.stderr.contains("--writable"), "\(refused.stderr)")
+    }
 }
 
 @Suite("termdata on a store found without its model")

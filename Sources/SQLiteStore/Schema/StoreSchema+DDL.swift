@@ -57,13 +57,19 @@ extension StoreSchema {
     }
 
     /// The differences between this schema and a database's tables: missing tables and
-    /// columns, by entity. Empty when the store fits the model.
+    /// columns, columns the model lacks, and columns declared for another kind of value than
+    /// the model keeps in them (text in a column of numbers), by entity. Empty when the store
+    /// fits the model.
     func differences(from db: Database) throws -> [String] {
         var problems: [String] = []
-        func columns(of table: String) throws -> Set<String>? {
+        func columns(of table: String) throws -> [String: String]? {
             let rows = try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLiteStore.dialect.quote(table)))")
             if rows.isEmpty { return nil }
-            return Set(rows.map { ($0["name"] as String).uppercased() })
+            var types: [String: String] = [:]
+            for row in rows {
+                types[(String.fromDatabaseValue(row["name"]) ?? "").uppercased()] = (String.fromDatabaseValue(row["type"]) ?? "").uppercased()
+            }
+            return types
         }
         for table in tables {
             guard let existing = try columns(of: table.name) else {
@@ -71,15 +77,22 @@ extension StoreSchema {
                 continue
             }
             let known = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
-            let missing = known.filter { !existing.contains($0) }
+            let missing = known.filter { existing[$0] == nil }
             if !missing.isEmpty {
                 problems.append("\(table.rootEntityName): table \(table.name) lacks \(missing.joined(separator: ", "))")
             }
             // A property's column the model lacks means another version of the model wrote the
             // store. Bookkeeping columns (`Z_…`, `Z<n>…`) are left to Core Data.
-            let extra = existing.subtracting(known).filter(Self.isPropertyColumn).sorted()
+            let extra = Set(existing.keys).subtracting(known).filter(Self.isPropertyColumn).sorted()
             if !extra.isEmpty {
                 problems.append("\(table.rootEntityName): table \(table.name) has \(extra.joined(separator: ", ")), which the model lacks")
+            }
+            for column in table.columns {
+                guard let declared = existing[column.name] else { continue }
+                let stored = ValueKind(declaredType: declared), wanted = ValueKind(declaredType: column.declaredType.description)
+                if stored != wanted, stored != .any {
+                    problems.append("\(table.rootEntityName): column \(table.name).\(column.name) is declared \(declared) (\(stored)), where the model keeps \(wanted)")
+                }
             }
         }
         for join in joinTables {
@@ -87,16 +100,44 @@ extension StoreSchema {
                 problems.append("no join table \(join.name)")
                 continue
             }
-            for c in [join.firstColumn, join.secondColumn] + join.orderColumns where !existing.contains(c) {
+            for c in [join.firstColumn, join.secondColumn] + join.orderColumns where existing[c] == nil {
                 problems.append("join table \(join.name) lacks \(c)")
             }
         }
         return problems
     }
 
+    /// The kind of value a column's declared type holds, by SQLite's rules for a column's
+    /// affinity ("Datatypes In SQLite", 3.1): kinds within one (integers, reals, dates,
+    /// decimals are all numbers) read back as the model expects; across them they do not.
+    enum ValueKind: CustomStringConvertible {
+        case text, bytes, numbers
+        /// A column declared without a type, which holds anything.
+        case any
+
+        init(declaredType: String) {
+            let type = declaredType.uppercased()
+            if type.contains("INT") { self = .numbers }
+            else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { self = .text }
+            else if type.contains("BLOB") { self = .bytes }
+            else if type.trimmingCharacters(in: .whitespaces).isEmpty { self = .any }
+            else { self = .numbers }
+        }
+
+        var description: String {
+            switch self {
+            case .text: "text"
+            case .bytes: "bytes"
+            case .numbers: "numbers"
+            case .any: "any value"
+            }
+        }
+    }
+
     /// Whether a column name is one Core Data gives a property: `Z` and the upper-cased name.
     static func isPropertyColumn(_ name: String) -> Bool {
         guard name.hasPrefix("Z"), let next = name.dropFirst().first else { return false }
-        return next != "_" && !next.isNumber
+        // A name no property could have (`Z NAME`) is another program's column, not a property's.
+        return next != "_" && !next.isNumber && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 }

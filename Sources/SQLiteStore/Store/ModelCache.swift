@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import ObjectGraph
 import ObjectModel
+import SQLSyntax
 
 /// The model a Core Data SQLite store keeps of itself: `Z_MODELCACHE.Z_CONTENT`, the
 /// compiled model (a `.mom` archive, in the cache's own layout) compressed with raw DEFLATE.
@@ -34,6 +35,22 @@ extension SQLiteStore {
             throw ModelError(.unreadable("the cached model is not DEFLATE data: \(problem.message)"), file: name)
         }
         return try CompiledModelFile.model(archive: archive, file: name)
+    }
+
+    /// What in the tables of the store at `url` contradicts `model`: entities `Z_PRIMARYKEY`
+    /// lacks, tables and columns missing or beyond the model, columns declared for another
+    /// kind of value than the model keeps in them. Empty when the store's tables fit the
+    /// model, as they fit the model a store caches of itself unless something else changed
+    /// them.
+    public static func contradictions(between model: ManagedObjectModel, andTablesAt url: URL) throws -> [String] {
+        try readingFile(at: url) { database in
+            try database.read { db -> [String] in
+                let numbers = try StoreSchema.entityNumbers(in: db, for: [model])
+                let missing = model.entities.map(\.name).filter { numbers[$0] == nil }
+                if !missing.isEmpty { return ["Z_PRIMARYKEY lacks \(missing.sorted().joined(separator: ", "))"] }
+                return try StoreSchema(model: model, numbers: numbers).differences(from: db)
+            }
+        }
     }
 
     struct InflateProblem: Error { var message: String }
