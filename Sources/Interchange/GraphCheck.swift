@@ -117,7 +117,7 @@ struct GraphCheck {
             given.reserveCapacity(given.count + objects)
         }
         if entity == nil {
-            report(1, name, -1, GraphProblem(nil, "unknown entity '\(name)' (the model has \(model.entityNames.sorted().joined(separator: ", ")))"))
+            report(1, name, -1, GraphProblem(nil, "unknown entity '\(name)' (" + (model.entityNames.isEmpty ? "the model has no entities" : "the model has \(model.entityNames.sorted().joined(separator: ", "))") + ")"))
         } else if entity!.isAbstract {
             report(1, name, -1, GraphProblem(nil, "entity '\(name)' is abstract: list its objects under their concrete entity"))
         }

@@ -159,4 +159,39 @@ struct ModelInferenceTests {
         let inferred = try SQLiteStore.inferModel(at: url)
         #expect(inferred.model.entity(named: "Person")?.parentName == nil)
     }
+
+    @Test("entities whose tables are all gone are refused naming the tables, not read as a model without entities")
+    func noTables() throws {
+        let url = try appleStoreWithoutCache()
+        try DatabaseQueue(path: url.path).write { try $0.execute(sql: "DROP TABLE ZCAR; DROP TABLE ZPERSON") }
+        let error = #expect(throws: ObjectGraphError.self) { try SQLiteStore.inferModel(at: url) }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains(url.path) && text.contains("Z_PRIMARYKEY names Car, Person, and the store has none of their tables (ZCAR, ZPERSON)"), "\(text)")
+    }
+
+    @Test("a row whose Z_PK is no whole number is refused as damage naming the table, not taken for an object deleted elsewhere",
+          arguments: ["NULL", "'abc'", "0"])
+    func hostileKey(_ key: String) throws {
+        let url = try appleStoreWithoutCache()
+        try DatabaseQueue(path: url.path).write { db in
+            // Another program rebuilt the table without its primary key, and wrote a row of its own.
+            try db.execute(sql: """
+                CREATE TABLE ZPERSON2 (Z_PK INTEGER, Z_ENT INTEGER, Z_OPT INTEGER, ZUPDATEDAT TIMESTAMP, ZFIRSTNAME VARCHAR, ZLASTNAME VARCHAR, ZID BLOB);
+                INSERT INTO ZPERSON2 SELECT * FROM ZPERSON; DROP TABLE ZPERSON; ALTER TABLE ZPERSON2 RENAME TO ZPERSON;
+                INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZFIRSTNAME) VALUES (\(key), 4, 1, 'Stray');
+                """)
+        }
+        let stack = try readOnly(try SQLiteStore.inferModel(at: url).model, url)
+        let error = #expect(throws: ObjectGraphError.self) { try stack.context.fetch(FetchRequest(entityName: "Person")) }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains(url.path) && text.contains("ZPERSON has a row whose Z_PK is \(key == "NULL" ? "NULL" : key == "0" ? "0" : "\"abc\""), where Core Data keeps a whole number"), "\(text)")
+    }
+
+    @Test("a column another program added under a name no property could have does not make the store another version's")
+    func foreignColumn() throws {
+        let url = try appleStoreWithoutCache()
+        try DatabaseQueue(path: url.path).write { try $0.execute(sql: #"ALTER TABLE ZPERSON ADD COLUMN "Z NOTE" VARCHAR"#) }
+        let stack = try readOnly(try SQLiteStore.inferModel(at: url).model, url)
+        #expect(try stack.context.count(for: FetchRequest(entityName: "Person")) == 20)
+    }
 }

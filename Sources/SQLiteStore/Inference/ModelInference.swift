@@ -93,6 +93,10 @@ private struct LayoutReader {
         for root in roots where try !db.tableExists(table(of: root)) {
             for member in members(of: root.number) { descriptions[entities[member]!.name] = nil }
         }
+        if descriptions.isEmpty {
+            let tables = roots.map { table(of: $0) }
+            throw ObjectGraphError.storeFormat(file: path, reason: "Z_PRIMARYKEY names \(roots.map(\.name).joined(separator: ", ")), and the store has none of their tables (\(tables.joined(separator: ", "))); the store's entities cannot be known without its model (give --model)")
+        }
         var toOnes: [(owner: String, name: String, column: String, table: String, destination: String)] = []
         for root in roots where descriptions[root.name] != nil {
             toOnes += try readTable(of: root)

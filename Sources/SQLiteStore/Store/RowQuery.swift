@@ -40,7 +40,11 @@ final class RowQuery {
     ///
     /// - Throws: `ObjectGraphError.storeFormat` when a value kept in an external file cannot be read.
     func storedRow(_ row: Row, store: SQLiteStore) throws -> StoredRow {
-        let pk: Int64 = row[0]
+        // Core Data's keys are whole numbers from 1 on; another program's NULL, text or real
+        // would otherwise read as a key no row has.
+        guard case .int64(let pk) = (row[0] as DatabaseValue).storage, pk > 0 else {
+            throw store.damagedKey(row[0], table: mapping.table.name)
+        }
         let entity = mapping.entity
         var values = Array(repeating: ObjectValue.null, count: entity.attributes.count)
         var i = 2

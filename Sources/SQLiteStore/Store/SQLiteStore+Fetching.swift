@@ -70,9 +70,9 @@ extension SQLiteStore {
                 try plannedStatement(query, everyMatchRead: query.isUnlimited, in: db) { try query.selectIDs(scanning: $0) }
             }
             if request.acceptsKeys, request.fetch.resultType == .managedObjects, request.fetch.returnsObjectsAsFaults {
-                return .keys(try fetchKeys(fragment))
+                return .keys(try fetchKeys(fragment, table: query.rootTable))
             }
-            let ids = try fetchIDs(fragment)
+            let ids = try fetchIDs(fragment, table: query.rootTable)
             if request.fetch.resultType == .managedObjects, !request.fetch.returnsObjectsAsFaults {
                 return .rows(ids: ids, rows: try rows(for: ids))
             }
@@ -141,13 +141,13 @@ extension SQLiteStore {
 
     /// Object IDs from `SELECT Z_PK, Z_ENT ...`, read column by column from the prepared
     /// statement (no row objects): the hot path of fetching faults.
-    private func fetchIDs(_ fragment: RenderedSQL) throws -> [ManagedObjectID] {
-        try fetchKeys(fragment).objectIDs
+    private func fetchIDs(_ fragment: RenderedSQL, table: String) throws -> [ManagedObjectID] {
+        try fetchKeys(fragment, table: table).objectIDs
     }
 
     /// The keys and entities of a query's rows (`Z_PK`, `Z_ENT`), read straight from the
     /// statement; each entity's name is given once.
-    private func fetchKeys(_ fragment: RenderedSQL) throws -> FetchedKeys {
+    private func fetchKeys(_ fragment: RenderedSQL, table: String) throws -> FetchedKeys {
         let names = schema.concreteEntityNamesByNumber
         let storeIdentifier = identifier
         return try onReader { db in
@@ -165,6 +165,11 @@ extension SQLiteStore {
                                         sql: fragment.sql)
                 }
                 let key = sqlite3_column_int64(s, 0)
+                guard key > 0, sqlite3_column_type(s, 0) == SQLITE_INTEGER else {
+                    let value = DatabaseValue(sqliteStatement: s, index: 0)
+                    sqlite3_reset(s)
+                    throw damagedKey(value, table: table)
+                }
                 let number = Int(sqlite3_column_int64(s, 1))
                 guard collector.append(key: key, entityNumber: number) else {
                     sqlite3_reset(s)

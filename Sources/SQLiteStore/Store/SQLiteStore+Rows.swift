@@ -71,8 +71,21 @@ extension SQLiteStore {
         let cursor = try Row.fetchCursor(statement, arguments: [pk])
         while let row = try cursor.next() {
             let name = schema.entityName(forNumber: row[1]) ?? destination.entity.name
-            ids.append(self.objectID(entityName: name, primaryKey: row[0]))
+            guard case .int64(let key) = (row[0] as DatabaseValue).storage, key > 0 else {
+                throw damagedKey(row[0], table: destination.table.name)
+            }
+            ids.append(self.objectID(entityName: name, primaryKey: key))
         }
         return ids
+    }
+}
+
+extension SQLiteStore {
+    /// The error for a row whose `Z_PK` is not what Core Data keeps there (a whole number from
+    /// 1 on): another program's NULL, text or real would otherwise read as a key no row has,
+    /// and the object as one deleted elsewhere.
+    func damagedKey(_ value: DatabaseValue, table: String) -> ObjectGraphError {
+        .storeDamaged(file: url?.path ?? ":memory:",
+                      detail: "\(table) has a row whose Z_PK is \(value.isNull ? "NULL" : "\(value)"), where Core Data keeps a whole number from 1 on")
     }
 }
