@@ -82,24 +82,14 @@ struct StoreArguments: ParsableArguments {
     /// itself, else one inferred from its layout (with its guesses).
     static func storesOwnModel(_ url: URL, type: StoreType) throws -> (versions: ModelVersions, inferred: InferredModel?)? {
         guard url.isFileURL, type == .sqlite else { return nil }
-        var distrusted: [String] = []
-        if let cached = try CommandFailure.rethrowing({ try SQLiteStore.cachedModel(at: url) }) {
-            distrusted = try CommandFailure.rethrowing { try SQLiteStore.contradictions(between: cached, andTablesAt: url) }
-            if distrusted.isEmpty {
-                return (try ModelVersions(versions: [.init(name: cachedVersionName, model: cached)], currentVersionName: cachedVersionName), nil)
-            }
+        switch try CommandFailure.rethrowing({ try SQLiteStore.ownModel(at: url) }) {
+        case .cached(let cached):
+            return (try ModelVersions(versions: [.init(name: cachedVersionName, model: cached)], currentVersionName: cachedVersionName), nil)
+        case .inferred(let inferred, let cacheMisfit):
+            if let cacheMisfit { FileHandle.standardError.write(Data("warning: \(TerminalText.safe(cacheMisfit))\n".utf8)) }
+            return (try ModelVersions(versions: [.init(name: inferredVersionName, model: inferred.model)],
+                                      currentVersionName: inferredVersionName), inferred)
         }
-        var inferred = try CommandFailure.rethrowing { try SQLiteStore.inferModel(at: url) }
-        if !distrusted.isEmpty {
-            // Something other than Core Data changed the tables since it cached the model: the
-            // tables are what the store holds, so the model comes from them (and opens read-only).
-            let note = "The model \(url.lastPathComponent) caches of itself (Z_MODELCACHE) does not fit its tables, "
-                + "so this one is inferred from them: " + distrusted.joined(separator: "; ")
-            inferred.notes.insert(note, at: 0)
-            FileHandle.standardError.write(Data("warning: \(TerminalText.safe(note))\n".utf8))
-        }
-        return (try ModelVersions(versions: [.init(name: inferredVersionName, model: inferred.model)],
-                                  currentVersionName: inferredVersionName), inferred)
     }
 
     /// Whether the model was inferred from the store's layout and `--writable` not given.

@@ -53,6 +53,36 @@ extension SQLiteStore {
         }
     }
 
+    /// The model a store found without one opens on.
+    public enum OwnModel: Sendable {
+        /// The model the store caches of itself (`Z_MODELCACHE`), which its tables fit.
+        case cached(ManagedObjectModel)
+        /// A model inferred from the store's tables, where it caches none; or where its cache
+        /// does not fit its tables (another program changed them), with a note saying how, which
+        /// is also the first of the model's notes.
+        case inferred(InferredModel, cacheMisfit: String?)
+    }
+
+    /// The model of a Core Data SQLite store found without one: the model it caches of
+    /// itself while its tables fit it, else one inferred from its tables. The file is read
+    /// as it is and left so.
+    ///
+    /// ```swift
+    /// if case .cached(let model) = try SQLiteStore.ownModel(at: url) { ... }
+    /// ```
+    public static func ownModel(at url: URL) throws -> OwnModel {
+        var misfit: String?
+        if let cached = try cachedModel(at: url) {
+            let contradictions = try contradictions(between: cached, andTablesAt: url)
+            if contradictions.isEmpty { return .cached(cached) }
+            misfit = "The model \(url.lastPathComponent) caches of itself (Z_MODELCACHE) does not fit its tables, "
+                + "so this one is inferred from them: " + contradictions.joined(separator: "; ")
+        }
+        var inferred = try inferModel(at: url)
+        if let misfit { inferred.notes.insert(misfit, at: 0) }
+        return .inferred(inferred, cacheMisfit: misfit)
+    }
+
     struct InflateProblem: Error { var message: String }
 
     /// Inflates raw DEFLATE data (no zlib or gzip header), refusing a result over `limit`.
