@@ -7,6 +7,12 @@ let package = Package(
     products: [
         .executable(name: "termdata", targets: ["termdata"]),
         .library(name: "TermData", targets: ["Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration"]),
+        // The stores, each a product of its own so that a program links only the engines it opens.
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
+        // Object graphs to and from JSON and CSV, and Swift classes from a model.
+        .library(name: "Interchange", targets: ["Interchange"]),
+        .library(name: "ModelCodegen", targets: ["ModelCodegen"]),
         .library(name: "TermDataTerminal", targets: ["TerminalUI", "TerminalUICurses"]),
         .plugin(name: "TermDataClasses", targets: ["TermDataClasses"]),
     ],
@@ -190,3 +196,4 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
