@@ -197,3 +197,13 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// `import CoreData` on Linux: Core Data's API under Apple's names, over the engine above, so
+// that one source file builds on both. Where Apple's framework exists, `import CoreData`
+// keeps meaning Apple's, and this module is not built.
+#if os(Linux)
+package.products.append(.library(name: "CoreData", targets: ["CoreData"]))
+package.targets += [
+    .target(name: "CoreData", dependencies: ["ObjectGraph", "Predicates"]),
+    .testTarget(name: "CoreDataTests", dependencies: ["CoreData"]),
+]
+#endif

@@ -1,0 +1,142 @@
+import Foundation
+import Predicates
+
+/// One comparison of two expressions, under Core Data's name: what `name BEGINSWITH[c] "a"`
+/// or `ANY tags.name == "x"` reads as.
+///
+/// ```swift
+/// NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "name"),
+///                       rightExpression: NSExpression(forConstantValue: "wat"),
+///                       modifier: .direct, type: .beginsWith, options: [.caseInsensitive])
+/// ```
+open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
+    /// `ANY` and `ALL` over a collection on the left; Core Data writes `NONE` as `NOT ANY`.
+    public enum Modifier: UInt, Sendable {
+        case direct = 0
+        case all = 1
+        case any = 2
+    }
+
+    /// The operator; the raw values are Core Data's.
+    public enum Operator: UInt, Sendable {
+        case lessThan = 0
+        case lessThanOrEqualTo = 1
+        case greaterThan = 2
+        case greaterThanOrEqualTo = 3
+        case equalTo = 4
+        case notEqualTo = 5
+        case matches = 6
+        case like = 7
+        case beginsWith = 8
+        case endsWith = 9
+        case `in` = 10
+        /// A method of the left value called with the right one: needs the Objective-C
+        /// runtime, so no predicate here has it.
+        case customSelector = 11
+        case contains = 99
+        case between = 100
+    }
+
+    /// `[c]`, `[d]` and `[n]`.
+    public struct Options: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let caseInsensitive = Options(rawValue: 1)
+        public static let diacriticInsensitive = Options(rawValue: 2)
+        public static let normalized = Options(rawValue: 4)
+    }
+
+    /// A comparison of two expressions.
+    public convenience init(leftExpression lhs: NSExpression, rightExpression rhs: NSExpression,
+                            modifier: Modifier, type: Operator, options: Options = []) {
+        var engineOptions: ComparisonOptions = []
+        if options.contains(.caseInsensitive) { engineOptions.insert(.caseInsensitive) }
+        if options.contains(.diacriticInsensitive) { engineOptions.insert(.diacriticInsensitive) }
+        if options.contains(.normalized) { engineOptions.insert(.normalized) }
+        let modifier: ComparisonModifier = switch modifier {
+        case .direct: .direct
+        case .all: .all
+        case .any: .any
+        }
+        self.init(.comparison(ComparisonPredicate(lhs.objectExpression, Self.engineOperator(type), rhs.objectExpression,
+                                                  modifier: modifier, options: engineOptions)))
+    }
+
+    /// A comparison predicate for a comparison built in the engine's terms.
+    public override init(_ predicate: ObjectPredicate) {
+        guard case .comparison = predicate else {
+            preconditionFailure("an NSComparisonPredicate holds one comparison, not \(predicate.predicateFormat)")
+        }
+        super.init(predicate)
+    }
+
+    private var comparison: ComparisonPredicate {
+        guard case .comparison(let comparison) = objectPredicate else {
+            preconditionFailure("\(predicateFormat) is not a comparison")
+        }
+        return comparison
+    }
+
+    /// The expression on the left: with a modifier, the collection ranged over.
+    open var leftExpression: NSExpression { NSExpression(comparison.lhs) }
+
+    /// The expression on the right.
+    open var rightExpression: NSExpression { NSExpression(comparison.rhs) }
+
+    /// `ANY`, `ALL`, or neither (`NONE` reads as `.any`, under a NOT).
+    open var comparisonPredicateModifier: Modifier {
+        switch comparison.modifier {
+        case .direct: return .direct
+        case .all: return .all
+        case .any, .none: return .any
+        }
+    }
+
+    /// The operator.
+    open var predicateOperatorType: Operator {
+        switch comparison.op {
+        case .lessThan: return .lessThan
+        case .lessThanOrEqualTo: return .lessThanOrEqualTo
+        case .greaterThan: return .greaterThan
+        case .greaterThanOrEqualTo: return .greaterThanOrEqualTo
+        case .equalTo: return .equalTo
+        case .notEqualTo: return .notEqualTo
+        case .matches: return .matches
+        case .like: return .like
+        case .beginsWith: return .beginsWith
+        case .endsWith: return .endsWith
+        case .in: return .in
+        case .contains: return .contains
+        case .between: return .between
+        }
+    }
+
+    /// `[c]`, `[d]`, `[n]`.
+    open var options: Options {
+        var options: Options = []
+        if comparison.options.contains(.caseInsensitive) { options.insert(.caseInsensitive) }
+        if comparison.options.contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
+        if comparison.options.contains(.normalized) { options.insert(.normalized) }
+        return options
+    }
+
+    private static func engineOperator(_ type: Operator) -> ComparisonOperator {
+        switch type {
+        case .lessThan: return .lessThan
+        case .lessThanOrEqualTo: return .lessThanOrEqualTo
+        case .greaterThan: return .greaterThan
+        case .greaterThanOrEqualTo: return .greaterThanOrEqualTo
+        case .equalTo: return .equalTo
+        case .notEqualTo: return .notEqualTo
+        case .matches: return .matches
+        case .like: return .like
+        case .beginsWith: return .beginsWith
+        case .endsWith: return .endsWith
+        case .in: return .in
+        case .contains: return .contains
+        case .between: return .between
+        case .customSelector:
+            preconditionFailure("NSComparisonPredicate.Operator.customSelector calls a method by its selector, which needs the Objective-C runtime; write the test in the format language")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Predicates
+
+/// Predicates joined by AND or OR, or one negated, under Core Data's name.
+///
+/// ```swift
+/// let open = NSCompoundPredicate(andPredicateWithSubpredicates: [
+///     NSPredicate(format: "completed == NO"), NSPredicate(format: "category.name == %@", "Home"),
+/// ])
+/// ```
+open class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
+    /// How the subpredicates are joined; the raw values are Core Data's.
+    public enum LogicalType: UInt, Sendable {
+        case not = 0
+        case and = 1
+        case or = 2
+    }
+
+    /// A compound predicate for one built in the engine's terms.
+    public override init(_ predicate: ObjectPredicate) {
+        switch predicate {
+        case .and, .or, .not: super.init(predicate)
+        default: preconditionFailure("an NSCompoundPredicate joins or negates predicates, and \(predicate.predicateFormat) does neither")
+        }
+    }
+
+    /// Subpredicates joined as `type` says (`.not` takes exactly one).
+    public convenience init(type: LogicalType, subpredicates: [NSPredicate]) {
+        let parts = subpredicates.map(\.objectPredicate)
+        switch type {
+        case .and: self.init(.and(parts))
+        case .or: self.init(.or(parts))
+        case .not:
+            precondition(parts.count == 1, "NSCompoundPredicate(type: .not) negates one predicate, not \(parts.count)")
+            self.init(.not(parts[0]))
+        }
+    }
+
+    /// All of the subpredicates hold (`TRUEPREDICATE` for none).
+    public convenience init(andPredicateWithSubpredicates subpredicates: [NSPredicate]) {
+        self.init(type: .and, subpredicates: subpredicates)
+    }
+
+    /// Any of the subpredicates holds (`FALSEPREDICATE` for none).
+    public convenience init(orPredicateWithSubpredicates subpredicates: [NSPredicate]) {
+        self.init(type: .or, subpredicates: subpredicates)
+    }
+
+    /// The subpredicate does not hold.
+    public convenience init(notPredicateWithSubpredicate predicate: NSPredicate) {
+        self.init(type: .not, subpredicates: [predicate])
+    }
+
+    /// How the subpredicates are joined.
+    open var compoundPredicateType: LogicalType {
+        switch objectPredicate {
+        case .or: return .or
+        case .not: return .not
+        default: return .and
+        }
+    }
+
+    /// The predicates joined, each of Core Data's class for its kind.
+    open var subpredicates: [Any] {
+        switch objectPredicate {
+        case .and(let parts), .or(let parts): return parts.map(NSPredicate.wrapping)
+        case .not(let part): return [NSPredicate.wrapping(part)]
+        default: return []
+        }
+    }
+}
