@@ -50,9 +50,7 @@ open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     public convenience init(leftExpression lhs: NSExpression, rightExpression rhs: NSExpression,
                             modifier: Modifier, type: Operator, options: Options = []) {
         var engineOptions: ComparisonOptions = []
-        if options.contains(.caseInsensitive) { engineOptions.insert(.caseInsensitive) }
-        if options.contains(.diacriticInsensitive) { engineOptions.insert(.diacriticInsensitive) }
-        if options.contains(.normalized) { engineOptions.insert(.normalized) }
+        for pair in Self.optionPairs where options.contains(pair.apple) { engineOptions.insert(pair.engine) }
         let modifier: ComparisonModifier = switch modifier {
         case .direct: .direct
         case .all: .all
@@ -94,49 +92,33 @@ open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
 
     /// The operator.
     open var predicateOperatorType: Operator {
-        switch comparison.op {
-        case .lessThan: return .lessThan
-        case .lessThanOrEqualTo: return .lessThanOrEqualTo
-        case .greaterThan: return .greaterThan
-        case .greaterThanOrEqualTo: return .greaterThanOrEqualTo
-        case .equalTo: return .equalTo
-        case .notEqualTo: return .notEqualTo
-        case .matches: return .matches
-        case .like: return .like
-        case .beginsWith: return .beginsWith
-        case .endsWith: return .endsWith
-        case .in: return .in
-        case .contains: return .contains
-        case .between: return .between
-        }
+        Self.operators.first { $0.engine == comparison.op }!.apple
     }
 
     /// `[c]`, `[d]`, `[n]`.
     open var options: Options {
         var options: Options = []
-        if comparison.options.contains(.caseInsensitive) { options.insert(.caseInsensitive) }
-        if comparison.options.contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
-        if comparison.options.contains(.normalized) { options.insert(.normalized) }
+        for pair in Self.optionPairs where comparison.options.contains(pair.engine) { options.insert(pair.apple) }
         return options
     }
 
+    /// Each of Core Data's operators and the engine's.
+    private static let operators: [(apple: Operator, engine: ComparisonOperator)] = [
+        (.lessThan, .lessThan), (.lessThanOrEqualTo, .lessThanOrEqualTo), (.greaterThan, .greaterThan),
+        (.greaterThanOrEqualTo, .greaterThanOrEqualTo), (.equalTo, .equalTo), (.notEqualTo, .notEqualTo),
+        (.matches, .matches), (.like, .like), (.beginsWith, .beginsWith), (.endsWith, .endsWith), (.in, .in),
+        (.contains, .contains), (.between, .between),
+    ]
+
     private static func engineOperator(_ type: Operator) -> ComparisonOperator {
-        switch type {
-        case .lessThan: return .lessThan
-        case .lessThanOrEqualTo: return .lessThanOrEqualTo
-        case .greaterThan: return .greaterThan
-        case .greaterThanOrEqualTo: return .greaterThanOrEqualTo
-        case .equalTo: return .equalTo
-        case .notEqualTo: return .notEqualTo
-        case .matches: return .matches
-        case .like: return .like
-        case .beginsWith: return .beginsWith
-        case .endsWith: return .endsWith
-        case .in: return .in
-        case .contains: return .contains
-        case .between: return .between
-        case .customSelector:
+        guard let pair = operators.first(where: { $0.apple == type }) else {
             preconditionFailure("NSComparisonPredicate.Operator.customSelector calls a method by its selector, which needs the Objective-C runtime; write the test in the format language")
         }
+        return pair.engine
     }
+
+    /// Each of Core Data's options and the engine's.
+    private static let optionPairs: [(apple: Options, engine: ComparisonOptions)] = [
+        (.caseInsensitive, .caseInsensitive), (.diacriticInsensitive, .diacriticInsensitive), (.normalized, .normalized),
+    ]
 }
