@@ -152,25 +152,31 @@ final class PostgresConnections: Sendable {
     /// How long a statement whose connection closed under it may take to report its own
     /// error (the server's "terminating connection", which says more) before the closing is
     /// reported instead.
-    static let closingGrace: TimeAmount = .seconds(2)
+    static let closingGrace: DispatchTimeInterval = .seconds(2)
+
+    /// How often a statement's wait looks whether its connection has closed.
+    static let closingCheck: DispatchTimeInterval = .milliseconds(500)
 
     /// Waits for a statement's result, or for its connection to close under it. postgres-nio
     /// drops a statement handed to a connection that has just closed without completing its
     /// future (the write to the closed channel fails with nobody told), so waiting on the
-    /// future alone waits for ever when the server goes between two statements.
+    /// future alone waits for ever when the server goes between two statements. The wait
+    /// looks at the connection every `closingCheck` rather than asking to be told of its
+    /// closing, which would leave a callback on a pooled connection for every statement.
     static func wait<T: Sendable>(for future: EventLoopFuture<T>, on connection: PostgresConnection, location: PostgresLocation) throws -> T {
+        future.eventLoop.preconditionNotInEventLoop()
         let outcome = NIOLockedValueBox<Result<T, any Error>?>(nil)
         let ended = DispatchSemaphore(value: 0)
         future.whenComplete { result in
             outcome.withLockedValue { $0 = result }
             ended.signal()
         }
-        connection.closeFuture.whenComplete { _ in ended.signal() }
-        ended.wait()
-        if let result = outcome.withLockedValue({ $0 }) { return try result.get() }
-        _ = ended.wait(timeout: .now() + .nanoseconds(Int(closingGrace.nanoseconds)))
-        if let result = outcome.withLockedValue({ $0 }) { return try result.get() }
-        throw PostgresStoreError.unreachable(location: location.description, reason: "the server closed the connection")
+        while ended.wait(timeout: .now() + closingCheck) == .timedOut {
+            guard connection.isClosed else { continue }
+            if ended.wait(timeout: .now() + closingGrace) == .success { break }
+            throw PostgresStoreError.unreachable(location: location.description, reason: "the server closed the connection")
+        }
+        return try outcome.withLockedValue { $0 }!.get()
     }
 
     /// Whether an error means the connection is gone, not that a statement was refused.

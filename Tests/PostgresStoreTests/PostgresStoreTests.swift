@@ -228,6 +228,7 @@ struct PostgresRestartTests {
         // the server goes: the import cannot finish before the restart, however quick it is.
         let holder = PostgresConnections(location: try PostgresLocation(url: url))
         let held = PostgresConnections.Session(connection: try holder.connect(), location: holder.location)
+        defer { PostgresConnections.discard(held.connection) }
         try held.execute("BEGIN")
         try held.execute(#"LOCK TABLE "ZTODO" IN SHARE MODE"#)
 
