@@ -139,23 +139,22 @@ extension ManagedObjectContext {
     private func saveResolvingConflicts(_ changes: StoreChanges,
                                         _ write: (StoreChanges) throws -> StoreSaveResult) throws -> StoreSaveResult {
         var attempt = changes
-        for retry in 0..<Self.conflictRetries {
+        for _ in 0..<Self.conflictRetries {
             do {
                 return try write(attempt)
             } catch let error as MergeConflictError {
                 guard mergePolicy != .error, mergePolicy != .overwrite else { throw error }
                 attempt = try resolving(error, in: attempt)
-                // A store that checks versions as it writes (PostgreSQL) can meet a new conflict
-                // on every retry while other clients keep saving the same rows; after the first
-                // retries, each waits a random while, longer each time, so that the writers
-                // stop meeting in step.
-                if retry >= 2 { Thread.sleep(forTimeInterval: Double.random(in: 0...min(0.000_5 * Double(1 << min(retry, 10)), 0.02))) }
             }
         }
         return try write(attempt)
     }
 
-    /// How many times a save resolves new conflicts before it reports them.
+    /// How many times a save resolves new conflicts before it reports them. A store that
+    /// checks versions as it writes (PostgreSQL) meets a new conflict on a retry whenever
+    /// another client saved the same row in between: eight clients saving three rows made one
+    /// lose 17 times in a row on a loaded machine. The retries run under the coordinator's
+    /// lock, so they do not wait between tries.
     static let conflictRetries = 64
 
     /// The changes to write again after the merge policy has settled each conflict.
