@@ -187,6 +187,18 @@ struct ModelInferenceTests {
         #expect(text.contains(url.path) && text.contains("ZPERSON has a row whose Z_PK is \(key == "NULL" ? "NULL" : key == "0" ? "0" : "\"abc\""), where Core Data keeps a whole number"), "\(text)")
     }
 
+    @Test("a column another program added with a type Core Data does not write is read by its kind of value, and the store opens",
+          arguments: [("DATETIME", AttributeType.double), ("BOOLEAN", .double), ("BIGINT", .integer64), ("CHAR(8)", .string),
+                      ("DOUBLE PRECISION", .double), ("CLOB", .string), ("NUM", .double), ("", .undefined)])
+    func foreignColumnType(_ declared: String, _ type: AttributeType) throws {
+        let url = try appleStoreWithoutCache()
+        try DatabaseQueue(path: url.path).write { try $0.execute(sql: "ALTER TABLE ZPERSON ADD COLUMN ZEXTRA \(declared)") }
+        let model = try SQLiteStore.inferModel(at: url).model
+        #expect(model.entity(named: "Person")?.attribute(named: "extra")?.type == type)
+        let stack = try readOnly(model, url)
+        #expect(try stack.context.count(for: FetchRequest(entityName: "Person")) == 20)
+    }
+
     @Test("a column another program added under a name no property could have does not make the store another version's")
     func foreignColumn() throws {
         let url = try appleStoreWithoutCache()

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLSyntax
 import ObjectGraph
 import ObjectModel
 
@@ -320,7 +321,15 @@ private struct LayoutReader {
             }
             return (.binary, "Binary: BLOB columns hold Binary, Transformable and UUID values alike")
         }
-        return (.undefined, "Undefined: the column's declared type \(t.isEmpty ? "is empty" : t) is not one Core Data writes")
+        // A type Core Data does not write (another program's column): its kind of value by
+        // SQLite's rules, so that the store opens on the model inferred from it.
+        switch StoreSchema.ValueKind(declaredType: t) {
+        case .text: return (.string, "String: the declared type \(t) is not one Core Data writes, and holds text")
+        case .numbers where t.contains("INT"): return (.integer64, "Integer 64: the declared type \(t) is not one Core Data writes, and holds integers")
+        case .numbers: return (.double, "Double: the declared type \(t) is not one Core Data writes, and holds numbers")
+        case .bytes: return (.binary, "Binary: the declared type \(t) is not one Core Data writes, and holds bytes")
+        case .any: return (.undefined, "Undefined: the column's declared type is empty, so it holds any value")
+        }
     }
 
     /// The destination of a to-one relationship stored in an INTEGER column, or `nil` when

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ObjectModel
 import SQLSyntax
 
 extension StoreSchema {
@@ -138,6 +139,6 @@ extension StoreSchema {
     static func isPropertyColumn(_ name: String) -> Bool {
         guard name.hasPrefix("Z"), let next = name.dropFirst().first else { return false }
         // A name no property could have (`Z NAME`) is another program's column, not a property's.
-        return next != "_" && !next.isNumber && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        return next != "_" && !next.isNumber && ManagedObjectModel.isValidName(String(name.dropFirst()))
     }
 }

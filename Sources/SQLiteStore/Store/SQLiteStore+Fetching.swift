@@ -164,8 +164,10 @@ extension SQLiteStore {
                     throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
                                         sql: fragment.sql)
                 }
+                // The type is read first: a conversion may change what SQLite says it is.
+                let isInteger = sqlite3_column_type(s, 0) == SQLITE_INTEGER
                 let key = sqlite3_column_int64(s, 0)
-                guard key > 0, sqlite3_column_type(s, 0) == SQLITE_INTEGER else {
+                guard key > 0, isInteger else {
                     let value = DatabaseValue(sqliteStatement: s, index: 0)
                     sqlite3_reset(s)
                     throw damagedKey(value, table: table)
