@@ -265,8 +265,15 @@ public final class SQLiteStore: PersistentStore {
                 // Asked of the file itself: another process may have made the store since this
                 // connection first read the schema, and GRDB keeps what it read.
                 db.clearSchemaCache()
-                guard try db.tableExists("Z_METADATA") else {
-                    let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+                // One statement, so one look at the file: asked in two, another process's
+                // creation could commit in between, and its complete store would read as tables
+                // without Z_METADATA.
+                let look = try Row.fetchOne(db, sql: """
+                    SELECT COUNT(*), COALESCE(SUM(name = 'Z_METADATA' COLLATE NOCASE), 0) FROM sqlite_master WHERE type = 'table'
+                    """)
+                let tables = look.flatMap { Int.fromDatabaseValue($0[0]) } ?? 0
+                let hasMetadata = (look.flatMap { Int.fromDatabaseValue($0[1]) } ?? 0) > 0
+                guard hasMetadata else {
                     if tables > 0 {
                         throw ObjectGraphError.storeFormat(file: path, reason: "not a Core Data store (no Z_METADATA table)")
                     }
