@@ -9,6 +9,7 @@ import Predicates
 ///                       rightExpression: NSExpression(forConstantValue: "wat"),
 ///                       modifier: .direct, type: .beginsWith, options: [.caseInsensitive])
 /// ```
+// `@unchecked` as `NSPredicate` is: no stored property of its own, so as immutable as it.
 open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     /// `ANY` and `ALL` over a collection on the left; Core Data writes `NONE` as `NOT ANY`.
     public enum Modifier: UInt, Sendable {

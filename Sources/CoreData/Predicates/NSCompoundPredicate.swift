@@ -8,6 +8,7 @@ import Predicates
 ///     NSPredicate(format: "completed == NO"), NSPredicate(format: "category.name == %@", "Home"),
 /// ])
 /// ```
+// `@unchecked` as `NSPredicate` is: no stored property of its own, so as immutable as it.
 open class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
     /// How the subpredicates are joined; the raw values are Core Data's.
     public enum LogicalType: UInt, Sendable {

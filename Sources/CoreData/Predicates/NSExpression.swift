@@ -10,7 +10,8 @@ import Predicates
 /// NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "amount")])
 /// ```
 ///
-/// Immutable, as `NSPredicate` is.
+/// Immutable: its one stored property is a `let` of a `Sendable` value (`@unchecked` only
+/// because the class is open), as `NSPredicate` is.
 open class NSExpression: NSObject, @unchecked Sendable {
     /// The kinds of expression; the raw values are Core Data's.
     public enum ExpressionType: UInt, Sendable {

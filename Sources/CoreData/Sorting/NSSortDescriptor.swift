@@ -10,7 +10,8 @@ import Predicates
 ///                            NSSortDescriptor(key: "name", ascending: true, selector: Selector("localizedStandardCompare:"))]
 /// ```
 ///
-/// Immutable, as Foundation's is.
+/// Immutable, as Foundation's is: its stored properties are `let`s of `Sendable` values
+/// (`@unchecked` only because the class is open).
 open class NSSortDescriptor: NSObject, @unchecked Sendable {
     /// The order in the engine's terms.
     public let objectSortDescriptor: ObjectSortDescriptor
