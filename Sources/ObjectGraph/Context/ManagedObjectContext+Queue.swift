@@ -38,12 +38,23 @@ extension ManagedObjectContext {
     /// The key under which a private queue holds its context's token.
     static let queueKey = DispatchSpecificKey<Int>()
 
+    /// What the main queue holds under `queueKey` (private queues' tokens start at 1).
+    static let mainQueueToken = 0
+
+    /// Marks the main queue with `mainQueueToken`, once: after `dispatchMain()` (as a test
+    /// runner or a server calls it) the main queue's blocks, the main actor's work among them,
+    /// run on other threads, and only the mark tells that they are on the main queue.
+    static let markedMainQueue: Bool = {
+        DispatchQueue.main.setSpecific(key: queueKey, value: mainQueueToken)
+        return true
+    }()
+
     /// Whether the calling thread may use the context now: its own thread, the main thread,
     /// or a block its queue runs.
     public var isOnQueue: Bool {
         switch concurrencyType {
         case .confined: return pthread_equal(owner, pthread_self()) != 0
-        case .mainQueue: return Thread.isMainThread
+        case .mainQueue: return Thread.isMainThread || DispatchQueue.getSpecific(key: Self.queueKey) == Self.mainQueueToken
         case .privateQueue: return DispatchQueue.getSpecific(key: Self.queueKey) == queueToken
         }
     }

@@ -25,10 +25,16 @@ import Synchronization
 /// traps off the queue when `checksQueues` is on (debug builds and the tests), and the
 /// concurrency suites run under ThreadSanitizer.
 public final class ManagedObjectContext: @unchecked Sendable {
-    public let coordinator: PersistentStoreCoordinator
+    /// The coordinator whose stores the context reads and saves. Set once, when the context
+    /// is made (or, for Core Data's API, before its first use: `attach(to:parent:)`); read on
+    /// every fetch, so no run-time exclusivity checks.
+    @exclusivity(unchecked) public private(set) var coordinator: PersistentStoreCoordinator
     /// The context a child context fetches from and saves into; `nil` for a context over
-    /// the coordinator's stores.
-    public let parent: ManagedObjectContext?
+    /// the coordinator's stores. Set as `coordinator` is. (Disfavoured only where Core Data's
+    /// settable `parent` is visible too, under `import CoreData`.)
+    @_disfavoredOverload @exclusivity(unchecked) public private(set) var parent: ManagedObjectContext?
+    /// `parent` by a name Core Data's API does not shadow.
+    package var parentContext: ManagedObjectContext? { parent }
     /// Whether the context brings in, as they happen, the changes its parent commits: a
     /// sibling's save into the parent and the parent's save to the stores (for a child), or
     /// other contexts' saves on the coordinator (for a context without a parent, which then
@@ -111,6 +117,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) private var lastFaultEntity: Entity?
     @exclusivity(unchecked) private var lastFaultRelationships: [RelationshipValue] = []
 
+    /// The class whose initializer inserted an object last (Core Data's `Item(context:)`),
+    /// and its entity: inserts of one class in a row find the entity without a lookup.
+    @exclusivity(unchecked) package var lastInitializedClass: (type: ObjectIdentifier, entity: Entity)?
+
     /// How objects and observations reach the context; cleared as the context goes away.
     let link = ContextLink()
 
@@ -144,8 +154,27 @@ public final class ManagedObjectContext: @unchecked Sendable {
             self.queue = queue
         } else {
             queue = concurrencyType == .mainQueue ? .main : nil
+            if concurrencyType == .mainQueue { _ = Self.markedMainQueue }
         }
         link.context = self
+    }
+
+    /// Puts a context made without its coordinator (Core Data's `init(concurrencyType:)`,
+    /// then `persistentStoreCoordinator` or `parent` set) over a coordinator, or under a
+    /// parent and its coordinator. Only before first use: a context that holds objects or
+    /// changes, or merges what others save, keeps what it was made with.
+    package func attach(to coordinator: PersistentStoreCoordinator, parent: ManagedObjectContext?) {
+        checkQueue("ManagedObjectContext.attach(to:parent:)")
+        precondition(registry.isEmpty && temporaryIndex == nil && !hasChanges && discarded.isEmpty,
+                     "a context's coordinator and parent are set before it holds objects")
+        precondition(!automaticallyMergesChangesFromParent && remoteMerging.withLock({ $0 }) == nil,
+                     "a context's coordinator and parent are set before it merges others' saves")
+        precondition(parent !== self, "a context cannot be its own parent")
+        self.coordinator = coordinator
+        self.parent = parent
+        lastKindClasses = -1
+        lastFaultEntity = nil
+        lastInitializedClass = nil
     }
 
     /// Tokens for private queues, one per context.
@@ -204,6 +233,30 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// sets, and recorded for undo and the observers.
     func insertNew(_ entity: Entity, _ type: ManagedObject.Type, id: ManagedObjectID, values: [ObjectValue]) -> ManagedObject {
         let object = type.init(entity: entity, objectID: id, context: self)
+        enterInserted(object, values: values)
+        return object
+    }
+
+    /// Inserts an object made by its class's initializer rather than by the context (Core
+    /// Data's `Item(context:)` and `insert(_:)`): a new object with a temporary ID, of an
+    /// entity of this context's model, in no other context. Gives it the entity's default
+    /// values and calls `awakeFromInsert()`.
+    package func insertMadeObject(_ object: ManagedObject) {
+        checkQueue()
+        precondition(object.objectID.isTemporaryID && object.status == .clean && object.attributeValues == nil,
+                     "only a new object can be inserted, once")
+        precondition(object.managedObjectContext.map { $0 === self } ?? true,
+                     "\(object.entity.name) object belongs to another context")
+        precondition(model.entity(named: object.entity.name) == object.entity,
+                     "entity \(object.entity.name) is not of this context's model")
+        object.managedObjectContext = self
+        enterInserted(object, values: object.entity.defaultAttributeValues)
+        object.awakeFromInsert()
+    }
+
+    /// Puts a new object into the inserted state with `values`, its relationships empty.
+    private func enterInserted(_ object: ManagedObject, values: [ObjectValue]) {
+        let entity = object.entity
         object.attributeValues = values
         if !entity.relationships.isEmpty {
             object.relationshipValues = entity.relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
@@ -213,7 +266,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
         inserted.append(object)
         noteInsertedInEvent(object)
         record(.status(object, from: .invalid, to: .inserted))
-        return object
     }
 
     /// Inserts a new object of a registered subclass.
@@ -507,4 +559,11 @@ struct EventChanges {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && merged.isEmpty
             && mergedIDs.isEmpty && !invalidatedAll
     }
+}
+
+extension ManagedObjectContext: Hashable {
+    /// Contexts are equal when they are the same context.
+    public static func == (lhs: ManagedObjectContext, rhs: ManagedObjectContext) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -11,7 +11,16 @@ extension ManagedObject {
     ///
     /// - Throws: `KeyValueError.unknownKey` for a key the entity does not have, or
     ///   `ObjectGraphError` when the values cannot be loaded.
+    ///
+    /// Disfavoured only where Core Data's `value(forKey:) -> Any?` is visible too (`import
+    /// CoreData`), so that Apple's signature wins there; elsewhere it is the only one.
+    @_disfavoredOverload
     public func value(forKey key: String) throws -> ObjectValue {
+        try objectValue(forKey: key)
+    }
+
+    /// `value(forKey:)` by a name no other API shares.
+    package func objectValue(forKey key: String) throws -> ObjectValue {
         managedObjectContext?.checkQueue()
         if let i = entity.attributeIndex(of: key) {
             try fireFault()
@@ -41,6 +50,7 @@ extension ManagedObject {
 
     /// The value at a key path through relationships: `category.name`, `todos.@count`,
     /// `items.@sum.price`.
+    @_disfavoredOverload
     public func value(forKeyPath keyPath: String) throws -> ObjectValue {
         try ObjectKeyPath.value(of: keyPath, in: .object(self))
     }
@@ -49,13 +59,16 @@ extension ManagedObject {
     ///
     /// - Throws: `ObjectGraphError.typeMismatch` when the value does not fit the
     ///   attribute's type or the relationship's destination; `KeyValueError` for an unknown key.
+    ///
+    /// Disfavoured only where Core Data's `setValue(_:forKey:)` is visible too (`import CoreData`).
+    @_disfavoredOverload
     public func setValue(_ value: any ObjectValueConvertible, forKey key: String) throws {
         try setObjectValue(value.objectValue, forKey: key)
     }
 
     /// `setValue(_:forKey:)` for a value that is an `ObjectValue` already: the subscript's
     /// setter, called for every value an import or an editor writes, skips the boxing.
-    func setObjectValue(_ value: ObjectValue, forKey key: String) throws {
+    package func setObjectValue(_ value: ObjectValue, forKey key: String) throws {
         guard let context = managedObjectContext, status != .invalid else {
             throw ObjectGraphError.objectNotInContext(entity: entity.name, objectID: objectID.description)
         }
@@ -153,6 +166,7 @@ extension ManagedObject {
 
     /// The values as last saved (or fetched), for the given keys or all attributes and
     /// to-one relationships. An inserted object has none.
+    @_disfavoredOverload
     public func committedValues(forKeys keys: [String]? = nil) -> [String: ObjectValue] {
         guard let snapshot else { return [:] }
         var values: [String: ObjectValue] = [:]
@@ -199,8 +213,15 @@ extension ManagedObject {
         }
     }
 
-    /// The IDs of a relationship's destinations without firing their faults.
+    /// The IDs of a relationship's destinations without firing their faults. (Disfavoured
+    /// only where Core Data's, which does not throw, is visible too.)
+    @_disfavoredOverload
     public func objectIDs(forRelationshipNamed name: String) throws -> [ManagedObjectID] {
+        try destinationIDs(ofRelationshipNamed: name)
+    }
+
+    /// `objectIDs(forRelationshipNamed:)` by a name Core Data's API does not shadow.
+    package func destinationIDs(ofRelationshipNamed name: String) throws -> [ManagedObjectID] {
         guard let i = entity.relationshipIndex(of: name) else {
             throw KeyValueError.unknownKey(name, typeName: entity.name)
         }

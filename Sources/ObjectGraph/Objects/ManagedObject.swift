@@ -18,8 +18,11 @@ import Predicates
 /// Subclass to add typed accessors; register the class with
 /// `PersistentStoreCoordinator.register(_:forEntityName:)`.
 open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
-    /// The object's entity, with inherited properties.
-    public let entity: Entity
+    /// The object's entity, with inherited properties. (Disfavoured only where Core Data's
+    /// `entity: NSEntityDescription` is visible too, under `import CoreData`.)
+    @_disfavoredOverload public let entity: Entity
+    /// `entity` by a name Core Data's API does not shadow.
+    package var modelEntity: Entity { entity }
     /// The object's identity; temporary until its first save.
     ///
     /// Read it on the context's queue, like the object's other properties (a fault from a
@@ -83,6 +86,11 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     /// A fault for a fetched key of `family`'s entity (`entity`) and store, whose ID is made
     /// when first asked for. For `ManagedObject` itself: a registered class is made through
     /// the required initializer, which its subclass may override.
+    ///
+    /// `@usableFromInline` though nothing inlines it: Swift lets a subclass in another module
+    /// inherit convenience initializers (Core Data's `Item(context:)`) only when every
+    /// designated initializer of its superclass is visible to it.
+    @usableFromInline
     init(entity: Entity, key: Int64, family: KeyFamily, context: ManagedObjectContext) {
         self.entity = entity
         self.identityStorage = .key(key, family)

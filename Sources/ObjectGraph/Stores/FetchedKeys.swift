@@ -48,7 +48,7 @@ public struct FetchedKeys: Sendable {
 /// An entity and a store: what an object made from a fetched key needs, besides the key, to
 /// make its ID when asked. One instance is shared by all the objects of one entity a fetch
 /// made, whose strings the IDs made from it share too.
-final class KeyFamily: Sendable {
+@usableFromInline final class KeyFamily: Sendable {
     let entityName: String
     let storeIdentifier: String
 
