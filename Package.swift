@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -202,8 +203,19 @@ let package = Package(
 // keeps meaning Apple's, and this module is not built.
 #if os(Linux)
 package.products.append(.library(name: "CoreData", targets: ["CoreData"]))
+// `@Managed`, Core Data's `@NSManaged` for Linux, is a macro.
+package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"))
 package.targets += [
-    .target(name: "CoreData", dependencies: ["ObjectGraph", "Predicates"]),
-    .testTarget(name: "CoreDataTests", dependencies: ["CoreData"]),
+    .macro(name: "CoreDataMacros", dependencies: [
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+    ]),
+    .target(name: "CoreData", dependencies: ["CoreDataMacros", "ObjectGraph", "ObjectModel", "Predicates", "SQLiteStore", "Migration"]),
+    .testTarget(name: "CoreDataTests", dependencies: ["CoreData"], resources: [.copy("Library.xcdatamodeld")]),
+    .testTarget(name: "CoreDataMacrosTests", dependencies: [
+        "CoreDataMacros",
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+    ]),
 ]
 #endif

@@ -79,4 +79,22 @@ enum CocoaValue {
         case .object(let object): return object
         }
     }
+
+    /// The value Core Data's managed objects give for one the engine keeps: numbers and
+    /// Booleans as `NSNumber` (so that `as? Int64`, `as? Bool` read them as there), decimals as
+    /// `NSDecimalNumber`, a to-many relationship's objects as an `NSSet` (an `NSOrderedSet`
+    /// when `ordered`), other values as `any(_:)` gives them.
+    static func cocoa(_ value: ObjectValue, ordered: Bool? = nil) -> Any? {
+        switch value {
+        case .bool(let b): return NSNumber(value: b)
+        case .int(let i): return NSNumber(value: i)
+        case .double(let d): return NSNumber(value: d)
+        case .decimal(let d): return NSDecimalNumber(decimal: d)
+        case .set(let values): return NSSet(array: values.map { cocoa($0) ?? NSNull() })
+        case .array(let values) where ordered == true: return NSOrderedSet(array: values.map { cocoa($0) ?? NSNull() })
+        case .array(let values): return values.map { cocoa($0) ?? NSNull() }
+        case .dictionary(let values): return values.mapValues { cocoa($0) ?? NSNull() }
+        default: return any(value)
+        }
+    }
 }

@@ -1,0 +1,160 @@
+import Foundation
+import ObjectGraph
+import ObjectModel
+import Predicates
+
+/// Core Data's managed object is the engine's: `class Item: NSManagedObject` subclasses
+/// `ManagedObject`, and every object a context makes is one. The extension below gives it
+/// Core Data's initializers and key-value API.
+public typealias NSManagedObject = ManagedObject
+
+/// Core Data's object ID is the engine's.
+public typealias NSManagedObjectID = ManagedObjectID
+
+extension ManagedObject {
+    /// A new object of the entity this class stands for, inserted into a context, as Core
+    /// Data's `Item(context:)`: the entity whose class (`representedClassName`) is this one.
+    /// From then on the context's fetches make the entity's objects as this class.
+    public convenience init(context: NSManagedObjectContext) {
+        let entity: Entity
+        if let last = context.lastInitializedClass, last.type == ObjectIdentifier(Self.self) {
+            entity = last.entity
+        } else {
+            entity = ManagedClasses.adopt(Self.self, in: context.coordinator)
+            context.lastInitializedClass = (ObjectIdentifier(Self.self), entity)
+        }
+        precondition(!entity.isAbstract, "entity \(entity.name) is abstract: \(Self.self)(context:) cannot insert one")
+        self.init(entity: entity, objectID: .temporary(entityName: entity.name), context: context)
+        context.insertMadeObject(self)
+    }
+
+    /// A new object of an entity, inserted into a context, or into none yet (`insert(_:)`
+    /// inserts it later; values can be set once it is in a context).
+    public convenience init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        self.init(entity: entity.engineEntity, objectID: .temporary(entityName: entity.engineEntity.name), context: context)
+        context?.insertMadeObject(self)
+    }
+
+    /// The entity this class stands for, in the model of a coordinator Core Data's API made
+    /// (the class's own `representedClassName`, as in Core Data).
+    public class func entity() -> NSEntityDescription {
+        guard let model = CoordinatorDirectory.model(for: self) else {
+            preconditionFailure("\(self).entity(): no model in use names \(String(reflecting: self)) as an entity's class")
+        }
+        return NSEntityDescription(ManagedClasses.entity(for: self, in: model), in: model)
+    }
+
+    /// A request for this class's entity. (Xcode's generated `fetchRequest()` returns
+    /// `NSFetchRequest<Item>`; this one, as Core Data's, returns untyped results.)
+    public class func fetchRequest() -> NSFetchRequest<NSFetchRequestResult> {
+        NSFetchRequest<NSFetchRequestResult>(entityName: entity().engineEntity.name)
+    }
+
+    /// The object's entity.
+    public var entity: NSEntityDescription { NSEntityDescription(modelEntity, in: managedObjectContext?.model) }
+
+    // MARK: Key-value coding
+
+    /// The value of an attribute or relationship, as Core Data gives it: numbers and Booleans
+    /// as `NSNumber`, strings, dates, data, UUIDs and URLs as themselves, a to-one
+    /// relationship's object, a to-many's `NSSet` (`NSOrderedSet` when ordered); nil for none.
+    ///
+    /// A key the entity does not have is a programming error, as in Core Data.
+    public func value(forKey key: String) -> Any? {
+        let value: ObjectValue
+        do { value = try objectValue(forKey: key) } catch {
+            preconditionFailure("\(modelEntity.name).value(forKey: \"\(key)\"): \(error)")
+        }
+        return CocoaValue.cocoa(value, ordered: modelEntity.relationship(named: key)?.isOrdered)
+    }
+
+    /// Sets an attribute or relationship (a collection of objects for a to-many), keeping
+    /// inverses and recording the change. A key the entity lacks or a value of the wrong
+    /// kind is a programming error, as in Core Data.
+    public func setValue(_ value: Any?, forKey key: String) {
+        do { try setObjectValue(CocoaValue.objectValue(value), forKey: key) } catch {
+            preconditionFailure("\(modelEntity.name).setValue(_:forKey: \"\(key)\"): \(error)")
+        }
+    }
+
+    /// The value at a key path through relationships (`category.name`, `items.@count`).
+    public func value(forKeyPath keyPath: String) -> Any? {
+        guard !keyPath.contains(".") else {
+            do { return CocoaValue.cocoa(try ObjectKeyPath.value(of: keyPath, in: .object(self)), ordered: nil) } catch {
+                preconditionFailure("\(modelEntity.name).value(forKeyPath: \"\(keyPath)\"): \(error)")
+            }
+        }
+        return value(forKey: keyPath)
+    }
+
+    /// Sets the value at the end of a key path through to-one relationships.
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        guard let dot = keyPath.lastIndex(of: ".") else { return setValue(value, forKey: keyPath) }
+        guard let owner = self.value(forKeyPath: String(keyPath[..<dot])) as? ManagedObject else {
+            preconditionFailure("\(modelEntity.name).setValue(_:forKeyPath: \"\(keyPath)\"): \(keyPath[..<dot]) is no object")
+        }
+        owner.setValue(value, forKey: String(keyPath[keyPath.index(after: dot)...]))
+    }
+
+    /// The value of a property, as `value(forKey:)` gives it. (Core Data's primitive values
+    /// skip its change notifications; here there are none to skip.)
+    public func primitiveValue(forKey key: String) -> Any? { value(forKey: key) }
+
+    /// Sets a property as `setValue(_:forKey:)` does; the change is saved and can be undone.
+    public func setPrimitiveValue(_ value: Any?, forKey key: String) { setValue(value, forKey: key) }
+
+    /// Kept for custom accessors written for Core Data; nothing needs telling here.
+    public func willAccessValue(forKey key: String?) {}
+
+    /// Kept for custom accessors written for Core Data; nothing needs telling here.
+    public func didAccessValue(forKey key: String?) {}
+
+    /// Kept for custom accessors written for Core Data; `didChangeValue(forKey:)` is the
+    /// engine's hook, called after the change.
+    public func willChangeValue(forKey key: String) {}
+
+    /// The keys changed since the last save, with their new values as `value(forKey:)` gives them.
+    public func changedValues() -> [String: Any] {
+        var values: [String: Any] = [:]
+        for key in changedValues.keys { values[key] = value(forKey: key) ?? NSNull() }
+        return values
+    }
+
+    /// The changes since the last time the context processed its pending changes (here:
+    /// since the last save, as `changedValues()`).
+    public func changedValuesForCurrentEvent() -> [String: Any] { changedValues() }
+
+    /// The values as last saved or fetched, for `keys` or every attribute and to-one
+    /// relationship; `NSNull` for nil, as in Core Data.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        // Typed so that the engine's method is meant (Core Data's is this one).
+        let committed: [String: ObjectValue] = committedValues(forKeys: keys)
+        return committed.mapValues { CocoaValue.cocoa($0, ordered: nil) ?? NSNull() }
+    }
+
+    /// Whether a saved object has changes to attributes or relationships that are stored.
+    public var hasPersistentChangedValues: Bool {
+        changedValues.keys.contains { key in
+            modelEntity.attribute(named: key).map { !$0.isTransient } ?? modelEntity.relationship(named: key).map { !$0.isTransient } ?? false
+        }
+    }
+
+    /// The IDs of a relationship's destinations, without loading them. A key that is no
+    /// relationship of the entity is a programming error, as in Core Data.
+    public func objectIDs(forRelationshipNamed key: String) -> [NSManagedObjectID] {
+        do {
+            return try destinationIDs(ofRelationshipNamed: key)
+        } catch {
+            preconditionFailure("\(modelEntity.name).objectIDs(forRelationshipNamed: \"\(key)\"): \(error)")
+        }
+    }
+
+    /// Whether a relationship's destinations are still to be loaded.
+    public func hasFault(forRelationshipNamed key: String) -> Bool { hasFaultForRelationship(named: key) }
+}
+
+extension ManagedObjectID {
+    /// The ID as a URI (`x-coredata://STORE/Entity/p12`), to keep and hand back to the
+    /// coordinator's `managedObjectID(forURIRepresentation:)`.
+    public func uriRepresentation() -> URL { uriRepresentation }
+}

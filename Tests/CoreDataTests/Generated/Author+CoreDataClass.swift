@@ -1,0 +1,12 @@
+//
+//  Author+CoreDataClass.swift
+//  Library
+//
+//  This file was automatically generated and should not be edited.
+//
+
+import CoreData
+
+public class Author: NSManagedObject {
+
+}

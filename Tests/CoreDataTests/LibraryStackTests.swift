@@ -1,0 +1,268 @@
+// A small library's data layer as Core Data code writes it, under `import CoreData` alone:
+// an old coordinator stack, a container with a background task, a subclass with accessors
+// written by hand over `value(forKey:)` beside Xcode's generated ones, fetch requests of
+// every result type.
+import CoreData
+import Testing
+
+/// A class written by hand, as older apps wrote them: accessors over `value(forKey:)`.
+/// (Author and Tag are Xcode's generated classes, in Generated/.)
+public final class Book: NSManagedObject {
+    var title: String {
+        get { value(forKey: "title") as? String ?? "" }
+        set { setValue(newValue, forKey: "title") }
+    }
+    var year: Int16 {
+        get { value(forKey: "year") as? Int16 ?? 0 }
+        set { setValue(newValue, forKey: "year") }
+    }
+    var isRead: Bool {
+        get { value(forKey: "isRead") as? Bool ?? false }
+        set { setValue(newValue, forKey: "isRead") }
+    }
+    var author: Author? {
+        get { value(forKey: "author") as? Author }
+        set { setValue(newValue, forKey: "author") }
+    }
+    var added: Date? { value(forKey: "added") as? Date }
+
+    public override func awakeFromInsert() {
+        super.awakeFromInsert()
+        setPrimitiveValue(Date(), forKey: "added")
+    }
+
+    class func unread() -> NSFetchRequest<Book> {
+        let request = NSFetchRequest<Book>(entityName: "Book")
+        request.predicate = NSPredicate(format: "isRead == NO")
+        request.sortDescriptors = [NSSortDescriptor(key: "year", ascending: true)]
+        return request
+    }
+}
+
+/// The model, as an app's tests find it: in the test bundle's resources.
+let libraryModelURL = Bundle.module.url(forResource: "Library", withExtension: "xcdatamodeld")!
+
+/// A folder of its own for each test's store files, removed after.
+func withTemporaryFolder(_ body: (URL) throws -> Void) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("CoreDataTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try body(folder)
+}
+
+@MainActor
+@Suite("A Core Data stack written as apps write it, on a real SQLite file")
+struct LibraryStackTests {
+    /// The stack apps had before containers: model, coordinator, store, main-queue context.
+    func oldStack(at url: URL) throws -> NSManagedObjectContext {
+        let model = try #require(NSManagedObjectModel(contentsOf: libraryModelURL))
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
+                                           options: [NSMigratePersistentStoresAutomaticallyOption: true,
+                                                     NSInferMappingModelAutomaticallyOption: true])
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
+    @Test("an old coordinator stack saves subclass objects to SQLite, and a new stack fetches them back as those classes")
+    func oldCoordinatorStack() throws {
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("Library.sqlite")
+            let context = try oldStack(at: url)
+            let le = Author(context: context)
+            le.name = "Ursula K. Le Guin"
+            for (title, year) in [("The Dispossessed", 1974), ("The Left Hand of Darkness", 1969), ("The Lathe of Heaven", 1971)] {
+                let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context) as! Book
+                book.title = title
+                book.year = Int16(year)
+                book.author = le
+            }
+            let tag = NSEntityDescription.insertNewObject(forEntityName: "Tag", into: context)
+            tag.setValue("classic", forKey: "name")
+            tag.setValue(le.books, forKey: "books")
+            #expect(le.books?.count == 3, "the inverse of author is kept")
+            #expect(context.hasChanges)
+            #expect((le.books as? Set<Book>)?.allSatisfy { $0.added != nil } == true, "awakeFromInsert ran for each book")
+            try context.save()
+            #expect(!context.hasChanges && !le.objectID.isTemporaryID)
+
+            let reopened = try oldStack(at: url)
+            let unread = try reopened.fetch(Book.unread())
+            #expect(unread.map(\.title) == ["The Left Hand of Darkness", "The Lathe of Heaven", "The Dispossessed"])
+            #expect(unread.map(\.year) == [1969, 1971, 1974])
+            #expect(unread.first?.author?.name == "Ursula K. Le Guin", "a to-one relationship gives the Author subclass")
+
+            // An untyped fetch makes each entity's objects as the class its model names, found by name.
+            let authors = try reopened.fetch(NSFetchRequest<NSManagedObject>(entityName: "Author"))
+            #expect(authors.count == 1 && authors.first is Author)
+            let tags = try reopened.fetch(NSFetchRequest<NSFetchRequestResult>(entityName: "Tag")) as! [NSManagedObject]
+            #expect(tags.count == 1 && tags[0] is Tag)
+            #expect((tags[0].value(forKey: "books") as? Set<Book>)?.count == 3, "a to-many relationship reads as an NSSet of its objects")
+        }
+    }
+
+    @Test("values read as Core Data gives them: NSNumber for numbers and Booleans, NSNull in committed values, changes listed")
+    func keyValueCoding() throws {
+        try withTemporaryFolder { folder in
+            let context = try oldStack(at: folder.appendingPathComponent("Library.sqlite"))
+            let book = Book(context: context)
+            book.title = "Kindred"
+            book.year = 1979
+            #expect(book.value(forKey: "year") is NSNumber)
+            #expect(book.value(forKey: "year") as? Int == 1979 && book.value(forKey: "year") as? Int64 == 1979)
+            #expect(book.value(forKey: "isRead") as? Bool == false)
+            #expect(book.value(forKey: "author") == nil)
+            #expect(book.entity.name == "Book" && book.entity.attributesByName["year"]?.attributeType == .integer16AttributeType)
+            #expect(book.entity.relationshipsByName["author"]?.inverseRelationship?.name == "books")
+            #expect(book.entity.relationshipsByName["author"]?.destinationEntity?.relationshipsByName["books"]?.deleteRule == .cascadeDeleteRule)
+            try context.save()
+
+            book.isRead = true
+            #expect(book.changedValues().keys.sorted() == ["isRead"])
+            #expect(book.changedValues()["isRead"] as? Bool == true)
+            #expect(book.committedValues(forKeys: ["isRead", "author"])["isRead"] as? Bool == false)
+            #expect(book.committedValues(forKeys: ["author"])["author"] is NSNull)
+            #expect(book.isUpdated && book.hasPersistentChangedValues)
+
+            let uri = book.objectID.uriRepresentation()
+            let id = try #require(context.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: uri))
+            #expect(try context.existingObject(with: id) === book)
+            #expect(Book.entity().name == "Book", "a class finds its entity in the model in use")
+        }
+    }
+
+    @Test("a child context made without a parent is given one, and its save reaches the parent, not the store")
+    func childContext() throws {
+        try withTemporaryFolder { folder in
+            let context = try oldStack(at: folder.appendingPathComponent("Library.sqlite"))
+            let book = Book(context: context)
+            book.title = "Parable of the Sower"
+            try context.save()
+
+            let child = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+            #expect(child.persistentStoreCoordinator == nil)
+            child.parent = context
+            #expect(child.persistentStoreCoordinator === context.persistentStoreCoordinator)
+            let draft = child.object(with: book.objectID) as! Book
+            draft.isRead = true
+            try child.save()
+            #expect(book.isRead && context.hasChanges, "the child's save is in the parent, unsaved")
+            #expect(try context.count(for: Book.unread()) == 0)
+        }
+    }
+
+    @Test("Xcode's generated classes with @Managed: properties read and write the object's values, to-many accessors keep inverses")
+    func generatedClasses() throws {
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("Library.sqlite")
+            let context = try oldStack(at: url)
+            let butler = Author(context: context)
+            #expect(butler.name == "", "the model's default value, as a generated String? reads it")
+            #expect(butler.born == nil)
+            butler.name = "Octavia E. Butler"
+            butler.born = Date(timeIntervalSinceReferenceDate: -1_000_000_000)
+            let kindred = Book(context: context)
+            kindred.title = "Kindred"
+            let dawn = Book(context: context)
+            dawn.title = "Dawn"
+            butler.addToBooks(kindred)
+            butler.addToBooks(NSSet(array: [dawn]))
+            #expect(kindred.author === butler && dawn.author === butler, "adding to books sets each book's author")
+            #expect(butler.books?.count == 2)
+            let classics = Tag(context: context)
+            classics.name = "classics"
+            classics.addToBooks(kindred)
+            try context.save()
+
+            let reopened = try oldStack(at: url)
+            let request: NSFetchRequest<Author> = Author.fetchRequest()
+            request.predicate = NSPredicate(format: "ANY books.title == %@", "Dawn")
+            let found = try #require(try reopened.fetch(request).first)
+            #expect(found.name == "Octavia E. Butler" && found.born == Date(timeIntervalSinceReferenceDate: -1_000_000_000))
+            let books = try #require(found.books as? Set<Book>)
+            #expect(books.map(\.title).sorted() == ["Dawn", "Kindred"])
+            let readKindred = try #require(books.first { $0.title == "Kindred" })
+            found.removeFromBooks(readKindred)
+            #expect(readKindred.author == nil, "removing from books clears the book's author")
+            #expect(found.books?.count == 1 && found.hasChanges)
+            let tagRequest: NSFetchRequest<Tag> = Tag.fetchRequest()
+            #expect(try reopened.fetch(tagRequest).first?.books?.count == 1)
+        }
+    }
+
+    @Test("a context given no coordinator says so when it fetches, instead of finding nothing")
+    func unattachedContext() {
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        #expect(throws: (any Error).self) { try context.fetch(NSFetchRequest<Book>(entityName: "Book")) }
+        do {
+            _ = try context.fetch(NSFetchRequest<Book>(entityName: "Book"))
+        } catch {
+            #expect("\(error)".contains("no persistentStoreCoordinator"), "\(error)")
+        }
+    }
+}
+
+@MainActor
+@Suite("NSPersistentContainer as apps use it")
+struct LibraryContainerTests {
+    @Test("init(name:) finds the model among the program's resources; a background task's save is fetched on the view context")
+    func containerWithBackgroundTask() async throws {
+        let container = NSPersistentContainer(name: "Library")
+        #expect(container.managedObjectModel.entitiesByName.keys.sorted() == ["Author", "Book", "Tag"])
+        let description = NSPersistentStoreDescription()
+        description.type = NSInMemoryStoreType
+        container.persistentStoreDescriptions = [description]
+        var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        #expect(loadError == nil)
+
+        try await container.performBackgroundTask { context in
+            for i in 1...5 {
+                let book = Book(context: context)
+                book.title = "Book \(i)"
+                book.year = Int16(2000 + i)
+                book.isRead = i % 2 == 0
+            }
+            try context.save()
+        }
+        let context = container.viewContext
+        #expect(try context.count(for: NSFetchRequest<Book>(entityName: "Book")) == 5)
+        #expect(try context.fetch(Book.unread()).map(\.year) == [2001, 2003, 2005])
+
+        let byYear = NSFetchRequest<NSManagedObjectID>(entityName: "Book")
+        byYear.resultType = .managedObjectIDResultType
+        byYear.predicate = NSPredicate(format: "year > %d", 2003)
+        #expect(try context.fetch(byYear).count == 2)
+
+        let counted = NSFetchRequest<NSNumber>(entityName: "Book")
+        counted.resultType = .countResultType
+        #expect(try context.fetch(counted).first?.intValue == 5)
+
+        let total = NSExpressionDescription()
+        total.name = "total"
+        total.expression = NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "year")])
+        total.expressionResultType = .integer64AttributeType
+        let sums = NSFetchRequest<NSDictionary>(entityName: "Book")
+        sums.resultType = .dictionaryResultType
+        sums.propertiesToFetch = ["isRead", total]
+        sums.propertiesToGroupBy = ["isRead"]
+        sums.sortDescriptors = [NSSortDescriptor(key: "isRead", ascending: true)]
+        let rows = try context.fetch(sums)
+        #expect(rows.count == 2)
+        #expect(rows.first?["total"] as? Int == 2001 + 2003 + 2005)
+        #expect(rows.first?["isRead"] as? Bool == false)
+
+        let template = try #require(container.managedObjectModel.fetchRequestTemplate(forName: "UnreadBooks"))
+        #expect(try context.count(for: template) == 3)
+    }
+
+    @Test("a container whose model is nowhere reports where it looked when it loads its stores")
+    func missingModel() {
+        let container = NSPersistentContainer(name: "NoSuchModel")
+        var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        let message = loadError.map { "\($0)" } ?? ""
+        #expect(message.contains("no model named NoSuchModel"), "\(message)")
+    }
+}
