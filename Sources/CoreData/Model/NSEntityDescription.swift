@@ -38,6 +38,7 @@ public final class NSEntityDescription: NSObject, @unchecked Sendable {
     ///
     /// An entity the model lacks, or an abstract one, is a programming error, as in Core Data.
     public static func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
+        ManagedClasses.resolveByName(entityName, in: context.coordinator)
         do {
             return try context.insertObject(forEntityName: entityName)
         } catch {

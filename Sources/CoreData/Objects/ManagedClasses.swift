@@ -45,16 +45,20 @@ enum ManagedClasses {
         return name == qualified || name == simple || (name.contains(".") && qualified.hasSuffix("." + name))
     }
 
-    /// Remembers the module of a class met in Core Data code.
+    /// Remembers the module of a class met in Core Data code; a module met for the first time
+    /// may hold the classes other entities name, so every coordinator in use looks again.
     static func meet(_ type: AnyClass) {
         let qualified = String(reflecting: type)
         guard let dot = qualified.firstIndex(of: ".") else { return }
         let module = String(qualified[..<dot])
-        state.withLock { state in
-            if !state.modules.contains(module) {
-                state.modules.append(module)
-                state.unresolvable = []
-            }
+        let isNew = state.withLock { state in
+            guard !state.modules.contains(module) else { return false }
+            state.modules.append(module)
+            state.unresolvable = []
+            return true
+        }
+        if isNew {
+            for coordinator in CoordinatorDirectory.all { resolveAllByName(in: coordinator) }
         }
     }
 

@@ -183,6 +183,9 @@ enum CoordinatorDirectory {
         }
     }
 
+    /// The coordinators still in use.
+    static var all: [PersistentStoreCoordinator] { coordinators.withLock { $0.compactMap(\.coordinator) } }
+
     /// The model of the most recent coordinator whose model has an entity standing for `type`.
     static func model(for type: ManagedObject.Type) -> ManagedObjectModel? {
         let models = coordinators.withLock { $0.compactMap { $0.coordinator?.model } }
