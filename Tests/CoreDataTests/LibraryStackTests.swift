@@ -31,6 +31,11 @@ public final class Book: NSManagedObject {
         setPrimitiveValue(Date(), forKey: "added")
     }
 
+    public override func awakeFromFetch() {
+        super.awakeFromFetch()
+        if title.isEmpty { setPrimitiveValue("(untitled)", forKey: "title") }
+    }
+
     class func unread() -> NSFetchRequest<Book> {
         let request = NSFetchRequest<Book>(entityName: "Book")
         request.predicate = NSPredicate(format: "isRead == NO")
@@ -129,6 +134,18 @@ struct LibraryStackTests {
             let id = try #require(context.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: uri))
             #expect(try context.existingObject(with: id) === book)
             #expect(Book.entity().name == "Book", "a class finds its entity in the model in use")
+
+            book.setValue("Octavia E. Butler", forKeyPath: "author.name")
+            #expect(book.author == nil, "a key path through nil sets nothing, as in Core Data")
+            let untitled = Book(context: context)
+            untitled.year = 2000
+            try context.save()
+            let reopened = try oldStack(at: folder.appendingPathComponent("Library.sqlite"))
+            let request = NSFetchRequest<Book>(entityName: "Book")
+            request.predicate = NSPredicate(format: "year == 2000")
+            let fetched = try #require(try reopened.fetch(request).first)
+            #expect(fetched.title == "(untitled)", "awakeFromFetch set the value")
+            #expect(!fetched.hasChanges && !reopened.hasChanges, "a primitive value set in awakeFromFetch is no change, as in Core Data")
         }
     }
 

@@ -84,17 +84,24 @@ extension ManagedObject {
         }
     }
 
-    /// `addToX(_:)`: adds an object or a collection of objects to a to-many relationship.
+    /// `addToX(_:)`: adds an object or a collection of objects to a to-many relationship,
+    /// keeping inverses, without loading the relationship's other members.
     public func addToManagedRelationship(_ key: String, _ value: Any) {
-        var members = managedMembers(key)
-        for object in managedObjects(value) where !members.contains(.object(object)) { members.append(.object(object)) }
-        setManagedMembers(key, members)
+        for object in managedObjects(value) {
+            do { try add(object, toRelationship: key) } catch {
+                preconditionFailure("\(modelEntity.name).\(key): \(error)")
+            }
+        }
     }
 
-    /// `removeFromX(_:)`: removes an object or a collection of objects from a to-many relationship.
+    /// `removeFromX(_:)`: removes an object or a collection of objects from a to-many
+    /// relationship, keeping inverses.
     public func removeFromManagedRelationship(_ key: String, _ value: Any) {
-        let removed = managedObjects(value).map { ObjectValue.object($0) }
-        setManagedMembers(key, managedMembers(key).filter { !removed.contains($0) })
+        for object in managedObjects(value) {
+            do { try remove(object, fromRelationship: key) } catch {
+                preconditionFailure("\(modelEntity.name).\(key): \(error)")
+            }
+        }
     }
 
     /// `removeFromX(at:)`: removes the members at an index or a set of indexes.
@@ -107,7 +114,9 @@ extension ManagedObject {
     /// `insertIntoX(_:at:)`: inserts an object at an index, or objects at indexes.
     public func insertIntoManagedRelationship(_ key: String, _ value: Any, at index: Any) {
         var members = managedMembers(key)
-        for (object, i) in zip(managedObjects(value), managedIndexes(index).sorted()) where !members.contains(.object(object)) {
+        let indexes = managedIndexes(index).sorted(), objects = managedObjects(value)
+        precondition(indexes.count == objects.count, "\(modelEntity.name).\(key): \(indexes.count) indexes for \(objects.count) objects")
+        for (object, i) in zip(objects, indexes) where !members.contains(.object(object)) {
             members.insert(.object(object), at: min(i, members.count))
         }
         setManagedMembers(key, members)
@@ -116,7 +125,13 @@ extension ManagedObject {
     /// `replaceX(at:with:)`: replaces the member at an index, or the members at indexes.
     public func replaceInManagedRelationship(_ key: String, at index: Any, with value: Any) {
         var members = managedMembers(key)
-        for (i, object) in zip(managedIndexes(index).sorted(), managedObjects(value)) { members[i] = .object(object) }
+        let indexes = managedIndexes(index).sorted(), objects = managedObjects(value)
+        precondition(indexes.count == objects.count, "\(modelEntity.name).\(key): \(indexes.count) indexes for \(objects.count) objects")
+        for (i, object) in zip(indexes, objects) {
+            precondition(!members.enumerated().contains { $0.offset != i && $0.element == .object(object) },
+                         "\(modelEntity.name).\(key): \(object.objectID) is in the relationship already, at another index")
+            members[i] = .object(object)
+        }
         setManagedMembers(key, members)
     }
 
@@ -255,6 +270,34 @@ extension ManagedObject {
 
     public func setManagedValue(_ value: NSOrderedSet?, forKey key: String) {
         setManagedValue(ObjectValue.array(value?.array.map { CocoaValue.objectValue($0) } ?? []), forKey: key)
+    }
+
+    /// A non-optional to-one relationship's object; nil there is a programming error, as
+    /// reading it is in Swift on Apple's systems.
+    public func managedValue<T: ManagedObject>(forKey key: String) -> T {
+        guard let object: T = managedValue(forKey: key) else { preconditionFailure("\(modelEntity.name).\(key) is nil") }
+        return object
+    }
+
+    public func setManagedValue<T: ManagedObject>(_ value: T, forKey key: String) {
+        setManagedValue(ObjectValue.object(value), forKey: key)
+    }
+
+    public func managedValue(forKey key: String) -> NSSet { managedValue(forKey: key) ?? NSSet() }
+
+    public func setManagedValue(_ value: NSSet, forKey key: String) { setManagedValue(value as NSSet?, forKey: key) }
+
+    public func managedValue(forKey key: String) -> NSOrderedSet { managedValue(forKey: key) ?? NSOrderedSet() }
+
+    public func setManagedValue(_ value: NSOrderedSet, forKey key: String) { setManagedValue(value as NSOrderedSet?, forKey: key) }
+
+    /// A number as Xcode types an attribute whose "Use Scalar Type" is off, `NSNumber?`.
+    public func managedValue(forKey key: String) -> NSNumber? {
+        CocoaValue.cocoa(managedValue(forKey: key) as ObjectValue) as? NSNumber
+    }
+
+    public func setManagedValue(_ value: NSNumber?, forKey key: String) {
+        setManagedValue(CocoaValue.objectValue(value), forKey: key)
     }
 
     /// A decimal attribute as Xcode types it, `NSDecimalNumber?`.

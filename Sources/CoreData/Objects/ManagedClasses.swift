@@ -81,7 +81,7 @@ enum ManagedClasses {
     static func adopt(_ type: ManagedObject.Type, in coordinator: PersistentStoreCoordinator) -> Entity {
         meet(type)
         let entity = entity(for: type, in: coordinator.model)
-        if coordinator.objectClass(forEntityName: entity.name) == ManagedObject.self {
+        if coordinator.registeredClass(forEntityName: entity.name) == nil {
             coordinator.register(type, forEntityName: entity.name)
         }
         return entity
@@ -111,7 +111,7 @@ enum ManagedClasses {
     static func resolveByName(_ entityName: String, in coordinator: PersistentStoreCoordinator) {
         guard let entity = coordinator.model.entity(named: entityName),
               let declared = entity.declaration.className, declared != "NSManagedObject",
-              coordinator.objectClass(forEntityName: entityName) == ManagedObject.self else { return }
+              coordinator.registeredClass(forEntityName: entityName) == nil else { return }
         let name = declared.hasPrefix(".") ? String(declared.dropFirst()) : declared
         let (modules, unresolvable) = state.withLock { ($0.modules, $0.unresolvable) }
         guard !unresolvable.contains(name) else { return }

@@ -31,6 +31,7 @@ extension ManagedObject {
     /// A new object of an entity, inserted into a context, or into none yet (`insert(_:)`
     /// inserts it later; values can be set once it is in a context).
     public convenience init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        precondition(!entity.engineEntity.isAbstract, "entity \(entity.engineEntity.name) is abstract: no object of it can be made")
         self.init(entity: entity.engineEntity, objectID: .temporary(entityName: entity.engineEntity.name), context: context)
         context?.insertMadeObject(self)
     }
@@ -90,18 +91,29 @@ extension ManagedObject {
     /// Sets the value at the end of a key path through to-one relationships.
     public func setValue(_ value: Any?, forKeyPath keyPath: String) {
         guard let dot = keyPath.lastIndex(of: ".") else { return setValue(value, forKey: keyPath) }
-        guard let owner = self.value(forKeyPath: String(keyPath[..<dot])) as? ManagedObject else {
-            preconditionFailure("\(modelEntity.name).setValue(_:forKeyPath: \"\(keyPath)\"): \(keyPath[..<dot]) is no object")
+        let key = String(keyPath[keyPath.index(after: dot)...])
+        // As in Core Data: nothing on the way sets nothing; a to-many on the way sets each member.
+        switch self.value(forKeyPath: String(keyPath[..<dot])) {
+        case nil, is NSNull: return
+        case let owner as ManagedObject: owner.setValue(value, forKey: key)
+        case let owners as NSSet: for case let owner as ManagedObject in owners { owner.setValue(value, forKey: key) }
+        case let owners as NSOrderedSet: for case let owner as ManagedObject in owners { owner.setValue(value, forKey: key) }
+        case let other?: preconditionFailure("\(modelEntity.name).setValue(_:forKeyPath: \"\(keyPath)\"): \(keyPath[..<dot]) is \(other), no object")
         }
-        owner.setValue(value, forKey: String(keyPath[keyPath.index(after: dot)...]))
     }
 
     /// The value of a property, as `value(forKey:)` gives it. (Core Data's primitive values
     /// skip its change notifications; here there are none to skip.)
     public func primitiveValue(forKey key: String) -> Any? { value(forKey: key) }
 
-    /// Sets a property as `setValue(_:forKey:)` does; the change is saved and can be undone.
-    public func setPrimitiveValue(_ value: Any?, forKey key: String) { setValue(value, forKey: key) }
+    /// Sets a property as `setValue(_:forKey:)` does (the change is saved and can be undone),
+    /// except in `awakeFromFetch()`, where an attribute's value is set as fetched: no change,
+    /// as in Core Data.
+    public func setPrimitiveValue(_ value: Any?, forKey key: String) {
+        do { try setPrimitiveObjectValue(CocoaValue.objectValue(value), forKey: key) } catch {
+            preconditionFailure("\(modelEntity.name).setPrimitiveValue(_:forKey: \"\(key)\"): \(error)")
+        }
+    }
 
     /// Kept for custom accessors written for Core Data; nothing needs telling here.
     public func willAccessValue(forKey key: String?) {}

@@ -15,7 +15,7 @@ extension ManagedObjectContext {
             throw ObjectGraphError.objectNotFound(entity: object.entity.name, objectID: id.description)
         }
         apply(row, to: object)
-        object.awakeFromFetch()
+        object.awakeFromFetchMarked()
     }
 
     /// Loads every fault of a fetched batch in one store request, the object that fired first included.
@@ -28,7 +28,7 @@ extension ManagedObjectContext {
         for row in rows {
             guard let o = registeredObject(for: row.objectID), o.isFault else { continue }
             apply(row, to: o)
-            o.awakeFromFetch()
+            o.awakeFromFetchMarked()
             if o === object { found = true }
         }
         if !found && object.isFault {
@@ -36,7 +36,7 @@ extension ManagedObjectContext {
                 throw ObjectGraphError.objectNotFound(entity: object.entity.name, objectID: id.description)
             }
             apply(row, to: object)
-            object.awakeFromFetch()
+            object.awakeFromFetchMarked()
         }
     }
 

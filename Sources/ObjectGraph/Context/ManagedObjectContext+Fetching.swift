@@ -258,7 +258,7 @@ extension ManagedObjectContext {
         if !request.returnsObjectsAsFaults {
             var unread: [ManagedObject] = []
             for o in objects where o.isFault {
-                if let row = rows[o.objectID] { apply(row, to: o); o.awakeFromFetch() } else { unread.append(o) }
+                if let row = rows[o.objectID] { apply(row, to: o); o.awakeFromFetchMarked() } else { unread.append(o) }
             }
             try fulfillFaults(unread)
         }
@@ -299,7 +299,7 @@ extension ManagedObjectContext {
         for row in try sourceRows(for: Array(ids)) {
             guard let o = registeredObject(for: row.objectID), o.isFault else { continue }
             apply(row, to: o)
-            o.awakeFromFetch()
+            o.awakeFromFetchMarked()
         }
         for o in objects where o.isFault { try o.fireFault() }
     }

@@ -330,6 +330,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     var classRegistrations: Int { registrationCount.load(ordering: .acquiring) }
     private let registrationCount = Atomic<Int>(0)
 
+    /// The class registered for this very entity, not inherited from an ancestor; nil for none.
+    public func registeredClass(forEntityName name: String) -> ManagedObject.Type? {
+        classLock.lock()
+        defer { classLock.unlock() }
+        return classes[name]
+    }
+
     /// The class a context makes an entity's objects of: the one registered for it or its
     /// nearest ancestor, or `ManagedObject`.
     public func objectClass(forEntityName name: String) -> ManagedObject.Type {

@@ -66,6 +66,20 @@ extension ManagedObject {
         try setObjectValue(value.objectValue, forKey: key)
     }
 
+    /// Core Data's primitive setter: while `awakeFromFetch()` runs, an attribute's value is set
+    /// as fetched (no change, nothing to undo or save, as in Core Data); otherwise, and for
+    /// relationships, it is `setObjectValue(_:forKey:)`.
+    package func setPrimitiveObjectValue(_ value: ObjectValue, forKey key: String) throws {
+        guard isAwakingFromFetch, let i = entity.attributeIndex(of: key), attributeValues != nil else {
+            return try setObjectValue(value, forKey: key)
+        }
+        let type = entity.attributeTraits[i].type
+        guard let coerced = type.coerce(value) else {
+            throw ObjectGraphError.typeMismatch(entity: entity.name, key: key, expected: type.xcodeName, value: value)
+        }
+        attributeValues?[i] = coerced
+    }
+
     /// `setValue(_:forKey:)` for a value that is an `ObjectValue` already: the subscript's
     /// setter, called for every value an import or an editor writes, skips the boxing.
     package func setObjectValue(_ value: ObjectValue, forKey key: String) throws {

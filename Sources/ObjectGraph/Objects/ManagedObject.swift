@@ -71,6 +71,9 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var updatedInEvent = -1
     /// The object's place in each of its context's change sets.
     @exclusivity(unchecked) var changeSlots = ChangeSlots()
+    /// Whether `awakeFromFetch()` is running: values set then through Core Data's primitive
+    /// setter are the object's as fetched, not changes.
+    @exclusivity(unchecked) package private(set) var isAwakingFromFetch = false
 
     enum Status { case clean, inserted, deleted, invalid }
 
@@ -114,6 +117,13 @@ open class ManagedObject: KeyValueObject, Hashable, CustomStringConvertible {
 
     /// Called when a fault loads its values from the store.
     open func awakeFromFetch() {}
+
+    /// Calls `awakeFromFetch()`, marked as running.
+    func awakeFromFetchMarked() {
+        isAwakingFromFetch = true
+        defer { isAwakingFromFetch = false }
+        awakeFromFetch()
+    }
 
     /// Called before the object's delete rules run.
     open func prepareForDeletion() {}
