@@ -24,8 +24,9 @@ public struct NSFetchRequestResultType: OptionSet, Sendable {
 
 /// A request a context hands to its stores: what fetch and batch requests share.
 ///
-/// Mutable, as Core Data's requests are: build one on the queue that runs it.
-open class NSPersistentStoreRequest: NSObject, @unchecked Sendable {
+/// Mutable, as Core Data's requests are: build one on the queue that runs it (not
+/// `Sendable`; what crosses queues is the engine's `FetchRequest`, a value).
+open class NSPersistentStoreRequest: NSObject {
     /// The stores to search; nil for all.
     open var affectedStores: [NSPersistentStore]?
 }
@@ -41,12 +42,10 @@ open class NSPersistentStoreRequest: NSObject, @unchecked Sendable {
 /// let items = try context.fetch(request)          // [Item]
 /// ```
 ///
-/// `@unchecked Sendable` as Core Data's: a request is mutable, and is built and run on one
-/// queue; what crosses queues is the engine's `FetchRequest`, a value.
 /// `ResultType` is not constrained to `NSFetchRequestResult`, as Apple's is: Swift lets a
 /// protocol stand for itself as a generic argument (`NSFetchRequest<NSFetchRequestResult>`)
 /// only for Objective-C protocols.
-open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Sendable {
+open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
     /// The entity whose objects are fetched (with its sub-entities unless `includesSubentities` is off).
     open var entityName: String?
     open var predicate: NSPredicate?
@@ -158,7 +157,7 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
 /// total.expression = NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "amount")])
 /// total.expressionResultType = .doubleAttributeType
 /// ```
-open class NSExpressionDescription: NSObject, @unchecked Sendable {
+open class NSExpressionDescription: NSObject {
     open var name = ""
     open var expression: NSExpression?
     open var expressionResultType = NSAttributeType.undefinedAttributeType

@@ -12,7 +12,9 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     public let name: String
     public let isOptional: Bool
     public let isTransient: Bool
-    public let userInfo: [AnyHashable: Any]?
+    /// The model's user info for the property.
+    public var userInfo: [AnyHashable: Any]? { modelUserInfo }
+    private let modelUserInfo: [String: String]
     public let renamingIdentifier: String?
     public let versionHashModifier: String?
     /// Whether the store keeps an index of the property's values.
@@ -24,7 +26,7 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
         self.name = name
         self.isOptional = isOptional
         self.isTransient = isTransient
-        self.userInfo = userInfo
+        self.modelUserInfo = userInfo
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.isIndexed = isIndexed

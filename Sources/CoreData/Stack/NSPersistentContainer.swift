@@ -14,8 +14,11 @@ import ObjectModel
 /// let context = container.viewContext
 /// ```
 ///
-/// `@unchecked Sendable`: its stored properties are set up before use on one thread; the
-/// contexts it hands out are used through their queues.
+/// `@unchecked Sendable`, as Apple's container is `Sendable`, so that code awaiting
+/// `performBackgroundTask` from the main actor compiles as it does there. What holds it: the
+/// only mutable state (`persistentStoreDescriptions`, set before `loadPersistentStores`; the
+/// lazy `viewContext`) is touched on the thread that set the container up; the coordinator
+/// locks its own state and the contexts are used through their queues.
 open class NSPersistentContainer: NSObject, @unchecked Sendable {
     public let name: String
     public let managedObjectModel: NSManagedObjectModel

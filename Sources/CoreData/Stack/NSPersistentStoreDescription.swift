@@ -13,7 +13,7 @@ import ObjectGraph
 /// ```
 ///
 /// Mutable, as Core Data's is: set it up before `loadPersistentStores`.
-open class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
+open class NSPersistentStoreDescription: NSObject {
     open var url: URL?
     /// `NSSQLiteStoreType` (the default), `NSInMemoryStoreType`, `NSBinaryStoreType`, `NSXMLStoreType`.
     open var type = NSSQLiteStoreType
