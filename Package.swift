@@ -215,12 +215,34 @@ if Context.environment["TERMDATA_SANITIZER_BUILD"] == nil {
             .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
         ]),
         .target(name: "CoreData", dependencies: ["CoreDataMacros", "ObjectGraph", "ObjectModel", "Predicates", "SQLiteStore", "Migration"]),
+        // The macro is tested through the compiler (ManagedMacroTests), not in process: a test
+        // target that depends on a macro target makes SwiftPM build every test target, and all
+        // they use, a second time for the host (the whole package twice).
         .testTarget(name: "CoreDataTests", dependencies: ["CoreData"], resources: [.copy("Library.xcdatamodeld")]),
-        .testTarget(name: "CoreDataMacrosTests", dependencies: [
-            "CoreDataMacros",
-            .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
-            .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
-        ]),
     ]
 }
 #endif
+
+// CI's ThreadSanitizer build runs the concurrency suites alone (ConcurrencyTests and the
+// history suites of SQLiteStoreTests and PostgresStoreTests), so it builds those test targets
+// and what they use: no executables, no terminal applications, no other tests.
+if Context.environment["TERMDATA_SANITIZER_BUILD"] != nil {
+    let targets = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var kept = Set<String>()
+    var pending = ["ConcurrencyTests", "SQLiteStoreTests", "PostgresStoreTests"]
+    while let name = pending.popLast() {
+        guard let target = targets[name], kept.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { product in
+        let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets
+            ?? (product as? Product.Plugin)?.targets ?? []
+        return !targets.allSatisfy(kept.contains)
+    }
+}
