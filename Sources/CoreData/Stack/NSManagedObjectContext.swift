@@ -60,6 +60,7 @@ extension ManagedObjectContext {
     /// ```
     public convenience init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         self.init(coordinator: Unattached.coordinator, concurrencyType: concurrencyType)
+        postingNotifications()
     }
 
     /// The coordinator whose stores the context reads and saves (its parent's, for a child).

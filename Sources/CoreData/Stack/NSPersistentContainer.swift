@@ -84,7 +84,7 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
 
     /// A new private-queue context over the coordinator; use it through `perform`.
     open func newBackgroundContext() -> NSManagedObjectContext {
-        NSManagedObjectContext(coordinator: persistentStoreCoordinator, concurrencyType: .privateQueue)
+        NSManagedObjectContext(coordinator: persistentStoreCoordinator, concurrencyType: .privateQueue).postingNotifications()
     }
 
     /// Runs `block` on a new background context's queue, and returns at once.
@@ -104,6 +104,6 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
 extension ManagedObjectContext {
     /// A container's view context: on the main queue, as Core Data's is.
     static func viewContext(of coordinator: PersistentStoreCoordinator) -> ManagedObjectContext {
-        ManagedObjectContext(coordinator: coordinator, concurrencyType: .mainQueue)
+        ManagedObjectContext(coordinator: coordinator, concurrencyType: .mainQueue).postingNotifications()
     }
 }
