@@ -1,6 +1,6 @@
 // Notes: a program that keeps notes in a Core Data SQLite store through TermData.
 //
-//     swift run --package-path Examples/Notes Notes [STORE.sqlite]
+//     swift run --package-path Examples Notes [STORE.sqlite]
 //
 // It reads its model from its own resources, opens (or makes) the store, adds three notes to
 // an Inbox folder, saves, then opens the file again in a new container and fetches the pinned
