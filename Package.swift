@@ -218,8 +218,9 @@ if Context.environment["TERMDATA_SANITIZER_BUILD"] == nil {
         // The macro is tested through the compiler (ManagedMacroTests), not in process: a test
         // target that depends on a macro target makes SwiftPM build every test target, and all
         // they use, a second time for the host (the whole package twice).
-        .testTarget(name: "CoreDataTests", dependencies: ["CoreData"], resources: [.copy("Library.xcdatamodeld")]),
+        .testTarget(name: "CoreDataTests", dependencies: ["CoreData", "ModelCodegen"], resources: [.copy("Library.xcdatamodeld")]),
     ]
+
 }
 #endif
 
