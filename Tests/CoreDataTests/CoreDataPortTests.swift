@@ -178,6 +178,44 @@ struct CoreDataPortTests {
         #expect(port.notes[3].message.contains("without argument labels"))
     }
 
+    @Test("catch let error as NSError, which never matches on Linux, becomes a catch that binds the error as NSError")
+    func catchAsNSError() throws {
+        let source = """
+            import CoreData
+
+            func save(_ context: NSManagedObjectContext) -> Int {
+                do {
+                    try context.save()
+                } catch let error as NSError where error.code == NSValidationMultipleErrorsError {
+                    return (error.userInfo[NSDetailedErrorsKey] as? [NSError])?.count ?? 0
+                } catch let nsError as NSError { print(nsError.code); return 1 }
+                return 0
+            }
+
+            func describe(_ error: Error) -> Int { (error as? NSError)?.code ?? 0 }
+            """
+        let port = CoreDataPort(source: source)
+        #expect(port.ported == """
+            import CoreData
+
+            func save(_ context: NSManagedObjectContext) -> Int {
+                do {
+                    try context.save()
+                } catch where (error as NSError).code == NSValidationMultipleErrorsError {
+                    let error = error as NSError
+                    return (error.userInfo[NSDetailedErrorsKey] as? [NSError])?.count ?? 0
+                } catch { let nsError = error as NSError; print(nsError.code); return 1 }
+                return 0
+            }
+
+            func describe(_ error: Error) -> Int { (error as? NSError)?.code ?? 0 }
+            """)
+        #expect(port.notes.map(\.line) == [12])
+        #expect(CoreDataPort(source: port.ported).edits.isEmpty)
+        let compiled = try MacroCompiler.typecheck(port.ported)
+        #expect(compiled.errors == [])
+    }
+
     @Test("a file that makes predicates but imports only Foundation is given CoreData's: Foundation's traps on Linux")
     func foundationOnly() {
         let port = CoreDataPort(source: "import Foundation\n\nlet open = NSPredicate(format: \"done == NO\")\n")
