@@ -220,7 +220,12 @@ if Context.environment["TERMDATA_SANITIZER_BUILD"] == nil {
         // they use, a second time for the host (the whole package twice).
         .testTarget(name: "CoreDataTests", dependencies: ["CoreData", "ModelCodegen"], resources: [.copy("Library.xcdatamodeld")]),
     ]
-
+    // Core Data's API beside the engine's, timed (docs/PERFORMANCE.md).
+    package.targets.append(.executableTarget(
+        name: "termdata-bench-coredata",
+        dependencies: ["CoreData", "ObjectGraph", "ObjectModel", "Predicates", "SQLiteStore"],
+        path: "Sources/CoreDataBenchmark"
+    ))
 }
 #endif
 

@@ -169,6 +169,24 @@ struct LibraryStackTests {
         }
     }
 
+    @Test("a private-queue context is given its coordinator and parent on the thread that made it, as apps do, then used in perform")
+    func privateContextSetUpOffItsQueue() throws {
+        try withTemporaryFolder { folder in
+            let context = try oldStack(at: folder.appendingPathComponent("Library.sqlite"))
+            Book(context: context).title = "Wild Seed"
+            try context.save()
+
+            let importer = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            importer.persistentStoreCoordinator = context.persistentStoreCoordinator
+            let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            child.parent = importer
+            let counts = try [importer, child].map { background in
+                try background.performAndWait { try background.count(for: NSFetchRequest<NSFetchRequestResult>(entityName: "Book")) }
+            }
+            #expect(counts == [1, 1])
+        }
+    }
+
     @Test("Xcode's generated classes with @Managed: properties read and write the object's values, to-many accessors keep inverses")
     func generatedClasses() throws {
         try withTemporaryFolder { folder in

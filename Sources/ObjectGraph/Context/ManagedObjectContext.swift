@@ -162,9 +162,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Puts a context made without its coordinator (Core Data's `init(concurrencyType:)`,
     /// then `persistentStoreCoordinator` or `parent` set) over a coordinator, or under a
     /// parent and its coordinator. Only before first use: a context that holds objects or
-    /// changes, or merges what others save, keeps what it was made with.
+    /// changes, or merges what others save, keeps what it was made with. From any thread, as
+    /// Core Data's setters of a queue's context are (an app makes a private-queue context and
+    /// sets its coordinator on the thread that made it): the queue's first block, started
+    /// after, sees what was set.
     package func attach(to coordinator: PersistentStoreCoordinator, parent: ManagedObjectContext?) {
-        checkQueue("ManagedObjectContext.attach(to:parent:)")
         precondition(registry.isEmpty && temporaryIndex == nil && !hasChanges && discarded.isEmpty,
                      "a context's coordinator and parent are set before it holds objects")
         precondition(!automaticallyMergesChangesFromParent && remoteMerging.withLock({ $0 }) == nil,
