@@ -300,7 +300,9 @@ extension ManagedObject {
         setManagedValue(CocoaValue.objectValue(value), forKey: key)
     }
 
-    /// A decimal attribute as Xcode types it, `NSDecimalNumber?`.
+    /// A decimal attribute as Xcode types it, `NSDecimalNumber?`. (Disfavoured: an
+    /// `NSDecimalNumber` is an `NSNumber`, and an `NSNumber?` property must not find two.)
+    @_disfavoredOverload
     public func managedValue(forKey key: String) -> NSDecimalNumber? {
         (managedValue(forKey: key) as Decimal?).map { NSDecimalNumber(decimal: $0) }
     }

@@ -88,7 +88,7 @@ public struct CoreDataPort: Sendable {
 struct EditFinder {
     let bytes: [UInt8]
     let tokens: [SwiftToken]
-    private let lineStarts: [Int]
+    let lineStarts: [Int]
     var edits: [CoreDataPort.Edit] = []
     var notes: [CoreDataPort.Note] = []
 
@@ -244,69 +244,6 @@ struct EditFinder {
         note(tokens[index].start, "NSPredicate(block:) is not there on Linux (no store can run a block): write the condition as a format")
     }
 
-    // MARK: Errors
-
-    /// `catch let error as NSError { … }` becomes `catch { let error = error as NSError … }`:
-    /// on Linux a Swift error is an `NSError` only by `as NSError`, never by a pattern's cast
-    /// (which the compiler calls always true, and which fails at run time). A `where` clause
-    /// reads the name as `(error as NSError)`.
-    private mutating func catchAsNSError(at index: Int) {
-        guard index + 5 < tokens.count, ["let", "var"].contains(tokens[index + 1].text), tokens[index + 2].kind == .identifier,
-              tokens[index + 3].text == "as", tokens[index + 4].text == "NSError" else { return }
-        let name = tokens[index + 2].text
-        var brace = index + 5, depth = 0
-        while brace < tokens.count {
-            let text = tokens[brace].text
-            if text == "(" || text == "[" { depth += 1 }
-            if text == ")" || text == "]" { depth -= 1 }
-            if text == "{" && depth == 0 { break }
-            brace += 1
-        }
-        guard brace < tokens.count else { return }
-        let (_, end, _) = removal(tokens[index + 1].start, tokens[index + 4].end)
-        edit(tokens[index + 1].start, end, "", "catch let \(name) as NSError becomes catch and let \(name) = error as NSError: Linux casts no error to NSError in a pattern", at: tokens[index].start)
-        for position in (index + 5)..<brace where tokens[position].kind == .identifier && tokens[position].text == name
-            && tokens[position - 1].text != "." {
-            edit(tokens[position].start, tokens[position].end, "(error as NSError)", "the where clause reads \(name) as (error as NSError)")
-        }
-        let binding = "let \(name) = error as NSError"
-        let after = tokens[brace].end
-        var lineEnd = after
-        while lineEnd < bytes.count && (bytes[lineEnd] == UInt8(ascii: " ") || bytes[lineEnd] == UInt8(ascii: "\t")) { lineEnd += 1 }
-        if lineEnd == bytes.count || bytes[lineEnd] == UInt8(ascii: "\n") {
-            edit(after, after, "\n" + bodyIndent(after: lineEnd, catchAt: tokens[index].start) + binding, "the error is bound as NSError first in the body")
-        } else {
-            edit(after, after, " \(binding);", "the error is bound as NSError first in the body")
-        }
-    }
-
-    /// `as? NSError` and `as! NSError` have no rule: on Linux they fail for every Swift error.
-    private mutating func conditionalNSErrorCast(at index: Int) {
-        guard index + 2 < tokens.count, ["?", "!"].contains(tokens[index + 1].text), tokens[index + 1].start == tokens[index].end,
-              tokens[index + 2].text == "NSError" else { return }
-        note(tokens[index].start, "as\(tokens[index + 1].text) NSError fails for every Swift error on Linux (the compiler calls it always true): write `error as NSError`")
-    }
-
-    /// The indentation of the line after `offset` when it is deeper than the `catch` line's,
-    /// else the `catch` line's and four spaces.
-    private func bodyIndent(after offset: Int, catchAt: Int) -> String {
-        let outer = indentation(ofLineAt: catchAt)
-        guard offset < bytes.count else { return outer + "    " }
-        let next = indentation(ofLineAt: offset + 1)
-        return next.count > outer.count && next.hasPrefix(outer) ? next : outer + "    "
-    }
-
-    private func indentation(ofLineAt offset: Int) -> String {
-        guard offset < bytes.count else { return "" }
-        var index = lineStarts[line(of: offset) - 1]
-        var indent = ""
-        while index < bytes.count && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) {
-            indent.append(Character(Unicode.Scalar(bytes[index])))
-            index += 1
-        }
-        return indent
-    }
-
     /// `Item.owner.name` names `owner.name`: a leading type (capitalised) or `self` is the root.
     static func keyPath(_ names: [String]) -> String {
         var names = names
@@ -343,13 +280,13 @@ struct EditFinder {
     // MARK: Positions
 
     /// The tokens between the parentheses that follow `index`, and the index of the closing one.
-    private func parenthesised(after index: Int) -> ([SwiftToken], Int)? {
+    func parenthesised(after index: Int) -> ([SwiftToken], Int)? {
         guard index + 1 < tokens.count, tokens[index + 1].text == "(", let close = closingParenthesis(after: index + 1) else { return nil }
         return (Array(tokens[(index + 2)..<close]), close)
     }
 
     /// The index of the `)` that closes the `(` at `open`.
-    private func closingParenthesis(after open: Int) -> Int? {
+    func closingParenthesis(after open: Int) -> Int? {
         var depth = 0
         for index in open..<tokens.count where tokens[index].kind == .punctuation {
             if tokens[index].text == "(" { depth += 1 }
@@ -361,7 +298,7 @@ struct EditFinder {
 
     /// The range that removing `start..<end` takes: with the blanks after it, and when nothing
     /// else is on its line, the whole line.
-    private func removal(_ start: Int, _ end: Int) -> (start: Int, end: Int, wholeLine: Bool) {
+    func removal(_ start: Int, _ end: Int) -> (start: Int, end: Int, wholeLine: Bool) {
         var through = end
         while through < bytes.count && (bytes[through] == UInt8(ascii: " ") || bytes[through] == UInt8(ascii: "\t")) { through += 1 }
         let lineStart = lineStarts[line(of: start) - 1]
@@ -372,7 +309,7 @@ struct EditFinder {
         return (start, through, false)
     }
 
-    private func line(of offset: Int) -> Int {
+    func line(of offset: Int) -> Int {
         var low = 0, high = lineStarts.count
         while high - low > 1 {
             let middle = (low + high) / 2
@@ -381,17 +318,17 @@ struct EditFinder {
         return low + 1
     }
 
-    private func column(of offset: Int) -> Int {
+    func column(of offset: Int) -> Int {
         String(decoding: bytes[lineStarts[line(of: offset) - 1]..<offset], as: UTF8.self).count + 1
     }
 
     /// An edit replacing `start..<end`, reported at `at` (where its construct begins).
-    private mutating func edit(_ start: Int, _ end: Int, _ replacement: String, _ summary: String, at: Int? = nil) {
+    mutating func edit(_ start: Int, _ end: Int, _ replacement: String, _ summary: String, at: Int? = nil) {
         let at = at ?? start
         edits.append(CoreDataPort.Edit(line: line(of: at), column: column(of: at), summary: summary, start: start, end: end, replacement: replacement))
     }
 
-    private mutating func note(_ offset: Int, _ message: String) {
+    mutating func note(_ offset: Int, _ message: String) {
         notes.append(CoreDataPort.Note(line: line(of: offset), column: column(of: offset), message: message))
     }
 }
