@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
 import CompilerPluginSupport
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -226,6 +227,28 @@ if Context.environment["TERMDATA_SANITIZER_BUILD"] == nil {
         dependencies: ["CoreData", "ObjectGraph", "ObjectModel", "Predicates", "SQLiteStore"],
         path: "Sources/CoreDataBenchmark"
     ))
+
+    // Core Data code as apps write it for Apple's systems (Examples/CoreDataApps: an old
+    // hand-built stack, a persistent container, Xcode's generated classes, each with its XCTest
+    // tests) builds here once `termdata port` has made its edits. CI ports a copy into
+    // Examples/Ported (not kept), then builds and tests it in this package, on the build it has:
+    //     cp -R Examples/CoreDataApps Examples/Ported && swift run termdata port Examples/Ported --write
+    // Each app folder APP holds APPData (the layer, with APP.xcdatamodeld) and APPDataTests,
+    // in Swift 5 mode, as such code was written.
+    let ported = Context.packageDirectory + "/Examples/Ported"
+    let folders = ((try? FileManager.default.contentsOfDirectory(atPath: ported)) ?? []).filter { name in
+        var isFolder: ObjCBool = false
+        return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: ported + "/" + name, isDirectory: &isFolder) && isFolder.boolValue
+    }
+    for app in folders.sorted() {
+        let layer = app + "Data"
+        package.targets += [
+            .target(name: layer, dependencies: ["CoreData"], path: "Examples/Ported/\(app)/\(layer)",
+                    resources: [.copy("\(app).xcdatamodeld")], swiftSettings: [.swiftLanguageMode(.v5)]),
+            .testTarget(name: layer + "Tests", dependencies: [.target(name: layer), "CoreData"], path: "Examples/Ported/\(app)/\(layer)Tests",
+                        swiftSettings: [.swiftLanguageMode(.v5)]),
+        ]
+    }
 }
 #endif
 

@@ -1,0 +1,15 @@
+//
+//  Supplier+CoreDataClass.swift
+//  Inventory
+//
+//  Created by Inventory on 14/03/2022.
+//
+//
+
+import Foundation
+import CoreData
+
+@objc(Supplier)
+public class Supplier: NSManagedObject {
+
+}
