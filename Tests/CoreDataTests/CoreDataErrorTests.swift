@@ -6,20 +6,11 @@ import Testing
 @MainActor
 @Suite("Core Data's errors: NSError codes and userInfo keys")
 struct CoreDataErrorTests {
-    func context(at url: URL) throws -> NSManagedObjectContext {
-        let model = try #require(NSManagedObjectModel(contentsOf: libraryModelURL))
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
-        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
-    }
-
     @Test("a required value left out fails the save with NSValidationMissingMandatoryPropertyError, naming the object and key; the store keeps nothing")
     func missingValue() throws {
         try withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("Library.sqlite")
-            let context = try context(at: url)
+            let context = try libraryContext(at: url)
             let author = NSEntityDescription.insertNewObject(forEntityName: "Author", into: context)
             author.setValue(nil, forKey: "name")
             do {
@@ -35,7 +26,7 @@ struct CoreDataErrorTests {
                 #expect(error.localizedDescription.contains("name is required"))
             }
             #expect(context.hasChanges)
-            let other = try self.context(at: url)
+            let other = try libraryContext(at: url)
             #expect(try other.count(for: NSFetchRequest<NSFetchRequestResult>(entityName: "Author")) == 0)
         }
     }
@@ -43,7 +34,7 @@ struct CoreDataErrorTests {
     @Test("several failures together are NSValidationMultipleErrorsError, one error for each under NSDetailedErrorsKey")
     func severalFailures() throws {
         try withTemporaryFolder { folder in
-            let context = try context(at: folder.appendingPathComponent("Library.sqlite"))
+            let context = try libraryContext(at: folder.appendingPathComponent("Library.sqlite"))
             for entity in ["Author", "Tag"] {
                 NSEntityDescription.insertNewObject(forEntityName: entity, into: context).setValue(nil, forKey: "name")
             }

@@ -55,26 +55,27 @@ func withTemporaryFolder(_ body: (URL) throws -> Void) throws {
     try body(folder)
 }
 
+/// The stack apps had before containers: model, coordinator, store, main-queue context.
+@MainActor
+func libraryContext(at url: URL) throws -> NSManagedObjectContext {
+    let model = try #require(NSManagedObjectModel(contentsOf: libraryModelURL))
+    let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+    try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
+                                       options: [NSMigratePersistentStoresAutomaticallyOption: true,
+                                                 NSInferMappingModelAutomaticallyOption: true])
+    let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+    context.persistentStoreCoordinator = coordinator
+    return context
+}
+
 @MainActor
 @Suite("A Core Data stack written as apps write it, on a real SQLite file")
 struct LibraryStackTests {
-    /// The stack apps had before containers: model, coordinator, store, main-queue context.
-    func oldStack(at url: URL) throws -> NSManagedObjectContext {
-        let model = try #require(NSManagedObjectModel(contentsOf: libraryModelURL))
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url,
-                                           options: [NSMigratePersistentStoresAutomaticallyOption: true,
-                                                     NSInferMappingModelAutomaticallyOption: true])
-        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return context
-    }
-
     @Test("an old coordinator stack saves subclass objects to SQLite, and a new stack fetches them back as those classes")
     func oldCoordinatorStack() throws {
         try withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("Library.sqlite")
-            let context = try oldStack(at: url)
+            let context = try libraryContext(at: url)
             let le = Author(context: context)
             le.name = "Ursula K. Le Guin"
             for (title, year) in [("The Dispossessed", 1974), ("The Left Hand of Darkness", 1969), ("The Lathe of Heaven", 1971)] {
@@ -92,7 +93,7 @@ struct LibraryStackTests {
             try context.save()
             #expect(!context.hasChanges && !le.objectID.isTemporaryID)
 
-            let reopened = try oldStack(at: url)
+            let reopened = try libraryContext(at: url)
             let unread = try reopened.fetch(Book.unread())
             #expect(unread.map(\.title) == ["The Left Hand of Darkness", "The Lathe of Heaven", "The Dispossessed"])
             #expect(unread.map(\.year) == [1969, 1971, 1974])
@@ -110,7 +111,7 @@ struct LibraryStackTests {
     @Test("values read as Core Data gives them: NSNumber for numbers and Booleans, NSNull in committed values, changes listed")
     func keyValueCoding() throws {
         try withTemporaryFolder { folder in
-            let context = try oldStack(at: folder.appendingPathComponent("Library.sqlite"))
+            let context = try libraryContext(at: folder.appendingPathComponent("Library.sqlite"))
             let book = Book(context: context)
             book.title = "Kindred"
             book.year = 1979
@@ -140,7 +141,7 @@ struct LibraryStackTests {
             let untitled = Book(context: context)
             untitled.year = 2000
             try context.save()
-            let reopened = try oldStack(at: folder.appendingPathComponent("Library.sqlite"))
+            let reopened = try libraryContext(at: folder.appendingPathComponent("Library.sqlite"))
             let request = NSFetchRequest<Book>(entityName: "Book")
             request.predicate = NSPredicate(format: "year == 2000")
             let fetched = try #require(try reopened.fetch(request).first)
@@ -152,7 +153,7 @@ struct LibraryStackTests {
     @Test("a child context made without a parent is given one, and its save reaches the parent, not the store")
     func childContext() throws {
         try withTemporaryFolder { folder in
-            let context = try oldStack(at: folder.appendingPathComponent("Library.sqlite"))
+            let context = try libraryContext(at: folder.appendingPathComponent("Library.sqlite"))
             let book = Book(context: context)
             book.title = "Parable of the Sower"
             try context.save()
@@ -172,7 +173,7 @@ struct LibraryStackTests {
     @Test("a private-queue context is given its coordinator and parent on the thread that made it, as apps do, then used in perform")
     func privateContextSetUpOffItsQueue() throws {
         try withTemporaryFolder { folder in
-            let context = try oldStack(at: folder.appendingPathComponent("Library.sqlite"))
+            let context = try libraryContext(at: folder.appendingPathComponent("Library.sqlite"))
             Book(context: context).title = "Wild Seed"
             try context.save()
 
@@ -191,7 +192,7 @@ struct LibraryStackTests {
     func generatedClasses() throws {
         try withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("Library.sqlite")
-            let context = try oldStack(at: url)
+            let context = try libraryContext(at: url)
             let butler = Author(context: context)
             #expect(butler.name == "", "the model's default value, as a generated String? reads it")
             #expect(butler.born == nil)
@@ -210,7 +211,7 @@ struct LibraryStackTests {
             classics.addToBooks(kindred)
             try context.save()
 
-            let reopened = try oldStack(at: url)
+            let reopened = try libraryContext(at: url)
             let request: NSFetchRequest<Author> = Author.fetchRequest()
             request.predicate = NSPredicate(format: "ANY books.title == %@", "Dawn")
             let found = try #require(try reopened.fetch(request).first)

@@ -89,7 +89,7 @@ extension CoreDataPort {
 }
 
 /// A file's lines by number, 1-based, over its UTF-8 bytes.
-private struct SourceLines {
+struct SourceLines {
     private var starts: [Int]
     private let total: Int
 

@@ -88,7 +88,7 @@ public struct CoreDataPort: Sendable {
 struct EditFinder {
     let bytes: [UInt8]
     let tokens: [SwiftToken]
-    let lineStarts: [Int]
+    let lines: SourceLines
     var edits: [CoreDataPort.Edit] = []
     var notes: [CoreDataPort.Note] = []
 
@@ -101,9 +101,7 @@ struct EditFinder {
     init(source: String) {
         bytes = Array(source.utf8)
         tokens = SwiftTokenizer.tokens(of: source)
-        var starts = [0]
-        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
-        lineStarts = starts
+        lines = SourceLines(bytes)
     }
 
     mutating func run() {
@@ -301,7 +299,7 @@ struct EditFinder {
     func removal(_ start: Int, _ end: Int) -> (start: Int, end: Int, wholeLine: Bool) {
         var through = end
         while through < bytes.count && (bytes[through] == UInt8(ascii: " ") || bytes[through] == UInt8(ascii: "\t")) { through += 1 }
-        let lineStart = lineStarts[line(of: start) - 1]
+        let lineStart = lines.start(line(of: start))
         let blankBefore = bytes[lineStart..<start].allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         if blankBefore && (through == bytes.count || bytes[through] == UInt8(ascii: "\n")) {
             return (lineStart, min(through + 1, bytes.count), true)
@@ -309,17 +307,10 @@ struct EditFinder {
         return (start, through, false)
     }
 
-    func line(of offset: Int) -> Int {
-        var low = 0, high = lineStarts.count
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle }
-        }
-        return low + 1
-    }
+    func line(of offset: Int) -> Int { lines.line(of: offset) }
 
     func column(of offset: Int) -> Int {
-        String(decoding: bytes[lineStarts[line(of: offset) - 1]..<offset], as: UTF8.self).count + 1
+        String(decoding: bytes[lines.start(line(of: offset))..<offset], as: UTF8.self).count + 1
     }
 
     /// An edit replacing `start..<end`, reported at `at` (where its construct begins).

@@ -52,7 +52,7 @@ extension EditFinder {
 
     func indentation(ofLineAt offset: Int) -> String {
         guard offset < bytes.count else { return "" }
-        var index = lineStarts[line(of: offset) - 1]
+        var index = lines.start(line(of: offset))
         var indent = ""
         while index < bytes.count && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) {
             indent.append(Character(Unicode.Scalar(bytes[index])))
