@@ -176,7 +176,7 @@ let package = Package(
         ], exclude: ["Screens"]),
         .testTarget(name: "InterchangeTests", dependencies: ["Interchange", "ObjectGraph", "ObjectModel", "Predicates", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: [
-            "Browser", "SQLiteStore", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
+            "AppShell", "Browser", "SQLiteStore", "TerminalUI", "ObjectGraph", "ObjectModel", "Predicates", "TestSupport",
         ], exclude: ["Screens"]),
         .testTarget(name: "SQLSyntaxTests", dependencies: ["SQLSyntax", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: [

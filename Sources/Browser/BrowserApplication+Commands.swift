@@ -44,7 +44,7 @@ extension BrowserApplication: ContextEditing {
             Command("browser.back", title: "Go back to where the relationship was followed from", keys: [.backspace], hint: "Back") { [weak self] in
                 self?.goBack() ?? .ignored
             },
-        ] + offeredUnlessReadOnly(editingCommands(prefix: "browser") + interchangeCommands(prefix: "browser")) + [
+        ] + offeredUnlessReadOnly(editingCommands(prefix: "browser") + interchangeCommands(prefix: "browser")) + inspectionCommands() + [
             Command("browser.clearFilter", title: "Clear the filter", keys: []) { [weak self] in
                 self?.applyFilter("") ?? .ignored
             },
@@ -60,6 +60,10 @@ extension BrowserApplication: ContextEditing {
             Menu("Go", items: [
                 MenuItem("Follow relationship", command: "browser.follow"),
                 MenuItem("Back", command: "browser.back"),
+                MenuItem("Go to…", command: "browser.goTo"),
+                MenuItem("Value whole", command: "browser.value"),
+                MenuItem("Model of the entity", command: "browser.model"),
+                MenuItem("Value counts", command: "browser.counts"),
                 MenuItem("Command palette", command: "app.palette"),
             ]),
         ])
@@ -124,7 +128,7 @@ extension BrowserApplication: ContextEditing {
         return .redraw
     }
 
-    private func refuseReadOnly() -> EventResult {
+    func refuseReadOnly() -> EventResult {
         app.showMessage("The store is open read-only", isError: true)
         return .redraw
     }

@@ -107,9 +107,11 @@ extension BrowserApplication {
         let filler = entity.attributes.first { !$0.isTransient && $0.type == .string }?.name
         for attribute in entity.attributes where !attribute.isTransient {
             let (width, format) = Self.presentation(of: attribute.type)
-            columns.append(TableColumn(attribute.name, title: attribute.name, width: max(width, min(attribute.name.displayWidth, 24)),
-                                       fillsSpareWidth: attribute.name == filler,
-                                       format: format, editor: editable ? EditorKind(for: attribute) : .readOnly))
+            var column = TableColumn(attribute.name, title: attribute.name, width: max(width, min(attribute.name.displayWidth, 24)),
+                                     fillsSpareWidth: attribute.name == filler,
+                                     format: format, editor: editable ? EditorKind(for: attribute) : .readOnly)
+            column.nilText = nilText
+            columns.append(column)
         }
         for relationship in entity.relationships where !relationship.isTransient {
             if relationship.isToMany {
@@ -117,11 +119,16 @@ extension BrowserApplication {
                 columns.append(TableColumn(relationship.name + ".@count", title: title, width: max(6, min(title.displayWidth, 20)),
                                            alignment: .right, isSortable: false))
             } else {
-                columns.append(TableColumn(relationship.name, title: relationship.name + " →", width: 20, isSortable: false))
+                var column = TableColumn(relationship.name, title: relationship.name + " →", width: 20, isSortable: false)
+                column.nilText = nilText
+                columns.append(column)
             }
         }
         return columns
     }
+
+    /// How a cell or field of no value shows, apart from an empty text.
+    static let nilText = "∅"
 
     /// A column's width and format for an attribute type.
     static func presentation(of type: AttributeType) -> (Int, ValueFormat) {
@@ -149,6 +156,7 @@ extension BrowserApplication {
         for attribute in entity.attributes {
             var field = binding.field(attribute.name, label: attribute.name, format: presentation(of: attribute.type).1)
             if !editable || attribute.isTransient { field.editor = .readOnly }
+            field.nilText = nilText
             fields.append(field)
         }
         for relationship in entity.relationships {
@@ -163,7 +171,9 @@ extension BrowserApplication {
                 // Enter in the field chooses among the destination's objects when there are
                 // few enough to list; f (and Enter in the table) follows the relationship.
                 let choices = editable ? destinationChoices(of: relationship, in: binding.controller.arrayController.context) : nil
-                fields.append(binding.field(relationship.name, label: relationship.name + " →", choices: choices))
+                var field = binding.field(relationship.name, label: relationship.name + " →", choices: choices)
+                field.nilText = nilText
+                fields.append(field)
             }
         }
         return fields

@@ -39,6 +39,8 @@ public final class BrowserApplication {
     var form = FormView(fields: [])
     let noSelection = Label("No object selected", alignment: .center)
     let mainWindow = Window(title: "Browser")
+    /// The line above the form, labelled with the selected object's URI.
+    let formDivider = Divider()
     var observations: [Any] = []
     /// Follows other programs' saves to the store.
     package var live: LiveRefresh?
@@ -46,6 +48,8 @@ public final class BrowserApplication {
     var quitConfirmed = false
     /// The object `a` just added, with the undo count after it: Esc on its first edit takes it back.
     var newObject: (object: ManagedObject, undoCount: Int)?
+    /// Where `E` finds the user's editor (`$VISUAL`, `$EDITOR`).
+    package var environment = ProcessInfo.processInfo.environment
 
     /// Where the browser is: an entity, narrowed by a relationship followed and a filter.
     struct Place {
@@ -142,11 +146,11 @@ public final class BrowserApplication {
     // MARK: Layout
 
     private func layOut() {
-        let vertical = Divider(), horizontal = Divider()
+        let vertical = Divider()
         mainWindow.addSubview(entityList)
         mainWindow.addSubview(vertical)
         mainWindow.addSubview(objectTable)
-        mainWindow.addSubview(horizontal)
+        mainWindow.addSubview(formDivider)
         mainWindow.addSubview(form)
         mainWindow.addSubview(noSelection)
         mainWindow.layout = { [weak self] _, area in
@@ -160,7 +164,7 @@ public final class BrowserApplication {
             let formHeight = min(self.form.fields.count, max(0, right.height * 2 / 5))
             let tableHeight = max(0, right.height - formHeight - 1)
             self.objectTable.frame = Rect(x: right.x, y: right.y, width: right.width, height: tableHeight)
-            horizontal.frame = Rect(x: right.x, y: right.y + tableHeight, width: right.width, height: 1)
+            self.formDivider.frame = Rect(x: right.x, y: right.y + tableHeight, width: right.width, height: 1)
             let formArea = Rect(x: right.x + 1, y: right.maxY - formHeight, width: max(0, right.width - 2), height: formHeight)
             self.form.frame = formArea
             self.noSelection.frame = Rect(x: formArea.x, y: formArea.y + formHeight / 2, width: formArea.width, height: 1)
@@ -183,6 +187,11 @@ public final class BrowserApplication {
         parts.append(isReadOnly ? "read-only" : changes == 0 ? "saved" : "\(changes) unsaved change\(changes == 1 ? "" : "s")")
         app.statusBar.status = parts.joined(separator: " · ")
         mainWindow.title = "Browser — \(title)" + (backStack.isEmpty ? "" : " (\(backStack.count) back)")
+        // The selected object's URI, as Core Data prints it in a log (Ctrl-G goes to one).
+        let selected = objects?.selectedObjects ?? []
+        formDivider.label = selected.count == 1
+            ? selected[0].objectID.isTemporaryID ? "new \(selected[0].entity.name), not yet saved" : selected[0].objectID.uriRepresentation.absoluteString
+            : nil
         mainWindow.layoutSubviews()
         app.setNeedsDisplay()
     }
@@ -195,13 +204,13 @@ public final class BrowserApplication {
         form.show(failures, of: failure.object)
     }
 
-    /// Commits edits in the table and the form; false when an editor refuses.
-    @discardableResult
     package func storeDidMove(to url: URL) {
         title = url.lastPathComponent
         updateStatus()
     }
 
+    /// Commits edits in the table and the form; false when an editor refuses.
+    @discardableResult
     package func commitEdits() -> Bool {
         var ok = true
         if objectTable.state.isEditing { ok = objectTable.commitEditing() && ok }

@@ -16,6 +16,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("live", LiveBenchmarks.run),
     ("typed", TypedBenchmarks.run),
     ("related", RelatedInsertBenchmarks.run),
+    ("counts", CountsBenchmarks.run),
 ]
 
 // Every store type the benchmarks open, registered once for the whole program.

@@ -139,6 +139,21 @@ public final class CursesDriver: TerminalDriver {
     public func bell() { if isActive { beep() } }
     public func flash() { if isActive { CNcursesw.flash() } }
 
+    public func runOutside(_ body: () -> Void) {
+        guard isActive else { return body() }
+        if mouseEnabled { mousemask(0, nil) }
+        Self.setBracketedPaste(false)
+        curs_set(1)
+        endwin()
+        body()
+        // Back: ncurses restores its modes on the next refresh; every cell is drawn again.
+        if mouseEnabled { mousemask(shim_mouse_events(), nil) }
+        curs_set(0)
+        invalidate()
+        wrefresh(shim_stdscr())
+        Self.setBracketedPaste(true)
+    }
+
     public func suspend() {
         guard isActive else { return }
         Self.setBracketedPaste(false)

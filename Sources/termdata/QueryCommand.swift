@@ -51,6 +51,10 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Comma-separated keys (key paths) to print; all attributes by default.")
     var keys: String?
 
+    @Option(name: .customLong("group-by"),
+            help: "A key or key path (category.name): print each of its values with how many matching objects have it, most first.")
+    var groupBy: String?
+
     @Flag(help: "Print only the number of matching objects.")
     var count = false
 
@@ -65,6 +69,13 @@ struct QueryCommand: ParsableCommand {
         // A fetch limit of 0 means no limit, which `--limit 0` would not say to a reader.
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1 (leave it out for no limit)") }
         if let offset, offset < 0 { throw ValidationError("--offset must not be negative") }
+        if groupBy != nil {
+            let others = [(count, "--count"), (keys != nil, "--keys"), (!sort.isEmpty, "--sort"), (offset != nil, "--offset"),
+                          (evaluate == .memory, "--evaluate memory")].filter(\.0).map(\.1)
+            if let first = others.first {
+                throw ValidationError("--group-by prints values and counts, most first; it does not take \(first)")
+            }
+        }
     }
 
     func run() throws {
@@ -93,6 +104,17 @@ struct QueryCommand: ParsableCommand {
         } ?? entity.storedAttributes.map(\.name)
 
         let context = try storeArguments.open(model: model, readOnly: true)
+        if let groupBy {
+            try CommandFailure.rethrowing { try KeyHint.checkKeyPath(groupBy, from: entity, in: model) }
+            let counts: ValueCounts
+            do {
+                counts = try ValueCounts(keyPath: groupBy, entityName: entity.name, predicate: objectPredicate, limit: limit, in: context)
+            } catch {
+                throw CommandFailure("\(error)" + Self.keyHint(for: error, in: model))
+            }
+            try outputCounts(counts)
+            return
+        }
         var objects: [ManagedObject]
         do {
             switch evaluate {
@@ -162,24 +184,38 @@ struct QueryCommand: ParsableCommand {
         return model.entity(named: missing.entity).map { KeyHint.text(for: missing.key, in: $0) } ?? ""
     }
 
+    /// Each value with its count: a table, JSON objects or CSV rows of the key and `count`.
+    private func outputCounts(_ counts: ValueCounts) throws {
+        let columns = [counts.keyPath, "count"]
+        var rows: [[String: JSONValue]] = counts.entries.map { [counts.keyPath: JSONValue.from($0.value), "count": .int($0.count)] }
+        if counts.isCut {
+            rows.append([counts.keyPath: .string("(other values)"), "count": .int(counts.remainder)])
+        }
+        try print(rows, columns: columns, noun: "value")
+    }
+
     private func output(_ objects: [ManagedObject], columns: [String]) throws {
         let rows: [[String: JSONValue]] = try objects.map { o in
             var row: [String: JSONValue] = ["@id": .string(o.objectID.uriRepresentation.absoluteString)]
             for key in columns { row[key] = JSONValue.from(try o.value(forKeyPath: key)) }
             return row
         }
+        try print(rows, columns: ["@id"] + columns, tableColumns: columns)
+    }
+
+    private func print(_ rows: [[String: JSONValue]], columns header: [String], tableColumns: [String]? = nil,
+                       noun: String = "object") throws {
         switch format {
         case .json:
             try StandardOutput.line(try JSONValue.text(.array(rows.map(JSONValue.object))))
         case .csv:
-            let header = ["@id"] + columns
             var output = StandardOutput()
             try output.line(CSV.line(header))
             for row in rows { try output.line(CSV.line(header.map { row[$0] ?? .null })) }
             try output.flush()
         case .table:
             var output = StandardOutput()
-            for line in TextTable.lines(header: columns, rows: rows) { try output.line(line) }
+            for line in TextTable.lines(header: tableColumns ?? header, rows: rows, counting: noun) { try output.line(line) }
             try output.flush()
         }
     }

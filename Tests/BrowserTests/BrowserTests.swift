@@ -134,7 +134,7 @@ struct BrowserTests {
     func firstScreen() throws {
         let (browser, driver) = try launch()
         let screen = text(driver)
-        #expect(screen.contains("│Car                      │    125│            │FIAT"), "\(screen)")
+        #expect(screen.contains("│Car                      │    125│∅           │FIAT"), "\(screen)")
         #expect(screen.contains("│ExpensiveSportCar        │      5│"))
         #expect(screen.contains("│Person                   │     20│"))
         #expect(screen.contains("│SportCar                 │     10│"))

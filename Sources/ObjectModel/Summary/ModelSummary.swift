@@ -27,39 +27,12 @@ public struct ModelSummary {
         lines.append("\(model.entities.count) entities")
         for entity in model.entities {
             lines.append("")
-            var head = entity.name
-            if let parent = entity.parentName { head += " : \(parent)" }
-            var notes: [String] = []
-            if entity.isAbstract { notes.append("abstract") }
-            if !entity.subentityNames.isEmpty { notes.append("sub-entities: \(entity.subentityNames.joined(separator: ", "))") }
-            if !notes.isEmpty { head += "  (\(notes.joined(separator: "; ")))" }
-            lines.append(head)
-            let own = Set(entity.declaration.declaredPropertyNames)
-            let width = max(12, (entity.attributes.map(\.name) + entity.relationships.map(\.name)).map(\.count).max() ?? 0)
-            for a in entity.attributes {
-                let inherited = own.contains(a.name) ? "" : "  (inherited)"
-                lines.append("  " + pad(a.name, width) + "  " + pad(a.type.xcodeName, 14) + attributeNotes(a).joined(separator: ", ") + inherited)
-            }
-            for r in entity.relationships {
-                let inherited = own.contains(r.name) ? "" : "  (inherited)"
-                lines.append("  " + pad(r.name, width) + "  " + relationshipText(r) + inherited)
-            }
-            for f in entity.fetchedProperties {
-                lines.append("  " + pad(f.name, width) + "  fetched \(f.entityName)" + (f.predicateFormat.map { " where \($0)" } ?? ""))
-            }
-            for u in entity.declaration.uniquenessConstraints {
-                lines.append("  unique (\(u.joined(separator: ", ")))")
-            }
-            for i in entity.declaration.compoundIndexes {
-                lines.append("  index (\(i.joined(separator: ", ")))")
-            }
+            lines.append(contentsOf: Self.lines(for: entity))
         }
         if !model.fetchRequestTemplates.isEmpty {
             lines.append("")
             lines.append("Fetch request templates")
-            for t in model.fetchRequestTemplates {
-                lines.append("  \(t.name): \(t.entityName)" + (t.predicateFormat.map { " where \($0)" } ?? ""))
-            }
+            lines.append(contentsOf: model.fetchRequestTemplates.map { "  " + Self.line(for: $0) })
         }
         if !model.configurations.isEmpty {
             lines.append("")
@@ -71,11 +44,50 @@ public struct ModelSummary {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func pad(_ s: String, _ width: Int) -> String {
+    /// An entity's heading (its parent, abstract, sub-entities), then a line for each
+    /// attribute, relationship and fetched property (name, type, options; inherited ones
+    /// say so), its uniqueness constraints and its compound indexes.
+    public static func lines(for entity: Entity) -> [String] {
+        var lines: [String] = []
+        var head = entity.name
+        if let parent = entity.parentName { head += " : \(parent)" }
+        var notes: [String] = []
+        if entity.isAbstract { notes.append("abstract") }
+        if !entity.subentityNames.isEmpty { notes.append("sub-entities: \(entity.subentityNames.joined(separator: ", "))") }
+        if !notes.isEmpty { head += "  (\(notes.joined(separator: "; ")))" }
+        lines.append(head)
+        let own = Set(entity.declaration.declaredPropertyNames)
+        let width = max(12, (entity.attributes.map(\.name) + entity.relationships.map(\.name)).map(\.count).max() ?? 0)
+        for a in entity.attributes {
+            let inherited = own.contains(a.name) ? "" : "  (inherited)"
+            lines.append("  " + pad(a.name, width) + "  " + pad(a.type.xcodeName, 14) + attributeNotes(a).joined(separator: ", ") + inherited)
+        }
+        for r in entity.relationships {
+            let inherited = own.contains(r.name) ? "" : "  (inherited)"
+            lines.append("  " + pad(r.name, width) + "  " + relationshipText(r) + inherited)
+        }
+        for f in entity.fetchedProperties {
+            lines.append("  " + pad(f.name, width) + "  fetched \(f.entityName)" + (f.predicateFormat.map { " where \($0)" } ?? ""))
+        }
+        for u in entity.declaration.uniquenessConstraints {
+            lines.append("  unique (\(u.joined(separator: ", ")))")
+        }
+        for i in entity.declaration.compoundIndexes {
+            lines.append("  index (\(i.joined(separator: ", ")))")
+        }
+        return lines
+    }
+
+    /// A fetch request template: its name, entity and predicate.
+    public static func line(for template: FetchRequestTemplate) -> String {
+        "\(template.name): \(template.entityName)" + (template.predicateFormat.map { " where \($0)" } ?? "")
+    }
+
+    private static func pad(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
     }
 
-    private func attributeNotes(_ a: AttributeDescription) -> [String] {
+    private static func attributeNotes(_ a: AttributeDescription) -> [String] {
         var notes: [String] = [a.isOptional ? "optional" : "required"]
         if a.isTransient { notes.append("transient") }
         if a.isIndexed { notes.append("indexed") }
@@ -87,7 +99,7 @@ public struct ModelSummary {
         return notes
     }
 
-    private func relationshipText(_ r: RelationshipDescription) -> String {
+    private static func relationshipText(_ r: RelationshipDescription) -> String {
         var parts = [(r.isToMany ? (r.isOrdered ? "to-many ordered " : "to-many ") : "to-one ") + r.destinationEntityName]
         parts.append(r.inverseName.map { "inverse \($0)" } ?? "no inverse")
         parts.append(r.deleteRule.xcodeName)
@@ -99,7 +111,7 @@ public struct ModelSummary {
         return parts.joined(separator: ", ")
     }
 
-    private func render(_ v: ObjectValue, _ type: AttributeType) -> String {
+    private static func render(_ v: ObjectValue, _ type: AttributeType) -> String {
         switch v {
         case .date(let d): return ISO8601DateFormatter().string(from: d)
         case .string(let s): return "\"\(s)\""

@@ -153,3 +153,9 @@ enum ExpressionFormatter {
         return out + "\""
     }
 }
+
+extension String {
+    /// The string as a predicate writes it: in double quotes, `"` and `\` escaped, control
+    /// characters as escapes (`\n`, `\u001b`), so that it stays on one line.
+    public var predicateLiteral: String { ExpressionFormatter.quoted(self) }
+}

@@ -26,4 +26,12 @@ public protocol TerminalDriver: AnyObject {
     func flash()
     /// Give the terminal back and stop the process (Ctrl-Z); returns after it resumes.
     func suspend()
+    /// Give the terminal back while `body` runs (another program on it: an editor), then
+    /// take it again and draw the whole screen.
+    func runOutside(_ body: () -> Void)
+}
+
+extension TerminalDriver {
+    /// A driver with no terminal to give back runs `body` as it is.
+    public func runOutside(_ body: () -> Void) { body() }
 }

@@ -10,6 +10,8 @@ public struct FormField {
     /// `.readOnly` shows the value without letting it change.
     public var editor: EditorKind
     public var format: ValueFormat
+    /// Shown (dimmed) for no value, apart from an empty text; nil shows nothing.
+    public var nilText: String?
     public let get: () -> CellValue
     public let set: (CellValue) throws -> Void
 

@@ -70,10 +70,13 @@ public final class FormView: View {
             let labelStyle = focused && hasFocus ? theme.header : theme.normal
             canvas.write(field.label, x: 0, y: y, width: labelWidth, alignment: .right, style: labelStyle)
             canvas.write(":", x: labelWidth, y: y, style: theme.dimmed)
-            var text = field.format.string(for: field.get())
+            let value = field.get()
+            var text = field.format.string(for: value)
+            var isNil = false
+            if case .empty = value, let nilText = field.nilText { text = nilText; isNil = true }
             if case .choice = field.editor { text += " ▾" }
             let style: Style
-            if field.editor == .readOnly { style = theme.dimmed }
+            if field.editor == .readOnly || (isNil && !(focused && hasFocus)) { style = theme.dimmed }
             else if focused && hasFocus { style = theme.selection }
             else if focused { style = theme.inactiveSelection }
             else { style = theme.normal }

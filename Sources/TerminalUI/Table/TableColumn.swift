@@ -19,6 +19,8 @@ public struct TableColumn {
     /// Nil aligns numbers right and everything else left.
     public var alignment: Alignment?
     public var format: ValueFormat
+    /// Shown (dimmed) in a cell of no value, apart from an empty text; nil shows nothing.
+    public var nilText: String?
     public var editor: EditorKind
     public var isHidden: Bool
     public var isSortable: Bool

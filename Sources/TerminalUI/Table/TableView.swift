@@ -207,8 +207,13 @@ public final class TableView: View {
                         case .warning: style = theme.warning
                         }
                     }
-                    canvas.write(spec.format.string(for: value), x: column.x, y: y, width: column.width,
-                                 alignment: spec.alignment(for: value), style: style)
+                    if case .empty = value, let nilText = spec.nilText {
+                        canvas.write(nilText, x: column.x, y: y, width: column.width, alignment: .left,
+                                     style: selected ? style : theme.dimmed)
+                    } else {
+                        canvas.write(spec.format.string(for: value), x: column.x, y: y, width: column.width,
+                                     alignment: spec.alignment(for: value), style: style)
+                    }
                     canvas.put("│", x: column.x + column.width, y: y, style: selected ? rowStyle : theme.border)
                 }
             }

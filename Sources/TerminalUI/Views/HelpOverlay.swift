@@ -53,14 +53,10 @@ public final class HelpOverlay: Window {
         switch key {
         case .escape, .character("q"), .character("?"), .function(1), .enter:
             return [.handled, .needsRedraw, .closeScreen]
-        case .down, .character("j"): scrollOffset = min(maxOffset, scrollOffset + 1)
-        case .up, .character("k"): scrollOffset = max(0, scrollOffset - 1)
-        case .pageDown, .character(" "): scrollOffset = min(maxOffset, scrollOffset + pageHeight)
-        case .pageUp: scrollOffset = max(0, scrollOffset - pageHeight)
-        case .home, .character("g"): scrollOffset = 0
-        case .end, .character("G"): scrollOffset = maxOffset
-        default: return .handled
+        default:
+            guard let offset = PagerKeys.offset(after: key, from: scrollOffset, page: pageHeight, last: maxOffset) else { return .handled }
+            scrollOffset = offset
+            return .redraw
         }
-        return .redraw
     }
 }

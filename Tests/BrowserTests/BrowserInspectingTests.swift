@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+import ObjectModel
+import ObjectGraph
+import Predicates
+import TerminalUI
+import Browser
+import TestSupport
+
+/// Values whole (`v`, `E`), nil apart from the empty string (`x`), the model pane (`M`),
+/// and going to a row or an object (Ctrl-G).
+extension BrowserTests {
+    /// The browser on the Company model in memory, showing one Note holding `value`, its
+    /// text cell selected.
+    func launchOnNote(_ value: ObjectValue) throws -> (BrowserApplication, MemoryDriver, ManagedObject) {
+        let (browser, driver, stack) = try launch(model: ModelFixtures.company)
+        let note = try stack.context.insertObject(forEntityName: "Note")
+        note["text"] = value
+        try stack.context.save()
+        browser.app.runScript("jjj<Enter>")
+        #expect(browser.objects?.entityName == "Note")
+        #expect(browser.objectTable.columns[browser.objectTable.state.selectedColumn].id == "text")
+        return (browser, driver, note)
+    }
+
+    /// A screen with the store's identifier (random for a store in memory) written as zeros,
+    /// also where only its end shows (a URI cut from the left).
+    func stable(_ lines: [String], _ browser: BrowserApplication) -> [String] {
+        guard let id = browser.context.coordinator.stores.first?.identifier else { return lines }
+        let zeros = "00000000-0000-0000-0000-000000000000"
+        return lines.map { line in
+            for length in stride(from: id.count, through: 8, by: -1) where line.contains(id.suffix(length)) {
+                return line.replacingOccurrences(of: String(id.suffix(length)), with: String(zeros.suffix(length)))
+            }
+            return line
+        }
+    }
+
+    static var shop: URL { Fixtures.packageRoot.appendingPathComponent("Tests/TestSupport/Fixtures/Shop.xcdatamodeld") }
+
+    /// The browser on the Shop model in memory, showing one Product, the cell of `key` selected.
+    func launchOnProduct(_ key: String, _ value: ObjectValue) throws -> (BrowserApplication, MemoryDriver) {
+        let (browser, driver, stack) = try launch(model: Self.shop)
+        let product = try stack.context.insertObject(forEntityName: "Product")
+        product["name"] = "Oat milk"
+        product[key] = value
+        try stack.context.save()
+        browser.app.runScript("jj<Enter>")
+        #expect(browser.objects?.entityName == "Product")
+        let column = try #require(browser.objectTable.columns.firstIndex { $0.id == key })
+        browser.objectTable.select(column: column)
+        return (browser, driver)
+    }
+
+    @Test("v shows a text whole: its line breaks and tabs kept, long lines wrapped; q closes the pane")
+    func valuePaneText() throws {
+        let long = "Call the plumber about the kitchen tap, which has dripped since Tuesday and now runs all night long.\n"
+            + "Then:\n\t- buy washers\n\t- book the van\n\nDone."
+        let (browser, driver, _) = try launchOnNote(.string(long))
+        assertScreen(stable(browser.app.runScript("v"), browser), snapshot: "browser-value-text", target: "BrowserTests")
+        browser.app.runScript("q")
+        #expect(!text(driver).contains("Text, "))
+        #expect(text(driver).contains("Call the plumber"), "the table is back")
+    }
+
+    @Test("v pretty-prints JSON text")
+    func valuePaneJSON() throws {
+        let json = #"{"order":{"lines":[{"sku":"A-1","qty":2},{"sku":"B-7","qty":1}],"paid":true},"customer":"Ada"}"#
+        let (browser, _, _) = try launchOnNote(.string(json))
+        assertScreen(stable(browser.app.runScript("v"), browser), snapshot: "browser-value-json", target: "BrowserTests")
+    }
+
+    @Test("v shows binary data as hex with its length, naming an image's format and size")
+    func valuePaneBinary() throws {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+        png += Array("IHDR".utf8) + [0, 0, 0x02, 0x80, 0, 0, 0x01, 0xE0, 8, 6, 0, 0, 0] + Array("IDAT any pixels".utf8)
+        let (browser, _) = try launchOnProduct("image", .data(Data(png)))
+        assertScreen(stable(browser.app.runScript("v"), browser), snapshot: "browser-value-binary", target: "BrowserTests")
+    }
+
+    @Test("v shows a transformable value, a keyed archive, as the objects it holds")
+    func valuePaneArchive() throws {
+        let root: NSArray = [
+            "Oat milk" as NSString, 3 as NSNumber,
+            ["aisle": 7 as NSNumber, "tags": ["vegan", "cold"] as NSArray, "page": URL(string: "https://example.com/oat")!] as NSDictionary,
+        ]
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false)
+        let (browser, _) = try launchOnProduct("extra", .data(archive))
+        assertScreen(stable(browser.app.runScript("v"), browser), snapshot: "browser-value-archive", target: "BrowserTests")
+    }
+
+    @Test("nil shows as ∅, apart from an empty text; x sets nil where the model allows it, one step to undo")
+    func nilApartFromEmpty() throws {
+        let (browser, driver, note) = try launchOnNote(.string(""))
+        // The table's first row, as the screen shows it.
+        func row() -> String {
+            let frame = browser.objectTable.absoluteFrame
+            return String(driver.screenLines[frame.y + 2].dropFirst(frame.x).prefix(frame.width))
+        }
+        #expect(row().hasPrefix("        "), "an empty text is blank: \(row())")
+        #expect(text(driver).contains(" " + note.objectID.uriRepresentation.absoluteString + " ─"), "the line above the form shows the object's URI")
+        browser.app.runScript("x")
+        #expect(note["text"] == .null)
+        #expect(row().hasPrefix("∅ "), "\(row())")
+        #expect(driver.screenLines.last?.contains("text set to nil — u undoes") == true)
+        browser.app.runScript("u")
+        #expect(note["text"] == .string(""))
+        browser.app.runScript("x")
+        browser.app.runScript("x")
+        #expect(driver.screenLines.last?.contains("text is already nil") == true)
+    }
+
+    @Test("x refuses nil for a required attribute, saying so, and changes nothing")
+    func nilRefusedWhenRequired() throws {
+        let (browser, driver, stack) = try launch(model: ModelFixtures.company)
+        let employee = try stack.context.insertObject(forEntityName: "Employee")
+        employee["name"] = "Grace"
+        try stack.context.save()
+        browser.app.runScript("jj<Enter>")
+        let column = try #require(browser.objectTable.columns.firstIndex { $0.id == "name" })
+        browser.objectTable.select(column: column)
+        browser.app.runScript("x")
+        #expect(employee["name"] == .string("Grace"))
+        #expect(driver.screenLines.last?.contains("name is required: the model does not allow nil") == true)
+    }
+
+    @Test("M shows the entity's model: types, options, relationships with inverse and delete rule, what a delete does, templates")
+    func modelPane() throws {
+        let (browser, _, _) = try launch(model: ModelFixtures.company)
+        browser.app.runScript("j")
+        #expect(browser.objects?.entityName == "Department")
+        assertScreen(browser.app.runScript("M"), snapshot: "browser-model-department", target: "BrowserTests")
+        browser.app.runScript("qj")
+        #expect(browser.objects?.entityName == "Employee")
+        let employee = browser.app.runScript("M").joined(separator: "\n")
+        #expect(employee.contains("badge (Cascade): its badge is deleted too"), "\(employee)")
+        #expect(employee.contains("department (Nullify): its department stays, without it in its employees"))
+        #expect(employee.contains("projects (Nullify): its projects stay, without it in their members"))
+        #expect(employee.contains("notes (No Action): its notes are left pointing at nothing"))
+        #expect(employee.contains("nickname      String        optional, transient"))
+    }
+
+    @Test("Ctrl-G goes to a row number, to a primary key, and to another entity's object by its URI, with the way back")
+    func goTo() throws {
+        let (browser, driver) = try launch()
+        browser.app.runScript("<C-g>40<Enter>")
+        #expect(browser.objectTable.state.selectedRow == 39)
+        browser.app.runScript("<C-g>500<Enter>")
+        #expect(driver.screenLines.last?.contains("No row 500: the table has 125") == true)
+        #expect(browser.objectTable.state.selectedRow == 39)
+
+        let person = try #require(try browser.context.fetch(FetchRequest(entityName: "Person")).last)
+        browser.app.runScript("<C-g>" + person.objectID.uriRepresentation.absoluteString + "<Enter>")
+        #expect(browser.objects?.entityName == "Person")
+        #expect(browser.objects?.selectedObjects.first === person)
+        #expect(driver.screenLines[1].contains("(1 back)"))
+        browser.app.runScript("<BS>")
+        #expect(browser.objects?.entityName == "Car")
+        #expect(browser.objectTable.state.selectedRow == 39)
+
+        // A car of a sub-entity (a sports car) by its key too, from the table of cars.
+        let cars = try #require(browser.objects?.arrangedObjects)
+        for row in [7, try #require(cars.firstIndex { $0.entity.name != "Car" })] {
+            let key = try #require(cars[row].objectID.primaryKey)
+            browser.app.runScript("<C-g>p\(key)<Enter>")
+            #expect(browser.objectTable.state.selectedRow == row)
+        }
+        browser.app.runScript("<C-g>p99999<Enter>")
+        #expect(driver.screenLines.last?.contains("No such object in this store: p99999") == true)
+        browser.app.runScript("<C-g>somewhere<Enter>")
+        #expect(driver.screenLines.last?.contains("Give a row number") == true)
+    }
+
+    /// An editor for `E`: a shell script that notes the file it was given, then runs `body`.
+    func editorScript(_ body: String) throws -> (script: URL, folder: URL) {
+        let folder = try Fixtures.temporaryDirectory("termdata-editor")
+        let script = folder.appendingPathComponent("editor.sh")
+        try Data("#!/bin/sh\necho \"$1\" > '\(folder.path)/given'\n\(body)\n".utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return (script, folder)
+    }
+
+    @Test("E edits a text in $EDITOR, line breaks kept, one step to undo; a failing editor changes nothing; no file stays behind")
+    func externalEditor() throws {
+        let (browser, driver, note) = try launchOnNote(.string("Buy washers"))
+        let editor = try editorScript(#"printf 'Buy washers\nand a new tap\n' > "$1""#)
+        browser.environment = ["EDITOR": editor.script.path, "PATH": "/usr/bin:/bin"]
+        browser.app.runScript("E")
+        #expect(note["text"] == .string("Buy washers\nand a new tap"), "the editor's final line break is not kept")
+        #expect(driver.screenLines.last?.contains("text changed in the editor — u undoes") == true)
+        let given = try String(contentsOf: editor.folder.appendingPathComponent("given"), encoding: .utf8)
+            .trimmingCharacters(in: .newlines)
+        #expect(given.hasSuffix("/text.txt"))
+        #expect(!FileManager.default.fileExists(atPath: given), "the file the editor had is gone")
+        browser.app.runScript("u")
+        #expect(note["text"] == .string("Buy washers"))
+
+        let failing = try editorScript(#"printf 'half done' > "$1"; exit 3"#)
+        browser.environment["EDITOR"] = failing.script.path
+        browser.app.runScript("vE")
+        #expect(note["text"] == .string("Buy washers"))
+        #expect(driver.screenLines.last?.contains("text not changed: the editor “editor.sh” exited with status 3") == true,
+                "\(driver.screenLines.last ?? "")")
+    }
+}
+
+extension BrowserTests {
+    @Test("F counts the column's values in the store, most first, with bars; Enter filters the table to the value")
+    func valueCounts() throws {
+        let (browser, driver) = try launch()
+        let maker = try #require(browser.objectTable.columns.firstIndex { $0.id == "maker" })
+        browser.objectTable.select(column: maker)
+        assertScreen(browser.app.runScript("F"), snapshot: "browser-value-counts", target: "BrowserTests")
+
+        // The store's GROUP BY agrees with counting the objects one by one.
+        let cars = try browser.context.fetch(FetchRequest(entityName: "Car"))
+        let byMaker = Dictionary(grouping: cars) { $0["maker"].stringValue ?? "nil" }.mapValues(\.count)
+        let counts = try ValueCounts(keyPath: "maker", entityName: "Car", predicate: nil, in: browser.context)
+        #expect(counts.total == 125 && !counts.isCut)
+        #expect(counts.entries.count == byMaker.count)
+        for entry in counts.entries { #expect(byMaker[entry.value.stringValue ?? "nil"] == entry.count, "\(entry)") }
+        #expect(counts.entries.map(\.count) == counts.entries.map(\.count).sorted(by: >))
+
+        browser.app.runScript("<Enter>")
+        let top = try #require(counts.entries.first)
+        #expect(browser.objects?.arrangedCount == top.count)
+        #expect(driver.screenLines.last?.contains("filter: maker == \"\(top.value.stringValue ?? "")\"") == true,
+                "\(driver.screenLines.last ?? "")")
+    }
+
+    @Test("F on a to-one column counts its destination's names; on a to-many count it says it cannot")
+    func valueCountsThroughRelationship() throws {
+        let (browser, driver) = try launch(entity: "Person")
+        let cars = try #require(browser.objectTable.columns.firstIndex { $0.id == "cars.@count" })
+        browser.objectTable.select(column: cars)
+        browser.app.runScript("F")
+        #expect(driver.screenLines.last?.contains("cannot be counted") == true)
+        let (carBrowser, carDriver) = try launch()
+        let owner = try #require(carBrowser.objectTable.columns.firstIndex { $0.id == "owner" })
+        carBrowser.objectTable.select(column: owner)
+        carBrowser.app.runScript("F")
+        #expect(carDriver.screenLines.contains { $0.contains("Values of owner.") }, "\(text(carDriver))")
+    }
+}
