@@ -112,7 +112,7 @@ let package = Package(
         ),
         .target(
             name: "Browser",
-            dependencies: ["AppShell", "TerminalBindings", "TerminalUI", "Bindings", "ObjectGraph", "ObjectModel", "Predicates"]
+            dependencies: ["AppShell", "Interchange", "TerminalBindings", "TerminalUI", "Bindings", "ObjectGraph", "ObjectModel", "Predicates"]
         ),
 
         // Bundled models and sample data

@@ -21,6 +21,13 @@ extension BrowserApplication: ContextEditing {
             Command("browser.filter", title: "Filter: words, or a predicate", keys: [.character("/")], hint: "Filter") { [weak self] in
                 self?.beginFilter() ?? .ignored
             },
+            Command("browser.addColumn", title: "Add a column by key path (category.name, items.@count)", keys: [.character("C")]) {
+                [weak self] in
+                self?.beginAddColumn() ?? .ignored
+            },
+            Command("browser.removeColumn", title: "Take an added column away; hide any other", keys: [.character("-")]) { [weak self] in
+                self?.removeOrHideColumn() ?? .ignored
+            },
         ]
     }
 
@@ -64,6 +71,7 @@ extension BrowserApplication: ContextEditing {
                 MenuItem("Value whole", command: "browser.value"),
                 MenuItem("Model of the entity", command: "browser.model"),
                 MenuItem("Value counts", command: "browser.counts"),
+                MenuItem("Run a fetch request template…", command: "browser.template"),
                 MenuItem("Command palette", command: "app.palette"),
             ]),
         ])

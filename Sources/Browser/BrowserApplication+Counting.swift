@@ -14,6 +14,11 @@ extension BrowserApplication {
     /// relationship by its destination's name; nil for what cannot be grouped (a to-many
     /// count, binary data).
     func countedKeyPath(forColumn id: String, of entity: Entity) -> String? {
+        // An added column through to-one relationships to an attribute counts as it is.
+        if id.contains("."), (try? Self.columnSortability(id, from: entity, in: context.model)) == true,
+           attributeType(ofKeyPath: id, from: entity).map({ ![.binary, .transformable].contains($0) }) == true {
+            return id
+        }
         if let attribute = entity.attribute(named: id) {
             return attribute.isTransient || [.binary, .transformable].contains(attribute.type) ? nil : id
         }

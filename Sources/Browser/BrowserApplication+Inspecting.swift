@@ -37,6 +37,10 @@ extension BrowserApplication {
                     keys: [.character("F")], hint: "Counts") { [weak self] in
                 self?.showValueCounts() ?? .ignored
             },
+            Command("browser.template", title: "Run one of the model's fetch request templates, its $VARIABLES asked for",
+                    keys: [.character("T")]) { [weak self] in
+                self?.beginRunTemplate() ?? .ignored
+            },
             Command("browser.goTo", title: "Go to a row number, a primary key (p42) or an object's URI",
                     keys: [.control("g")]) { [weak self] in
                 self?.beginGoTo() ?? .ignored
@@ -68,7 +72,7 @@ extension BrowserApplication {
                 let name = String(key.dropLast(".@count".count))
                 value = .int(try context.count(ofRelationship: name, of: object))
             } else {
-                value = try object.value(forKey: key)
+                value = try object.value(forKeyPath: key)
             }
         } catch {
             app.showMessage("Cannot read \(key): \(error)", isError: true)
@@ -171,6 +175,7 @@ extension BrowserApplication {
             lines.append(TextViewer.Line(""))
             lines.append(TextViewer.Line("Fetch request templates", kind: .heading))
             lines.append(contentsOf: templates.map { TextViewer.Line("  " + ModelSummary.line(for: $0)) })
+            lines.append(TextViewer.Line("  T runs one, asking for its $VARIABLES", kind: .note))
         }
         app.show(TextViewer(title: "Model — \(entity.name)", lines: lines))
         return .redraw

@@ -41,7 +41,7 @@ extension BrowserApplication {
             } ?? false
         }
         let counting = CountingTableSource(base: source, context: context)
-        let table = TableView(columns: Self.columns(for: entity, editable: !isReadOnly), dataSource: counting)
+        let table = TableView(columns: Self.columns(for: entity, editable: !isReadOnly) + addedColumns(for: entity), dataSource: counting)
         table.extraCommands = objectCommands()
         table.onActivate = { [weak self] _ in self?.followSelectedCell() }
         table.onCancelEditing = { [weak self] in

@@ -48,6 +48,8 @@ public final class BrowserApplication {
     var quitConfirmed = false
     /// The object `a` just added, with the undo count after it: Esc on its first edit takes it back.
     var newObject: (object: ManagedObject, undoCount: Int)?
+    /// Key-path columns added to each entity's table (`C`), by entity name.
+    var addedColumns: [String: [String]] = [:]
     /// Where `E` finds the user's editor (`$VISUAL`, `$EDITOR`).
     package var environment = ProcessInfo.processInfo.environment
 

@@ -31,7 +31,7 @@ enum CountsBenchmarks {
              ["SELECT ZCOMPLETED, COUNT(*) FROM ZTODO GROUP BY ZCOMPLETED ORDER BY 2 DESC, 1 LIMIT 1001"]),
             ("category.name (a join, 3 values)", "category.name",
              ["SELECT c.ZNAME, COUNT(*) FROM ZTODO t LEFT JOIN ZCATEGORY c ON c.Z_PK = t.ZCATEGORY GROUP BY c.ZNAME ORDER BY 2 DESC, 1 LIMIT 1001"]),
-            ("name (1,000,000 values; 1,001 and a count)", "name",
+            ("name (all distinct; 1,001 and a count)", "name",
              ["SELECT ZNAME, COUNT(*) FROM ZTODO GROUP BY ZNAME ORDER BY 2 DESC, 1 LIMIT 1001", "SELECT COUNT(*) FROM ZTODO"]),
         ]
         for item in cases {

@@ -59,7 +59,13 @@ public final class ArrayControllerTableSource: TableDataSource {
 
     public func sort(by column: String, ascending: Bool) -> Bool {
         guard let entity = controller.context.model.entity(named: controller.entityName) else { return false }
-        let comparison: SortComparison = entity.attribute(named: column)?.type == .string ? stringComparison : .compare
+        // Text sorts as text, also at the end of a key path through to-one relationships.
+        var owner: Entity? = entity
+        let keys = column.split(separator: ".").map(String.init)
+        for key in keys.dropLast() {
+            owner = owner?.relationship(named: key).flatMap { $0.isToMany ? nil : controller.context.model.entity(named: $0.destinationEntityName) }
+        }
+        let comparison: SortComparison = keys.last.flatMap { owner?.attribute(named: $0) }?.type == .string ? stringComparison : .compare
         guard entity.attribute(named: column) != nil || column.contains(".") else { return false }
         let descriptors = [ObjectSortDescriptor(key: column, ascending: ascending, comparison: comparison)]
         if let sortElsewhere, sortElsewhere(controller, descriptors) { return true }
