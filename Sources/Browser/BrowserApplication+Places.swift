@@ -54,10 +54,8 @@ extension BrowserApplication {
         mainWindow.addSubview(table)
         objectTable = table
         source.bind(table)
-        if let sort = place.sortDescriptors.first, let column = table.columns.firstIndex(where: { $0.id == sort.key }) {
-            table.state.sortColumn = table.columns[column].id
-            table.state.sortAscending = sort.ascending
-        }
+        table.state.sortKeys = place.sortDescriptors.prefix { sort in table.columns.contains { $0.id == sort.key } }
+            .map { TableSortKey($0.key, ascending: $0.ascending) }
         objects = controller
         objectSource = source
         countingSource = counting

@@ -45,4 +45,5 @@ final class CountingTableSource: TableDataSource {
     func editor(row: Int, column: String) -> EditorKind? { base.editor(row: row, column: column) }
     func setValue(_ value: CellValue, row: Int, column: String) throws { try base.setValue(value, row: row, column: column) }
     func sort(by column: String, ascending: Bool) -> Bool { base.sort(by: column, ascending: ascending) }
+    func sort(by keys: [TableSortKey]) -> Bool { base.sort(by: keys) }
 }

@@ -58,7 +58,26 @@ public final class ArrayControllerTableSource: TableDataSource {
     }
 
     public func sort(by column: String, ascending: Bool) -> Bool {
+        sort(by: [TableSortKey(column, ascending: ascending)])
+    }
+
+    /// Sorts by attributes and by key paths through to-one relationships (`category.name`),
+    /// in the store where the controller fetches lazily; text sorts as text.
+    public func sort(by keys: [TableSortKey]) -> Bool {
         guard let entity = controller.context.model.entity(named: controller.entityName) else { return false }
+        var descriptors: [ObjectSortDescriptor] = []
+        for key in keys {
+            guard let descriptor = descriptor(for: key, from: entity) else { return false }
+            descriptors.append(descriptor)
+        }
+        if let sortElsewhere, sortElsewhere(controller, descriptors) { return true }
+        controller.sortDescriptors = descriptors
+        return true
+    }
+
+    private func descriptor(for key: TableSortKey, from entity: Entity) -> ObjectSortDescriptor? {
+        let column = key.column
+        guard entity.attribute(named: column) != nil || column.contains(".") else { return nil }
         // Text sorts as text, also at the end of a key path through to-one relationships.
         var owner: Entity? = entity
         let keys = column.split(separator: ".").map(String.init)
@@ -66,11 +85,7 @@ public final class ArrayControllerTableSource: TableDataSource {
             owner = owner?.relationship(named: key).flatMap { $0.isToMany ? nil : controller.context.model.entity(named: $0.destinationEntityName) }
         }
         let comparison: SortComparison = keys.last.flatMap { owner?.attribute(named: $0) }?.type == .string ? stringComparison : .compare
-        guard entity.attribute(named: column) != nil || column.contains(".") else { return false }
-        let descriptors = [ObjectSortDescriptor(key: column, ascending: ascending, comparison: comparison)]
-        if let sortElsewhere, sortElsewhere(controller, descriptors) { return true }
-        controller.sortDescriptors = descriptors
-        return true
+        return ObjectSortDescriptor(key: column, ascending: key.ascending, comparison: comparison)
     }
 
     /// Sets a cell's value on an object: validated against the attribute's rules, or

@@ -36,6 +36,31 @@ extension BrowserTests {
         #expect(driver.screenLines.last?.contains("Took the column owner.lastName away") == true)
     }
 
+    @Test("S sorts ties by a second column, in SQL; the header numbers both keys, and they are there on coming back")
+    func severalSortKeys() throws {
+        let (browser, _) = try launch(entity: "SportCar")
+        browser.app.runScript("Cowner.lastName<Enter>s")
+        let model = try #require(browser.objectTable.columns.firstIndex { $0.id == "model" })
+        browser.objectTable.select(column: model)
+        let screen = browser.app.runScript("S")
+        #expect(browser.objects?.sortDescriptors.map(\.key) == ["owner.lastName", "model"])
+        let rows = (browser.objects?.arrangedObjects ?? []).map { ($0.object("owner")?.string("lastName") ?? "", $0.string("model") ?? "") }
+        #expect(rows.map { "\($0.0) \($0.1)" } == rows.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map { "\($0.0) \($0.1)" },
+                "by owner, then by model: \(rows)")
+        #expect(rows.contains { $0 == ("Pyke", "AMG GT S") } && rows.contains { $0 == ("Pyke", "GranTurismo MC") })
+        #expect(screen[2].contains("│model ▲2 "), "the second key, numbered: \(screen[2])")
+        #expect(browser.objectTable.state.sortKeys.map(\.column) == ["owner.lastName", "model"])
+
+        let owner = try #require(browser.objectTable.columns.firstIndex { $0.id == "owner" })
+        browser.objectTable.select(column: owner)
+        browser.app.runScript("f")
+        #expect(browser.objects?.entityName == "Person")
+        browser.app.runScript("<Backspace>")
+        #expect(browser.objects?.entityName == "SportCar")
+        #expect(browser.objectTable.state.sortKeys.map(\.column) == ["owner.lastName", "model"])
+        #expect(browser.objects?.sortDescriptors.map(\.key) == ["owner.lastName", "model"])
+    }
+
     @Test("C adds a to-many aggregate column (@max of an attribute), not sortable; a column shown already is selected instead")
     func aggregateColumn() throws {
         let (browser, driver) = try launch(entity: "Person")

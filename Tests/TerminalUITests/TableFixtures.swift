@@ -7,6 +7,8 @@ final class RecordingRows: TableDataSource {
     var readRows = Set<Int>()
     var stored: [String: CellValue] = [:]
     var sortRequests: [(String, Bool)] = []
+    /// Every sort asked for with several keys, as "column ascending" texts.
+    var sortKeyRequests: [[String]] = []
     var titles: [String]?
 
     init(count: Int, titles: [String]? = nil) {
@@ -44,6 +46,12 @@ final class RecordingRows: TableDataSource {
     func sort(by column: String, ascending: Bool) -> Bool {
         sortRequests.append((column, ascending))
         return column != "title"
+    }
+
+    func sort(by keys: [TableSortKey]) -> Bool {
+        if keys.count == 1 { return sort(by: keys[0].column, ascending: keys[0].ascending) }
+        sortKeyRequests.append(keys.map { "\($0.column) \($0.ascending)" })
+        return !keys.contains { $0.column == "title" }
     }
 
     static func day(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> Date {

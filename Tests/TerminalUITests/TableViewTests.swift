@@ -179,6 +179,56 @@ struct TableViewTests {
         #expect(screen[1] == "│   #│Title       │  Price│D… ▲│       │", "a narrow column's title gives way to the arrow")
     }
 
+    @Test("S adds the column to the sort after the others, again reverses it, a third time drops it; the header numbers the keys")
+    func severalSortKeys() {
+        let harness = TableHarness(rows: RecordingRows(count: 3), columns: [
+            TableColumn("id", title: "#", width: 4),
+            TableColumn("title", title: "Title", width: 8),
+            TableColumn("price", title: "Price", width: 9),
+            TableColumn("done", title: "Done", width: 8),
+        ])
+        var screen = harness.run("llS")
+        #expect(harness.rows.sortRequests.map { "\($0.0) \($0.1)" } == ["price true"], "the first key alone")
+        #expect(screen[1] == "│   #│Title   │  Price ▲│Done    │     │")
+        screen = harness.run("lS")
+        #expect(harness.rows.sortKeyRequests.last == ["price true", "done true"])
+        #expect(screen[1] == "│   #│Title   │ Price ▲1│Done ▲2 │     │")
+        screen = harness.run("S")
+        #expect(harness.rows.sortKeyRequests.last == ["price true", "done false"])
+        #expect(screen[1] == "│   #│Title   │ Price ▲1│Done ▼2 │     │")
+        screen = harness.run("hhhS")
+        #expect(harness.rows.sortKeyRequests.last == ["price true", "done false", "id true"])
+        #expect(screen[1] == "│# ▲3│Title   │ Price ▲1│Done ▼2 │     │")
+        screen = harness.run("lS")
+        #expect(screen[9] == " Cannot sort by Title after the others", "the data source refuses it")
+        #expect(harness.table.state.sortKeys.map(\.column) == ["price", "done", "id"])
+        screen = harness.run("llS")
+        #expect(harness.table.state.sortKeys == [TableSortKey("price"), TableSortKey("id")], "a third S drops done")
+        #expect(screen[1] == "│# ▲2│Title   │ Price ▲1│Done    │     │")
+        screen = harness.run("s")
+        #expect(harness.table.state.sortKeys == [TableSortKey("done")], "s sorts by the column alone")
+        #expect(screen[1] == "│   #│Title   │    Price│Done ▲  │     │")
+    }
+
+    @Test("a layout keeps several sort keys, and reads the single key that earlier files hold")
+    func layoutWithSeveralSortKeys() throws {
+        let first = TableHarness(rows: RecordingRows(count: 3))
+        first.run("llSlSS")
+        let layout = try JSONDecoder().decode(TableLayout.self, from: JSONEncoder().encode(first.table.tableLayout))
+        #expect(layout.sortKeys == [TableSortKey("price"), TableSortKey("done", ascending: false)])
+        let second = TableHarness(rows: RecordingRows(count: 3))
+        second.table.apply(layout)
+        #expect(second.rows.sortKeyRequests == [["price true", "done false"]])
+        #expect(second.table.state.sortKeys == layout.sortKeys)
+
+        let earlier = #"{"sortColumn":"price","sortAscending":false,"columns":{"title":{"width":9,"hidden":false}}}"#
+        let old = try JSONDecoder().decode(TableLayout.self, from: Data(earlier.utf8))
+        #expect(old.sortKeys == [TableSortKey("price", ascending: false)])
+        #expect(old.columns["title"]?.width == 9)
+        let written = String(decoding: try JSONEncoder().encode(old), as: UTF8.self)
+        #expect(written.contains(#""sortColumn":"price""#) && !written.contains("thenSortBy"), "\(written)")
+    }
+
     @Test("Enter edits a cell in place, Enter stores the value")
     func editAndCommit() {
         let harness = TableHarness(rows: RecordingRows(count: 3))
@@ -211,7 +261,7 @@ struct TableViewTests {
         var odd = layout
         odd.columns["price"]?.width = 10_000
         odd.columns["nosuch"] = .init(width: 9, hidden: false)
-        odd.sortColumn = "title"                        // the data source refuses it
+        odd.sortKeys = [TableSortKey("title")]          // the data source refuses it
         for key in odd.columns.keys { odd.columns[key]?.hidden = true }
         let third = TableHarness(rows: RecordingRows(count: 3))
         third.table.apply(odd)

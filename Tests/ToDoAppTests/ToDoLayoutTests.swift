@@ -37,6 +37,23 @@ struct ToDoLayoutTests: ToDoTesting {
         #expect(other.table.columns.first { $0.id == "dueDate" }?.width == 16)
     }
 
+    @Test("a sort by several columns (S) is kept between runs, its keys in order")
+    func severalSortKeysKept() throws {
+        let settings = folder.appendingPathComponent("ToDo-view.json")
+        do {
+            let (todo, _) = try launch(seeded: false, viewSettingsURL: settings)
+            todo.app.runScript("aMango<Enter>aApples<Enter>aZebra<Enter>")
+            todo.app.runScript("llShhS")                // by done, then by name
+            #expect(names(todo) == ["Apples", "Mango", "Zebra"])
+            todo.app.runScript("q")
+        }
+        #expect(try ToDoViewSettings.load(from: settings).items?.sortKeys.map(\.column) == ["completed", "name"])
+        let (todo, driver) = try launch(seeded: false, viewSettingsURL: settings)
+        #expect(todo.table.state.sortKeys.map(\.column) == ["completed", "name"])
+        #expect(names(todo) == ["Apples", "Mango", "Zebra"])
+        #expect(screen(driver.screenLines).contains("Item ▲2"))
+    }
+
     @Test("a settings file that cannot be read is reported and replaced at the next change; the table starts as designed")
     func layoutUnreadable() throws {
         let settings = folder.appendingPathComponent("ToDo-view.json")

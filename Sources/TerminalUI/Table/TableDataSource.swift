@@ -14,6 +14,10 @@ public protocol TableDataSource: AnyObject {
     func setValue(_ value: CellValue, row: Int, column: String) throws
     /// Sort by a column; return false when that column cannot be sorted.
     func sort(by column: String, ascending: Bool) -> Bool
+    /// Sort by several columns, the first deciding and each next one breaking ties; an empty
+    /// list asks for the source's own order. Return false when it cannot sort so. The default
+    /// takes a single key to `sort(by:ascending:)` and refuses more.
+    func sort(by keys: [TableSortKey]) -> Bool
     /// How a cell stands out; `.none` by default.
     func emphasis(row: Int, column: String) -> CellEmphasis
     /// The next row, after `row` going forward or before it going back, whose text contains
@@ -31,6 +35,9 @@ extension TableDataSource {
     public func editor(row: Int, column: String) -> EditorKind? { nil }
     public func setValue(_ value: CellValue, row: Int, column: String) throws { throw ReadOnlyError() }
     public func sort(by column: String, ascending: Bool) -> Bool { false }
+    public func sort(by keys: [TableSortKey]) -> Bool {
+        keys.count == 1 ? sort(by: keys[0].column, ascending: keys[0].ascending) : false
+    }
     public func emphasis(row: Int, column: String) -> CellEmphasis { .none }
 
     public func row(matching text: String, from row: Int, forward: Bool, columns: [String]) -> Int? {

@@ -17,30 +17,59 @@ public struct TableLayout: Codable, Equatable, Sendable {
         }
     }
 
-    /// The column the rows are sorted by, if the user chose one.
-    public var sortColumn: String?
-    public var sortAscending: Bool
+    /// The sort the user chose, first key first.
+    public var sortKeys: [TableSortKey]
     /// By column identifier.
     public var columns: [String: Column]
 
+    /// The column deciding the order, if the user chose one.
+    public var sortColumn: String? { sortKeys.first?.column }
+    public var sortAscending: Bool { sortKeys.first?.ascending ?? true }
+
     public init(sortColumn: String? = nil, sortAscending: Bool = true, columns: [String: Column] = [:]) {
-        self.sortColumn = sortColumn
-        self.sortAscending = sortAscending
+        self.init(sortKeys: sortColumn.map { [TableSortKey($0, ascending: sortAscending)] } ?? [], columns: columns)
+    }
+
+    public init(sortKeys: [TableSortKey], columns: [String: Column] = [:]) {
+        self.sortKeys = sortKeys
         self.columns = columns
+    }
+
+    // Kept as before for a single key (`sortColumn`, `sortAscending`), so that files written
+    // by earlier versions read, and earlier versions read these; further keys follow apart.
+    private enum CodingKeys: String, CodingKey { case sortColumn, sortAscending, thenSortBy, columns }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var keys: [TableSortKey] = []
+        if let column = try container.decodeIfPresent(String.self, forKey: .sortColumn) {
+            keys.append(TableSortKey(column, ascending: try container.decodeIfPresent(Bool.self, forKey: .sortAscending) ?? true))
+            keys += try container.decodeIfPresent([TableSortKey].self, forKey: .thenSortBy) ?? []
+        }
+        self.init(sortKeys: keys, columns: try container.decodeIfPresent([String: Column].self, forKey: .columns) ?? [:])
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(sortColumn, forKey: .sortColumn)
+        try container.encode(sortAscending, forKey: .sortAscending)
+        if sortKeys.count > 1 { try container.encode(Array(sortKeys.dropFirst()), forKey: .thenSortBy) }
+        try container.encode(columns, forKey: .columns)
     }
 }
 
 extension TableView {
     /// The table's current layout.
     public var tableLayout: TableLayout {
-        TableLayout(sortColumn: state.sortColumn, sortAscending: state.sortAscending,
+        TableLayout(sortKeys: state.sortKeys,
                     columns: Dictionary(uniqueKeysWithValues: columns.map { ($0.id, .init(width: $0.width, hidden: $0.isHidden)) }))
     }
 
     /// Applies a layout kept from an earlier run. Columns it does not name keep their
     /// settings and names it has that the table lacks are ignored; widths are kept within
-    /// what resizing allows; at least one column stays shown; the sort is applied when the
-    /// column exists, is sortable, and the data source accepts it.
+    /// what resizing allows; at least one column stays shown; the sort is applied when its
+    /// columns exist and are sortable (keys on columns gone are dropped) and the data source
+    /// accepts it.
     public func apply(_ layout: TableLayout) {
         for i in columns.indices {
             guard let saved = layout.columns[columns[i].id] else { continue }
@@ -53,10 +82,7 @@ extension TableView {
             state.selectedColumn = first
         }
         state.firstColumn = min(state.firstColumn, visibleColumnIndices.first ?? 0)
-        if let key = layout.sortColumn, columns.contains(where: { $0.id == key && $0.isSortable }),
-           dataSource.sort(by: key, ascending: layout.sortAscending) {
-            state.sortColumn = key
-            state.sortAscending = layout.sortAscending
-        }
+        let keys = layout.sortKeys.filter { key in columns.contains { $0.id == key.column && $0.isSortable } }
+        if !keys.isEmpty, dataSource.sort(by: keys) { state.sortKeys = keys }
     }
 }

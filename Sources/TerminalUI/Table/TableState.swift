@@ -8,8 +8,8 @@ public struct TableState {
     public var topRow = 0
     /// The first column shown, as an index into the table's columns.
     public var firstColumn = 0
-    public var sortColumn: String?
-    public var sortAscending = true
+    /// The sort, first key first; empty when the rows are in the data source's own order.
+    public var sortKeys: [TableSortKey] = []
     public var searchText: String?
     /// The editor open on the selected cell, if any.
     public var editor: CellEditor?
@@ -17,4 +17,9 @@ public struct TableState {
     public init() {}
 
     public var isEditing: Bool { editor != nil }
+
+    /// The column deciding the order, if the rows are sorted.
+    public var sortColumn: String? { sortKeys.first?.column }
+    /// The direction of the deciding column.
+    public var sortAscending: Bool { sortKeys.first?.ascending ?? true }
 }

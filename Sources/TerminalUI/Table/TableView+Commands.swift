@@ -27,14 +27,28 @@ extension TableView {
         scrollToSelection()
     }
 
-    /// Sort by the selected column; a second time reverses the order.
+    /// Sort by the selected column alone; a second time reverses the order.
     public func sortBySelectedColumn(ascending: Bool? = nil) -> Bool {
         let column = columns[state.selectedColumn]
         guard column.isSortable else { return false }
-        let newAscending = ascending ?? (state.sortColumn == column.id ? !state.sortAscending : true)
-        guard dataSource.sort(by: column.id, ascending: newAscending) else { return false }
-        state.sortColumn = column.id
-        state.sortAscending = newAscending
+        let isAlone = state.sortKeys.count == 1 && state.sortColumn == column.id
+        let newAscending = ascending ?? (isAlone ? !state.sortAscending : true)
+        return sort(by: [TableSortKey(column.id, ascending: newAscending)])
+    }
+
+    /// Add the selected column to the sort, after the keys there are (ties among them are
+    /// then ordered by it); a second time it turns descending, a third time it leaves.
+    public func cycleSelectedColumnInSort() -> Bool {
+        let column = columns[state.selectedColumn]
+        guard column.isSortable else { return false }
+        return sort(by: state.sortKeys.cycling(column.id))
+    }
+
+    /// Sort by these keys, when the data source can; the header shows them in order.
+    @discardableResult
+    public func sort(by keys: [TableSortKey]) -> Bool {
+        guard dataSource.sort(by: keys) else { return false }
+        state.sortKeys = keys
         onLayoutChange?()
         return true
     }
@@ -133,6 +147,14 @@ extension TableView {
             Command("table.sort", title: "Sort by column (again: reverse)", keys: [.character("s"), .function(6)], hint: "Sort") { [weak self] in
                 guard let self else { return .ignored }
                 if !self.sortBySelectedColumn() { self.message("Cannot sort by \(self.columns[self.state.selectedColumn].title)") }
+                return .redraw
+            },
+            Command("table.sortThenBy", title: "Then sort by column (again: reverse; a third time: drop it)",
+                    keys: [.character("S")]) { [weak self] in
+                guard let self else { return .ignored }
+                if !self.cycleSelectedColumnInSort() {
+                    self.message("Cannot sort by \(self.columns[self.state.selectedColumn].title) after the others")
+                }
                 return .redraw
             },
             Command("table.sortAscending", title: "Sort ascending", keys: [.character("[")]) { [weak self] in

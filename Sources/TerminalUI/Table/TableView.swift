@@ -169,9 +169,11 @@ public final class TableView: View {
         for column in placed {
             let spec = columns[column.index]
             var title = spec.title
-            if state.sortColumn == spec.id {
-                // The arrow always shows: a title too long for both gives way.
-                title = title.truncated(toWidth: max(1, column.width - 2)) + (state.sortAscending ? " ▲" : " ▼")
+            if let rank = state.sortKeys.firstIndex(where: { $0.column == spec.id }) {
+                // The arrow always shows, with the key's place when there are several: a
+                // title too long for both gives way.
+                let mark = (state.sortKeys[rank].ascending ? " ▲" : " ▼") + (state.sortKeys.count > 1 ? "\(rank + 1)" : "")
+                title = title.truncated(toWidth: max(1, column.width - mark.count)) + mark
             }
             // Titles of number columns sit over the numbers, on the right.
             let alignment = spec.alignment
