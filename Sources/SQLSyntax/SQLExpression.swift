@@ -47,6 +47,8 @@ public struct SQLExpression: Hashable, Sendable {
         case collate(Node, String)
         /// `a IN (SELECT ...)`
         case inSelect(Node, SQLSelect)
+        /// `CASE WHEN condition THEN a ELSE b END`
+        case caseWhen(Node, Node, Node)
     }
 
     let node: Node
@@ -135,6 +137,11 @@ public struct SQLExpression: Hashable, Sendable {
     }
 
     public static func exists(_ select: SQLSelect) -> SQLExpression { SQLExpression(.exists(select)) }
+
+    /// `CASE WHEN condition THEN a ELSE b END`
+    public static func caseWhen(_ condition: SQLExpression, then a: SQLExpression, else b: SQLExpression) -> SQLExpression {
+        SQLExpression(.caseWhen(condition.node, a.node, b.node))
+    }
 
     public static func subquery(_ select: SQLSelect) -> SQLExpression { SQLExpression(.subquery(select)) }
 

@@ -241,7 +241,7 @@ struct SQLRenderer {
             }
         case .isNull, .between, .in, .inSelect: return .comparison
         case .collate: return .collate
-        case .column, .value, .parameter, .integer, .null, .boolean, .function, .countAll, .exists, .subquery: return .atom
+        case .column, .value, .parameter, .integer, .null, .boolean, .function, .countAll, .exists, .subquery, .caseWhen: return .atom
         }
     }
 
@@ -289,6 +289,14 @@ struct SQLRenderer {
         case .isNull(let inner, let negated):
             write(inner, needing: .comparison)
             sql += negated ? " IS NOT NULL" : " IS NULL"
+        case .caseWhen(let condition, let a, let b):
+            sql += "CASE WHEN "
+            write(condition, needing: .lowest)
+            sql += " THEN "
+            write(a, needing: .lowest)
+            sql += " ELSE "
+            write(b, needing: .lowest)
+            sql += " END"
         case .between(let inner, let low, let high):
             write(inner, needing: .comparison)
             sql += " BETWEEN "

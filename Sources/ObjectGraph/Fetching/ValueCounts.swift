@@ -12,12 +12,16 @@ import Predicates
 /// ```
 public struct ValueCounts: Sendable {
     public struct Entry: Sendable, Equatable {
+        /// The value; for a range, its lower bound.
         public var value: ObjectValue
         public var count: Int
+        /// Where the value's range ends (not in it), when values are counted by ranges.
+        public var upperBound: ObjectValue?
 
-        public init(value: ObjectValue, count: Int) {
+        public init(value: ObjectValue, count: Int, upperBound: ObjectValue? = nil) {
             self.value = value
             self.count = count
+            self.upperBound = upperBound
         }
     }
 
@@ -25,6 +29,8 @@ public struct ValueCounts: Sendable {
     public static let defaultLimit = 1_000
 
     public let keyPath: String
+    /// The ranges the values were counted by, or nil for each value apart.
+    public let bucketing: ValueBucketing?
     /// The values, most common first (equal counts in the values' order); nil among them.
     public var entries: [Entry]
     /// The objects counted: those the predicate matches.
@@ -42,6 +48,7 @@ public struct ValueCounts: Sendable {
     public init(keyPath: String, entityName: String, predicate: ObjectPredicate?, limit: Int? = defaultLimit,
                 in context: ManagedObjectContext) throws {
         self.keyPath = keyPath
+        bucketing = nil
         let count = ExpressionDescription(name: Self.countName, expression: .function("count:", [.keyPath(keyPath)]),
                                           resultType: .integer64)
         let request = FetchRequest(entityName: entityName, predicate: predicate,
@@ -59,12 +66,65 @@ public struct ValueCounts: Sendable {
                       : entries.reduce(0) { $0 + $1.count }
     }
 
+    /// Counts by ranges of values, in order from the least, every range between the least
+    /// and the greatest value listed (empty ones with 0), objects without a value last.
+    ///
+    /// - Parameter type: the attribute type the key path ends in.
+    /// - Throws: `ValueBucketing.Refusal` for values of another kind or too many ranges.
+    public init(keyPath: String, entityName: String, predicate: ObjectPredicate?, bucketing: ValueBucketing,
+                type: AttributeType, in context: ManagedObjectContext) throws {
+        self.keyPath = keyPath
+        self.bucketing = bucketing
+        isCut = false
+        let range = try context.fetchDictionaries(FetchRequest(entityName: entityName, predicate: predicate, resultType: .dictionaries, propertiesToFetch: [
+            .expression(ExpressionDescription(name: "minimum", expression: .function("min:", [.keyPath(keyPath)]), resultType: type)),
+            .expression(ExpressionDescription(name: "maximum", expression: .function("max:", [.keyPath(keyPath)]), resultType: type)),
+        ])).first ?? [:]
+        let (minimum, maximum) = (range["minimum"] ?? .null, range["maximum"] ?? .null)
+        let bounds = minimum == .null ? [] : try bucketing.bounds(from: minimum, to: maximum, type: type)
+        let integral = bounds.allSatisfy { if case .int = $0 { true } else { false } }
+        let bucket = ExpressionDescription(name: Self.bucketName, expression: ValueBucketing.expression(keyPath, bounds: bounds),
+                                           resultType: type == .date ? .date : integral ? .integer64 : .double)
+        let count = ExpressionDescription(name: Self.countName, expression: .function("count:", [.keyPath(keyPath)]),
+                                          resultType: .integer64)
+        let rows = try context.fetchDictionaries(FetchRequest(entityName: entityName, predicate: predicate, resultType: .dictionaries,
+                                                              propertiesToFetch: [.expression(bucket), .expression(count)],
+                                                              propertiesToGroupBy: [.expression(bucket)]))
+        // Each group's count is of its objects, those without a value among them.
+        var found: [ObjectValue: Int] = [:]
+        var nilCount = 0
+        for row in rows {
+            let value = row[Self.bucketName] ?? .null, n = row[Self.countName]?.intValue ?? 0
+            if value == .null { nilCount += n } else { found[Self.key(value), default: 0] += n }
+        }
+        entries = zip(bounds, bounds.dropFirst()).map { lower, upper in
+            Entry(value: lower, count: found[Self.key(lower)] ?? 0, upperBound: upper)
+        }
+        if nilCount > 0 { entries.append(Entry(value: .null, count: nilCount)) }
+        total = entries.reduce(0) { $0 + $1.count }
+    }
+
+    /// A range's bound as a dictionary key: integers and doubles that are equal are one key.
+    private static func key(_ value: ObjectValue) -> ObjectValue {
+        if case .int(let i) = value { return .double(Double(i)) }
+        return value
+    }
+
     /// The name the count has in the result rows, which no model's key is likely to have.
     static let countName = "termdataValueCount"
+    static let bucketName = "termdataValueRange"
 
     /// The predicate that shows the objects of one value (`key == value`, `key == nil`).
     public static func predicate(_ keyPath: String, equalTo value: ObjectValue) -> ObjectPredicate {
         .comparison(ComparisonPredicate(.keyPath(keyPath), .equalTo, .constant(value)))
+    }
+
+    /// The predicate that shows the objects of one entry: its value, or its range
+    /// (`key >= lower AND key < upper`).
+    public static func predicate(_ keyPath: String, for entry: Entry) -> ObjectPredicate {
+        guard let upper = entry.upperBound else { return predicate(keyPath, equalTo: entry.value) }
+        return .and([.comparison(ComparisonPredicate(.keyPath(keyPath), .greaterThanOrEqualTo, .constant(entry.value))),
+                     .comparison(ComparisonPredicate(.keyPath(keyPath), .lessThan, .constant(upper)))])
     }
 }
 

@@ -167,7 +167,7 @@ package struct FetchQuery {
             switch description.expression {
             case .keyPath(let path):
                 return try keyColumn(path)
-            case .function(let name, let arguments):
+            case .function(let name, let arguments) where Self.aggregates[name] != nil || !FetchTranslator.readsKeyPath(description.expression):
                 guard let function = Self.aggregates[name], arguments.count == 1 else {
                     throw translator.flavor.unsupported("the function \(name) in expression '\(description.name)'")
                 }
@@ -186,6 +186,13 @@ package struct FetchQuery {
                 case "sum:": return (.coalesce(.function("SUM", [expression]), .literal(0)), .attribute(type == .decimal ? .decimal : (type.isInteger ? .integer64 : .double)), true)
                 case "average:": return (.function("AVG", [expression]), .attribute(type == .decimal ? .decimal : .double), true)
                 default: return (.function(function, [expression]), .attribute(type), true)
+                }
+            case .ternary, .function:
+                // A computed value (TERNARY, arithmetic over key paths), as its description types it.
+                switch try translator.operandOf(description.expression, in: translator.root) {
+                case .attribute(let expression, _), .expression(let expression, _):
+                    return (expression, .attribute(description.resultType), false)
+                default: throw translator.flavor.unsupported("the expression of '\(description.name)'")
                 }
             default:
                 throw translator.flavor.unsupported("the expression of '\(description.name)'")

@@ -32,7 +32,7 @@ extension FetchTranslator {
         }
     }
 
-    private static func readsKeyPath(_ e: ObjectExpression) -> Bool {
+    static func readsKeyPath(_ e: ObjectExpression) -> Bool {
         switch e {
         case .keyPath, .member, .evaluatedObject, .variable: return true
         case .function(_, let arguments): return arguments.contains(where: readsKeyPath)

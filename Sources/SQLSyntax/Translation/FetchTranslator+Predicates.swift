@@ -108,9 +108,39 @@ extension FetchTranslator {
             return try operand(path, from: variableScopes[name]!)
         case .variable(let name):
             throw flavor.unsupported("variable $\(name) has no value (substitute variables first)")
+        case .ternary(let condition, let a, let b):
+            // CASE WHEN: its value's type is the first branch's that has one.
+            let (then, thenType) = try branch(a, in: scope), (otherwise, otherType) = try branch(b, in: scope)
+            guard let type = thenType ?? otherType else { throw flavor.unsupported("TERNARY with nil on both sides") }
+            return .expression(.caseWhen(try self.condition(for: condition, in: scope), then: then, else: otherwise), type)
         default:
             if let arithmetic = try arithmeticOperand(e, in: scope) { return arithmetic }
             throw flavor.unsupported("the expression \(e) on the left of a comparison")
+        }
+    }
+
+    /// One side of a TERNARY in SQL, with its value's type (none for nil).
+    private func branch(_ e: ObjectExpression, in scope: Scope) throws -> (SQLExpression, AttributeType?) {
+        if case .ternary = e {} else if !Self.readsKeyPath(e) {
+            let value = try constant(e)
+            let type: AttributeType? = switch value {
+            case .null: nil
+            case .bool: .boolean
+            case .int: .integer64
+            case .double: .double
+            case .decimal: .decimal
+            case .string: .string
+            case .date: .date
+            case .uuid: .uuid
+            case .url: .uri
+            case .data: .binary
+            default: throw flavor.unsupported("\(value.typeName) in a TERNARY")
+            }
+            return (value == .null ? .null : .value(flavor.sqlValue(value)), type)
+        }
+        switch try operandOf(e, in: scope) {
+        case .attribute(let sql, let type), .expression(let sql, let type): return (sql, type)
+        default: throw flavor.unsupported("a relationship in a TERNARY")
         }
     }
 
