@@ -44,6 +44,22 @@ struct PostgresAgreementTests {
         #expect(try names(postgres, request).sorted() == expected, "\(format): memory has \(expected)")
     }
 
+    @Test("value counts by ranges (a CASE per value, grouped in SQL) agree with memory: numbers, decimals through a relationship, dates")
+    func valueRanges() throws {
+        let (memory, postgres) = try Self.stacks()
+        let cases: [(String, ValueBucketing, AttributeType)] = [
+            ("salary", .width(30_000), .integer32), ("department.budget", .width(500), .decimal), ("hired", .period(.day), .date),
+        ]
+        for (keyPath, bucketing, type) in cases {
+            func counts(_ context: ManagedObjectContext) throws -> [ValueCounts.Entry] {
+                try ValueCounts(keyPath: keyPath, entityName: "Employee", predicate: nil, bucketing: bucketing, type: type, in: context).entries
+            }
+            let expected = try counts(memory)
+            #expect(expected.count > 1)
+            #expect(try counts(postgres) == expected, "\(keyPath) by \(bucketing)")
+        }
+    }
+
     @Test("text tests on accents, case, ß, the dotted I, wildcards and patterns agree", arguments: [
         "name ==[c] 'STRASSE'", "name ==[cd] 'strasse'", "name BEGINSWITH[cd] 'ı'", "name CONTAINS[c] 'İ'",
         "name LIKE '*%*'", "name LIKE '?_?'", "name LIKE[cd] 'e*'", "name CONTAINS '\\\\'",

@@ -81,7 +81,7 @@ struct ValueBucketingTests {
         let (sql, arguments) = try stack.store.sql(for: StoreRequest(fetch: request, entityNames: ["Employee"]))
         let expression = "CASE WHEN t0.ZSALARY IS NULL THEN NULL ELSE CASE WHEN t0.ZSALARY < ? THEN CASE WHEN t0.ZSALARY < ? "
             + "THEN ? ELSE ? END ELSE CASE WHEN t0.ZSALARY < ? THEN ? ELSE ? END END END"
-        #expect(sql.hasPrefix("SELECT \(expression) FROM ZEMPLOYEE t0 GROUP BY \(expression)"), "\(sql)")
+        #expect(sql.hasPrefix("SELECT \(expression) FROM ZEMPLOYEE t0 GROUP BY 1 "), "grouped by its place among the columns: \(sql)")
         #expect(arguments.prefix(7) == ["100000", "50000", "0", "50000", "150000", "100000", "150000"])
     }
 

@@ -134,7 +134,15 @@ package struct FetchQuery {
                 decoders[i] = .object(entity: entity, entityColumn: columns.count - 1)
             }
         }
-        let groupBy = try (fetch.propertiesToGroupBy ?? []).map { try column(for: $0).expression }
+        // A computed value is grouped by its place among the columns: the same expression
+        // written twice binds its constants twice, and PostgreSQL sees two expressions.
+        let groupBy = try (fetch.propertiesToGroupBy ?? []).map { property in
+            if case .expression(let description) = property, !Self.isPlainKey(description.expression),
+               let place = properties.firstIndex(of: property) {
+                return SQLExpression.literal(Int64(place + 1))
+            }
+            return try column(for: property).expression
+        }
         var having: SQLExpression?
         if let predicate = fetch.havingPredicate {
             guard !groupBy.isEmpty else {
@@ -156,6 +164,10 @@ package struct FetchQuery {
         select.having = having
         select.orderBy = order
         return (limited(select), names, decoders)
+    }
+
+    private static func isPlainKey(_ e: ObjectExpression) -> Bool {
+        if case .keyPath = e { true } else { false }
     }
 
     /// The SQL of one dictionary column.
