@@ -31,7 +31,7 @@ extension BrowserApplication {
         return nil
     }
 
-    func showValueCounts() -> EventResult {
+    func showValueCounts(by bucketing: ValueBucketing? = nil) -> EventResult {
         guard let entity = context.model.entity(named: place.entityName), let objects,
               let column = selectedKey(inForm: false) else { return .handled }
         guard let keyPath = countedKeyPath(forColumn: column, of: entity) else {
@@ -43,7 +43,9 @@ extension BrowserApplication {
         let entityName = entity.name
         let type = attributeType(ofKeyPath: keyPath, from: entity)
         let count: @Sendable (ManagedObjectContext) throws -> (ValueCounts, ValueStatistics?) = { context in
-            let counts = try ValueCounts(keyPath: keyPath, entityName: entityName, predicate: predicate, in: context)
+            let counts = try bucketing.flatMap { bucketing in
+                try type.map { try ValueCounts(keyPath: keyPath, entityName: entityName, predicate: predicate, bucketing: bucketing, type: $0, in: context) }
+            } ?? ValueCounts(keyPath: keyPath, entityName: entityName, predicate: predicate, in: context)
             let statistics = try type.map {
                 try ValueStatistics(keyPath: keyPath, type: $0, entityName: entityName, predicate: predicate, in: context)
             }
@@ -79,19 +81,40 @@ extension BrowserApplication {
 
     /// The type of the attribute a key path ends in, through to-one relationships.
     func attributeType(ofKeyPath keyPath: String, from entity: Entity) -> AttributeType? {
-        var current = entity
-        let parts = keyPath.split(separator: ".").map(String.init)
-        for part in parts.dropLast() {
-            guard let relationship = current.relationship(named: part), !relationship.isToMany,
-                  let next = context.model.entity(named: relationship.destinationEntityName) else { return nil }
-            current = next
+        context.model.attribute(atKeyPath: keyPath, from: entity)?.type
+    }
+
+    /// The next ranges `b` counts by: for numbers about 10 ranges of a round width, then about
+    /// 40, then each value again; for dates years, months, weeks, days, hours, then each value
+    /// (a period is skipped where it would make one range, or more than can be counted).
+    static func nextBucketing(after current: ValueBucketing?, type: AttributeType, statistics: ValueStatistics?) -> ValueBucketing? {
+        guard let statistics else { return nil }
+        if type == .date {
+            guard case .date(let low) = statistics.minimum, case .date(let high) = statistics.maximum else { return nil }
+            let span = high.timeIntervalSince(low)
+            let seconds: [ValueBucketing.DatePeriod: Double] = [.year: 365.25 * 86_400, .month: 30.44 * 86_400, .week: 7 * 86_400,
+                                                                .day: 86_400, .hour: 3_600]
+            let periods = ValueBucketing.DatePeriod.allCases.filter { period in
+                let ranges = span / seconds[period]!
+                return ranges >= 1 && ranges < Double(ValueBucketing.maximumBuckets) - 2
+            }
+            let start: Int
+            if case .period(let period)? = current, let i = periods.firstIndex(of: period) { start = i + 1 } else if current == nil { start = 0 } else { return nil }
+            return start < periods.count ? .period(periods[start]) : nil
         }
-        return parts.last.flatMap { current.attribute(named: $0)?.type }
+        guard type.isNumeric, let low = statistics.minimum.doubleValue, let high = statistics.maximum.doubleValue, high > low else { return nil }
+        let widths = [10, 40].map { ValueBucketing.roundWidth(from: low, to: high, about: $0, integers: type.isInteger) }
+        switch current {
+        case nil: return .width(widths[0])
+        case .width(let w) where w == widths[0] && widths[1] < widths[0]: return .width(widths[1])
+        default: return nil
+        }
     }
 
     /// The statistics line above the counts: objects, nil, distinct values, least and greatest, mean.
     static func statisticsText(_ counts: ValueCounts, _ statistics: ValueStatistics?, type: AttributeType?) -> String {
-        var parts = ["\(counts.total) objects", "\(counts.entries.count)\(counts.isCut ? "+" : "") distinct"]
+        var parts = ["\(counts.total) objects"]
+        if counts.bucketing == nil { parts.append("\(counts.entries.count)\(counts.isCut ? "+" : "") distinct") }
         guard let statistics, let type else { return parts.joined(separator: " · ") }
         parts.insert("\(statistics.nilCount) nil", at: 1)
         let isDate = type == .date
@@ -119,14 +142,26 @@ extension BrowserApplication {
         ], dataSource: source)
         list.columns[0].nilText = Self.nilText
         let unsaved = context.hasChanges ? " (saved objects)" : ""
-        let panel = Window(title: "Values of \(counts.keyPath) — \(counts.entries.count)\(counts.isCut ? "+" : "") in "
-                           + "\(counts.total) \(entityName)\(unsaved)", floating: true)
+        let what = counts.bucketing.map { "\(counts.entries.filter { $0.upperBound != nil }.count) ranges (\($0))" }
+            ?? "\(counts.entries.count)\(counts.isCut ? "+" : "")"
+        let panel = Window(title: "Values of \(counts.keyPath) — \(what) in \(counts.total) \(entityName)\(unsaved)", floating: true)
+        let next = type.flatMap { Self.nextBucketing(after: counts.bucketing, type: $0, statistics: statistics) }
+        if next != nil || counts.bucketing != nil {
+            list.extraCommands = [
+                Command("counts.ranges", title: "Count by ranges: round widths, or years, months, … (again: narrower, then each value)",
+                        keys: [.character("b")], hint: next.map { "\($0)".prefix(1).uppercased() + "\($0)".dropFirst() } ?? "Each value") { [weak self, weak panel] in
+                    guard let self else { return .ignored }
+                    if let panel { self.app.close(panel) }
+                    return self.showValueCounts(by: next)
+                },
+            ]
+        }
         let summary = Label(Self.statisticsText(counts, statistics, type: type))
         panel.addSubview(summary)
         panel.addSubview(list)
         let rows = source.numberOfRows
         panel.placement = { area in
-            let width = min(area.width, 76), height = min(area.height, max(6, rows + 5))
+            let width = min(area.width, 90), height = min(area.height, max(6, rows + 5))
             return Rect(x: area.x + max(0, (area.width - width) / 2), y: area.y + max(0, (area.height - height) / 4),
                         width: width, height: height)
         }
@@ -136,7 +171,7 @@ extension BrowserApplication {
         }
         list.onActivate = { [weak self, weak panel] row in
             guard let self, row < counts.entries.count else { return }
-            let clause = ValueCounts.predicate(counts.keyPath, equalTo: counts.entries[row].value)
+            let clause = ValueCounts.predicate(counts.keyPath, for: counts.entries[row])
             let current = self.objects?.filterPredicate
             let combined: ObjectPredicate = current.map { .and([$0, clause]) } ?? clause
             if let panel { self.app.close(panel) }
@@ -167,6 +202,9 @@ final class ValueCountsSource: TableDataSource {
         case "value":
             guard !isRest else { return .text("… other values") }
             let value = counts.entries[row].value
+            if let upper = counts.entries[row].upperBound, let bucketing = counts.bucketing {
+                return .text(bucketing.label(from: value, to: upper))
+            }
             if case .string("") = value { return .text("\"\" (empty text)") }
             return CellValue(value)
         case "count": return .integer(count)

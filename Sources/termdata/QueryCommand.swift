@@ -55,6 +55,9 @@ struct QueryCommand: ParsableCommand {
             help: "A key or key path (category.name): print each of its values with how many matching objects have it, most first.")
     var groupBy: String?
 
+    @Option(help: "With --group-by: count numbers in ranges of this width (10, 0.5), or dates by year, month, week, day or hour.")
+    var bucket: String?
+
     @Flag(help: "Print only the number of matching objects.")
     var count = false
 
@@ -69,6 +72,13 @@ struct QueryCommand: ParsableCommand {
         // A fetch limit of 0 means no limit, which `--limit 0` would not say to a reader.
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1 (leave it out for no limit)") }
         if let offset, offset < 0 { throw ValidationError("--offset must not be negative") }
+        if let bucket {
+            guard groupBy != nil else { throw ValidationError("--bucket goes with --group-by") }
+            guard ValueBucketing(bucket) != nil else {
+                throw ValidationError("--bucket \(bucket): a width greater than 0, or year, month, week, day or hour")
+            }
+            if limit != nil { throw ValidationError("--bucket lists every range; it does not take --limit") }
+        }
         if groupBy != nil {
             let others = [(count, "--count"), (keys != nil, "--keys"), (!sort.isEmpty, "--sort"), (offset != nil, "--offset"),
                           (evaluate == .memory, "--evaluate memory")].filter(\.0).map(\.1)
@@ -108,7 +118,17 @@ struct QueryCommand: ParsableCommand {
             try CommandFailure.rethrowing { try KeyHint.checkKeyPath(groupBy, from: entity, in: model) }
             let counts: ValueCounts
             do {
-                counts = try ValueCounts(keyPath: groupBy, entityName: entity.name, predicate: objectPredicate, limit: limit, in: context)
+                if let bucketing = bucket.flatMap(ValueBucketing.init) {
+                    guard let type = model.attribute(atKeyPath: groupBy, from: entity)?.type else {
+                        throw CommandFailure("--bucket needs an attribute at the end of \(groupBy), not a relationship")
+                    }
+                    counts = try ValueCounts(keyPath: groupBy, entityName: entity.name, predicate: objectPredicate,
+                                             bucketing: bucketing, type: type, in: context)
+                } else {
+                    counts = try ValueCounts(keyPath: groupBy, entityName: entity.name, predicate: objectPredicate, limit: limit, in: context)
+                }
+            } catch let failure as CommandFailure {
+                throw failure
             } catch {
                 throw CommandFailure("\(error)" + Self.keyHint(for: error, in: model))
             }
@@ -186,8 +206,15 @@ struct QueryCommand: ParsableCommand {
 
     /// Each value with its count: a table, JSON objects or CSV rows of the key and `count`.
     private func outputCounts(_ counts: ValueCounts) throws {
-        let columns = [counts.keyPath, "count"]
-        var rows: [[String: JSONValue]] = counts.entries.map { [counts.keyPath: JSONValue.from($0.value), "count": .int($0.count)] }
+        let columns = [counts.keyPath, "count"] + (counts.bucketing == nil || format == .table ? [] : ["from", "to"])
+        var rows: [[String: JSONValue]] = counts.entries.map { entry in
+            // A range reads as its label; JSON and CSV give its bounds too.
+            guard let upper = entry.upperBound, let bucketing = counts.bucketing else {
+                return [counts.keyPath: JSONValue.from(entry.value), "count": .int(entry.count)]
+            }
+            return [counts.keyPath: .string(bucketing.label(from: entry.value, to: upper)), "count": .int(entry.count),
+                    "from": JSONValue.from(entry.value), "to": JSONValue.from(upper)]
+        }
         if counts.isCut {
             rows.append([counts.keyPath: .string("(other values)"), "count": .int(counts.remainder)])
         }

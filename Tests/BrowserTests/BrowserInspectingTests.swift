@@ -228,6 +228,37 @@ extension BrowserTests {
                 "\(driver.screenLines.last ?? "")")
     }
 
+    @Test("b in the counts counts dates by years, months, weeks, in order with empty ones; Enter filters to the range; then each value again")
+    func valueRanges() throws {
+        let (browser, driver) = try launch(entity: "Person")
+        // Every other month from January 2025, at noon where the user is.
+        let people = try browser.context.fetch(FetchRequest(entityName: "Person", sortDescriptors: [ObjectSortDescriptor(key: "lastName")]))
+        let noon = try #require(Calendar.current.date(from: DateComponents(year: 2025, month: 1, day: 15, hour: 12)))
+        for (i, person) in people.enumerated() {
+            person["updatedAt"] = .date(try #require(Calendar.current.date(byAdding: .month, value: 2 * i, to: noon)))
+        }
+        try browser.context.save()
+        let updated = try #require(browser.objectTable.columns.firstIndex { $0.id == "updatedAt" })
+        browser.objectTable.select(column: updated)
+        #expect(browser.app.runScript("F").last?.hasPrefix("b By year ") == true)
+        assertScreen(browser.app.runScript("b"), snapshot: "browser-value-ranges", target: "BrowserTests")
+        #expect(driver.screenLines.joined().contains("Values of updatedAt — 4 ranges (by year) in 20 Person"))
+
+        var screen = browser.app.runScript("b")
+        #expect(screen.joined(separator: "\n").contains("Values of updatedAt — 39 ranges (by month) in 20 Person"))
+        #expect(screen.contains { $0.contains("│2025-01   ") && $0.contains("│        1│   5.0│") })
+        #expect(screen.contains { $0.contains("│2025-02   ") && $0.contains("│        0│   0.0│") }, "an empty month is listed")
+        screen = browser.app.runScript("b")
+        #expect(screen.joined(separator: "\n").contains("ranges (by week) in 20 Person"), "days would be too many: weeks are the last")
+        #expect(screen.last?.hasPrefix("b Each value ") == true)
+        screen = browser.app.runScript("b")
+        #expect(screen.joined(separator: "\n").contains("Values of updatedAt — 20 in 20 Person"))
+
+        browser.app.runScript("<Esc>Fbj<Enter>")          // 2026's people
+        #expect(browser.objects?.arrangedCount == 6)
+        #expect(driver.screenLines.last?.contains("filter: updatedAt >= CAST(") == true, "\(driver.screenLines.last ?? "")")
+    }
+
     @Test("F on a to-one column counts its destination's names; on a to-many count it says it cannot")
     func valueCountsThroughRelationship() throws {
         let (browser, driver) = try launch(entity: "Person")

@@ -22,7 +22,7 @@ public enum ValueBucketing: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .width(let w): "ranges of \(Self.number(w))"
-        case .period(let p): "\(p.rawValue)"
+        case .period(let p): "by \(p.rawValue)"
         }
     }
 

@@ -80,6 +80,19 @@ public struct ManagedObjectModel: Sendable, Hashable {
     /// The entity of this name, with its inherited properties.
     public func entity(named name: String) -> Entity? { resolved.byName[name] }
 
+    /// The attribute a key path ends in, from `entity` through to-one relationships
+    /// (`category.name`); nil when a step is missing, to-many, or the end is no attribute.
+    public func attribute(atKeyPath keyPath: String, from entity: Entity) -> AttributeDescription? {
+        var current = entity
+        let keys = keyPath.split(separator: ".").map(String.init)
+        for key in keys.dropLast() {
+            guard let relationship = current.relationship(named: key), !relationship.isToMany,
+                  let next = self.entity(named: relationship.destinationEntityName) else { return nil }
+            current = next
+        }
+        return keys.last.flatMap { current.attribute(named: $0) }
+    }
+
     /// The entity whose `number` this is.
     public func entity(numbered number: Int) -> Entity? {
         number >= 1 && number <= resolved.byNumber.count ? resolved.byNumber[number - 1] : nil
