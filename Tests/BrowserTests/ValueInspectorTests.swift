@@ -73,6 +73,44 @@ struct ValueInspectorTests {
         #expect(lines.contains("    \"where\": URL https://example.com/shop"), "\(lines)")
     }
 
+    @Test("an XML property list, and a keyed archive written as XML, read as the binary ones do; as data or as text")
+    func xmlPropertyLists() throws {
+        let plist: [String: Any] = ["name": "Milk & honey <fresh>", "count": 3, "price": 2.5, "done": true,
+                                    "tags": ["a", "b"], "when": Date(timeIntervalSinceReferenceDate: 0), "raw": Data([1, 2, 3])]
+        let xml = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+        #expect(String(decoding: xml, as: UTF8.self).contains("<!DOCTYPE plist"), "Foundation writes Apple's document type")
+        for lines in [texts(.data(xml)), texts(.string(String(decoding: xml, as: UTF8.self)))] {
+            #expect(lines[1] == "Property list (XML)", "\(lines)")
+            #expect(lines.contains("  \"name\": \"Milk & honey <fresh>\""), "\(lines)")
+            #expect(lines.contains("  \"count\": 3") && lines.contains("  \"price\": 2.5") && lines.contains("  \"done\": true"), "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("  \"when\": 2001-01-01T00:00:00") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("  \"tags\": ") && $0.hasSuffix("2 items") }, "\(lines)")
+        }
+
+        let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+        archiver.outputFormat = .xml
+        archiver.encode(["Milk" as NSString, 42 as NSNumber] as NSArray, forKey: NSKeyedArchiveRootObjectKey)
+        archiver.finishEncoding()
+        let archive = texts(.data(archiver.encodedData))
+        #expect(archive[1].hasPrefix("Keyed archive (NSKeyedArchiver, XML)"), "\(archive)")
+        #expect(archive.contains("  [0]: \"Milk\"") && archive.contains("  [1]: 42"), "\(archive)")
+    }
+
+    @Test("an XML property list that declares entities of its own is refused, not expanded, and shows as hex")
+    func hostileXMLPropertyList() {
+        let bomb = """
+            <?xml version="1.0"?>
+            <!DOCTYPE plist [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>
+            <plist version="1.0"><string>&b;&b;&b;</string></plist>
+            """
+        let lines = texts(.data(Data(bomb.utf8)))
+        #expect(lines[1] == "An XML property list that cannot be read: line 2: a document type with declarations of its own, which property lists never have",
+                "\(lines)")
+        #expect(lines[2].hasPrefix("00000000  3c 3f 78 6d 6c"))
+        let broken = texts(.data(Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict><key>a</key></dict></plist>".utf8)))
+        #expect(broken[1] == "An XML property list that cannot be read: line 3: a <dict> whose keys and values do not pair up", "\(broken)")
+    }
+
     /// A keyed archive made by hand: `objects` after `$null`, the root at index 1.
     func archive(_ objects: [PropertyListValue]) -> Data {
         BinaryPropertyListWriter.write(.dictionary([

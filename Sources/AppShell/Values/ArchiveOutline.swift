@@ -22,22 +22,23 @@ public struct ArchiveOutline {
     /// The most elements of one collection listed.
     public static let maximumElements = 1_000
 
-    /// The outline of a binary property list; throws where the bytes are no property list.
+    /// The outline of a property list, binary or XML; throws where the bytes are no property list.
     public static func lines(of data: Data) throws -> [TextViewer.Line] {
-        let top = try BinaryPropertyList.read(data)
+        let isXML = XMLPropertyList.looksLikeOne(data)
+        let top = isXML ? try XMLPropertyList.read(data) : try BinaryPropertyList.read(data)
         var outline = ArchiveOutline(objects: [])
         if let archive = top.dictionary, archive["$archiver"] != nil || archive["$top"] != nil,
            let objects = archive["$objects"]?.elements {
             outline.objects = objects
             let archiver = archive["$archiver"]?.string ?? "an unnamed archiver"
-            outline.lines.append(TextViewer.Line("Keyed archive (\(archiver)), \(objects.count) archived objects", kind: .heading))
+            outline.lines.append(TextViewer.Line("Keyed archive (\(archiver)\(isXML ? ", XML" : "")), \(objects.count) archived objects", kind: .heading))
             let roots = (archive["$top"]?.dictionary ?? [:]).sorted { $0.key < $1.key }
             if roots.isEmpty { outline.note("The archive names no top object", depth: 0) }
             for (key, value) in roots {
                 outline.walk(value, label: roots.count == 1 && key == "root" ? nil : key, depth: 0, path: [])
             }
         } else {
-            outline.lines.append(TextViewer.Line("Property list", kind: .heading))
+            outline.lines.append(TextViewer.Line(isXML ? "Property list (XML)" : "Property list", kind: .heading))
             outline.walk(top, label: nil, depth: 0, path: [])
         }
         return outline.lines

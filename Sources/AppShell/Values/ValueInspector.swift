@@ -92,6 +92,10 @@ public enum ValueInspector {
             return [TextViewer.Line("JSON, pretty-printed (the text has \(characters))", kind: .heading)]
                 + pretty.map { TextViewer.Line($0) }
         }
+        // A property list kept as text reads as its outline; one that does not parse, as text.
+        if XMLPropertyList.looksLikeOne(Data(text.utf8)), let outline = try? ArchiveOutline.lines(of: Data(text.utf8)) {
+            return [TextViewer.Line("Text, \(characters)", kind: .heading)] + outline
+        }
         var heading = "Text, \(characters)"
         if rows.count > 1 { heading += " on " + ArchiveOutline.count(rows.count, "line") }
         if text.first?.isWhitespace == true || text.last?.isWhitespace == true { heading += "; it begins or ends with spaces" }
@@ -128,11 +132,12 @@ public enum ValueInspector {
 
     static func dataLines(_ data: Data) -> [TextViewer.Line] {
         var lines = [TextViewer.Line("Binary data, \(ArchiveOutline.count(data.count, "byte"))", kind: .heading)]
-        if BinaryPropertyList.looksLikeOne(data) {
+        if BinaryPropertyList.looksLikeOne(data) || XMLPropertyList.looksLikeOne(data) {
             do {
                 return lines + (try ArchiveOutline.lines(of: data))
             } catch {
-                lines.append(TextViewer.Line("A binary property list that cannot be read: \(error)", kind: .note))
+                let kind = BinaryPropertyList.looksLikeOne(data) ? "binary" : "XML"
+                lines.append(TextViewer.Line("A\(kind == "XML" ? "n" : "") \(kind) property list that cannot be read: \(error)", kind: .note))
             }
         } else if let image = ImageFacts(data) {
             lines.append(TextViewer.Line(image.description, kind: .heading))

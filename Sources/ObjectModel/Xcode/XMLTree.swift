@@ -9,6 +9,8 @@ struct XMLTree {
     var attributes: [String: String]
     var children: [XMLTree]
     var line: Int
+    /// The element's own text (between its children too), entities resolved.
+    var text = ""
 
     func children(named name: String) -> [XMLTree] { children.filter { $0.name == name } }
     func child(named name: String) -> XMLTree? { children.first { $0.name == name } }
@@ -82,6 +84,10 @@ struct XMLTree {
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
             stack.append(XMLTree(name: elementName, attributes: attributeDict, children: [], line: parser.lineNumber))
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if !stack.isEmpty { stack[stack.count - 1].text += string }
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
