@@ -22,6 +22,9 @@ extension ToDoApplication: ContextEditing {
             Command("todo.filter", title: "Filter items: words, or a predicate", keys: [.character("/")], hint: "Filter") { [weak self] in
                 self?.beginFilter() ?? .ignored
             },
+            Command("todo.value", title: "The selected value whole (a long name on its lines)", keys: [.character("v")]) { [weak self] in
+                self?.showSelectedValue() ?? .ignored
+            },
         ]
         categoryTable.extraCommands = [
             Command("categories.add", title: "Add a category", keys: [.character("a"), .insert], hint: "Add") { [weak self] in
@@ -49,6 +52,19 @@ extension ToDoApplication: ContextEditing {
             },
         ]
         for command in global { app.keyMap.add(command) }
+    }
+
+    /// `v`: the selected item's value in the selected column, whole, in a pane that scrolls.
+    func showSelectedValue() -> EventResult {
+        guard let item = items.selectedObjects.first else {
+            app.showMessage("Select an item first", isError: true)
+            return .redraw
+        }
+        let key = table.columns[table.state.selectedColumn].id
+        let value = (try? item.value(forKey: key)) ?? .null
+        let title = "\(table.columns[table.state.selectedColumn].title) of \(item.string(ToDoItem.modelKey(\.name)) ?? "the item")"
+        app.show(TextViewer(title: title, lines: ValueInspector.lines(for: value)))
+        return .redraw
     }
 
     func installMenus() {

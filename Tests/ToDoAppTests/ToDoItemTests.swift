@@ -27,6 +27,22 @@ struct ToDoItemTests: ToDoTesting {
         #expect(text.contains("Item: Welcome!"), "the detail form shows the selected item")
     }
 
+    @Test("v shows the selected value whole: a long name on its lines, a due date in UTC and here; Esc closes")
+    func valueWhole() throws {
+        let (todo, driver) = try launch(seeded: false)
+        let long = "Plan the garden: " + String(repeating: "tomatoes, beans and squash ", count: 6)
+        todo.app.runScript("a\(long)<Enter>")
+        todo.app.runScript("v")
+        let text = screen(driver.screenLines)
+        #expect(text.contains("Item of Plan the garden"), "\(text)")
+        #expect(text.contains("Text, \(long.count) characters"), "\(text)")
+        #expect(text.contains("tomatoes, beans and squash tomatoes, beans and squash"), "the name whole, wrapped: \(text)")
+        todo.app.runScript("<Esc>")
+        #expect(!screen(driver.screenLines).contains("Text, \(long.count) characters"))
+        todo.app.runScript("lv")
+        #expect(screen(driver.screenLines).contains("nil: no value"), "no due date is nil, not empty text")
+    }
+
     @Test("the menus show each item's keys as the key map binds them, and follow a rebinding")
     func menusShowKeys() throws {
         let (todo, _) = try launch()
