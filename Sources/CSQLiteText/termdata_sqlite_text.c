@@ -1,5 +1,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "termdata_sqlite_text.h"
 
 enum ascii_test { ASCII_BEGINSWITH, ASCII_ENDSWITH, ASCII_CONTAINS, ASCII_EQUAL, ASCII_LIKE };
@@ -124,4 +126,41 @@ int termdata_sqlite_register_ascii_tests(void *db) {
         if (result != SQLITE_OK) return result;
     }
     return SQLITE_OK;
+}
+
+struct placed_collation {
+    unsigned char places[256];
+    termdata_text_order fallback;
+};
+
+static int all_placed(const unsigned char *places, const unsigned char *text, int count) {
+    for (int i = 0; i < count; i++) {
+        if (places[text[i]] == 0) return 0;
+    }
+    return 1;
+}
+
+static int placed_compare(void *context, int count1, const void *text1, int count2, const void *text2) {
+    const struct placed_collation *collation = context;
+    const unsigned char *a = text1, *b = text2;
+    // Every byte first: a later one without a place (a combining mark) could change how an
+    // earlier one sorts, so only texts placed whole are compared here.
+    if (!all_placed(collation->places, a, count1) || !all_placed(collation->places, b, count2)) {
+        return collation->fallback(count1, text1, count2, text2);
+    }
+    int shorter = count1 < count2 ? count1 : count2;
+    for (int i = 0; i < shorter; i++) {
+        unsigned char p = collation->places[a[i]], q = collation->places[b[i]];
+        if (p != q) return p < q ? -1 : 1;
+    }
+    return count1 == count2 ? 0 : count1 < count2 ? -1 : 1;
+}
+
+int termdata_sqlite_register_placed_collation(void *db, const char *name, const unsigned char *places,
+                                              termdata_text_order fallback) {
+    struct placed_collation *collation = malloc(sizeof *collation);
+    if (!collation) return SQLITE_NOMEM;
+    memcpy(collation->places, places, sizeof collation->places);
+    collation->fallback = fallback;
+    return sqlite3_create_collation_v2((sqlite3 *)db, name, SQLITE_UTF8, collation, placed_compare, free);
 }

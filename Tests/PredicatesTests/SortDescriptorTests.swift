@@ -102,3 +102,21 @@ struct SortDescriptorTests {
         }
     }
 }
+
+extension SortDescriptorTests {
+    @Test("the case-insensitive localized order agrees with Foundation's collator on names of letters, digits and spaces, and on any other text")
+    func localizedOrderAgrees() {
+        let pieces = ["Item", "item", "ITEM", " ", "9", "10", "a", "B", "z", "Zoë", "é", "-", "_", "ch", "aa", "ß", "İ", "", "x y", "xy"]
+        var generator = SystemRandomNumberGenerator()
+        var texts: [String] = pieces
+        for _ in 0..<2_000 {
+            texts.append((0..<Int.random(in: 1...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for _ in 0..<20_000 {
+            let a = texts.randomElement(using: &generator)!, b = texts.randomElement(using: &generator)!
+            let order = SortComparison.localizedCaseInsensitiveCompare.order(.string(a), .string(b))
+            #expect(order == a.localizedCaseInsensitiveCompare(b), "\(a.debugDescription) vs \(b.debugDescription)")
+            if order != a.localizedCaseInsensitiveCompare(b) { return }
+        }
+    }
+}

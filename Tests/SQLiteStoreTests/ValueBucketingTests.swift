@@ -95,3 +95,22 @@ struct ValueBucketingTests {
         #expect(ValueBucketing("-1") == nil && ValueBucketing("fortnight") == nil)
     }
 }
+
+/// Text sorted in SQL the way memory sorts it.
+@Suite("Localized text order in SQL")
+struct LocalizedSortTests {
+    @Test("names sorted case-insensitively in SQL (ASCII ones in C, the rest by the collator) come in memory's order")
+    func agreesWithMemory() throws {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.companyModel())
+        let names = ["item 10", "Item 9", "item 100", "Zoë", "zebra", "Émile", "emily", "a b", "ab", "A", "_x", "x-ray", "X ray",
+                     "ßtraße", "straße", "Strasse2", "9 lives", "10 lives", "", "  lead", "ch", "cz", "aa", "az", "İstanbul", "ıstanbul"]
+        for name in names { try stack.context.insertObject(forEntityName: "Employee")["name"] = .string(name) }
+        try stack.context.save()
+        let sort = [ObjectSortDescriptor(key: "name", ascending: true, comparison: .localizedCaseInsensitiveCompare)]
+        let fetched = try stack.newContext().fetch(FetchRequest(entityName: "Employee", sortDescriptors: sort)).compactMap { $0.string("name") }
+        let expected = names.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
+        #expect(fetched == expected)
+        let sql = try stack.store.sql(for: StoreRequest(fetch: FetchRequest(entityName: "Employee", sortDescriptors: sort), entityNames: ["Employee"])).sql
+        #expect(sql.contains("COLLATE td_localizedCaseInsensitiveCompare"), "\(sql)")
+    }
+}

@@ -18,4 +18,14 @@
 /// the evaluator's own function. Returns SQLite's result code.
 int termdata_sqlite_register_ascii_tests(void *db);
 
+/// Compares two texts of `count1` and `count2` bytes of UTF-8: negative, zero or positive.
+typedef int (*termdata_text_order)(int count1, const void *text1, int count2, const void *text2);
+
+/// Registers, on one SQLite connection, the collation `name` that orders texts whose every
+/// byte has a place in `places` (256 entries, 0 for a byte without one) by those places, byte
+/// by byte, a shorter text before a longer one it begins; any other pair goes to `fallback`.
+/// The places are copied. Returns SQLite's result code.
+int termdata_sqlite_register_placed_collation(void *db, const char *name, const unsigned char *places,
+                                              termdata_text_order fallback);
+
 #endif

@@ -36,7 +36,7 @@ public enum SortComparison: String, Hashable, Sendable, CaseIterable {
             case .compare: return ObjectValue.compare(a, b)!
             case .caseInsensitiveCompare: return ObjectValue.compare(a, b, options: .caseInsensitive)!
             case .localizedCompare: return x.localizedCompare(y)
-            case .localizedCaseInsensitiveCompare: return x.localizedCaseInsensitiveCompare(y)
+            case .localizedCaseInsensitiveCompare: return LocalizedASCIIOrder.compare(x, y) ?? x.localizedCaseInsensitiveCompare(y)
             case .localizedStandardCompare: return x.localizedStandardCompare(y)
             }
         default:

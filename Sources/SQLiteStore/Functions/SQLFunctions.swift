@@ -26,10 +26,25 @@ enum SQLFunctions {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
         }
         for comparison in SortComparison.allCases where comparison != .compare {
+            // Names of ASCII letters, digits and spaces are ordered in C where the locale
+            // orders them character by character (`LocalizedASCIIOrder`); the rest in Swift.
+            if comparison == .localizedCaseInsensitiveCompare, let places = LocalizedASCIIOrder.places {
+                let code = termdata_sqlite_register_placed_collation(UnsafeMutableRawPointer(db.sqliteConnection), collationName(comparison),
+                                                                     places, localizedCaseInsensitiveOrder)
+                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+                continue
+            }
             db.add(collation: DatabaseCollation(collationName(comparison)) { a, b in
                 comparison.order(.string(a), .string(b))
             })
         }
+    }
+
+    /// The collator's order of two texts the placed collation leaves to it.
+    static let localizedCaseInsensitiveOrder: termdata_text_order = { count1, text1, count2, text2 in
+        let a = text1.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(count1)), as: UTF8.self) } ?? ""
+        let b = text2.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(count2)), as: UTF8.self) } ?? ""
+        return Int32(SortComparison.localizedCaseInsensitiveCompare.order(.string(a), .string(b)).rawValue)
     }
 
     /// The collation name for a sort comparison other than `compare:` (which sorts in SQLite's own order).
