@@ -22,7 +22,7 @@ extension ToDoApplication: ContextEditing {
             Command("todo.filter", title: "Filter items: words, or a predicate", keys: [.character("/")], hint: "Filter") { [weak self] in
                 self?.beginFilter() ?? .ignored
             },
-            Command("todo.value", title: "The selected value whole (a long name on its lines)", keys: [.character("v")]) { [weak self] in
+            Command("todo.value", title: "The selected value whole", keys: [.character("v")]) { [weak self] in
                 self?.showSelectedValue() ?? .ignored
             },
         ]

@@ -149,7 +149,7 @@ extension TableView {
                 if !self.sortBySelectedColumn() { self.message("Cannot sort by \(self.columns[self.state.selectedColumn].title)") }
                 return .redraw
             },
-            Command("table.sortThenBy", title: "Then sort by column (again: reverse; a third time: drop it)",
+            Command("table.sortThenBy", title: "Then by column (again: reverse, drop)",
                     keys: [.character("S")]) { [weak self] in
                 guard let self else { return .ignored }
                 if !self.cycleSelectedColumnInSort() {
