@@ -7,14 +7,17 @@ import Predicates
 import TerminalBindings
 import TerminalUI
 
-extension BrowserApplication: ContextEditing {
+extension BrowserApplication: ContextEditing, Marking {
+    package var markedTable: TableView { objectTable }
+    package var markedController: ArrayController? { objects }
+
     /// The object table's own commands (it is rebuilt for each entity).
     func objectCommands() -> [Command] {
         offeredUnlessReadOnly([
             Command("browser.add", title: "Add an object", keys: [.character("a"), .insert], hint: "Add") { [weak self] in
                 self?.addObject() ?? .ignored
             },
-            Command("browser.delete", title: "Delete the selected object (undoable)", keys: [.character("d"), .delete], hint: "Delete") { [weak self] in
+            Command("browser.delete", title: "Delete the marked or selected objects, after showing what goes with them", keys: [.character("d"), .delete], hint: "Delete") { [weak self] in
                 self?.deleteSelectedObjects() ?? .ignored
             },
         ]) + [
@@ -122,17 +125,33 @@ extension BrowserApplication: ContextEditing {
         }
     }
 
+    /// `d`: the marked objects, or else the selected one, after showing what the delete
+    /// rules will do. Taking an object out of a relationship followed deletes nothing and is
+    /// not asked about.
     func deleteSelectedObjects() -> EventResult {
         guard !isReadOnly else { return refuseReadOnly() }
-        guard let objects, objects.canRemove else { return .handled }
-        do {
-            let n = objects.selectionIndexes.count
-            try objects.removeSelection()
-            endEvent()
-            app.showMessage("Deleted \(n == 1 ? "1 object" : "\(n) objects") — u undoes")
-        } catch {
-            app.showMessage("Cannot delete: \(error)", isError: true)
+        guard commitEdits() else { return .handled }
+        if !marks.isEmpty {
+            deleteMarked()
+            return .redraw
         }
+        guard let objects, objects.canRemove else { return .handled }
+        let selected = objects.selectedObjects
+        let remove = { [weak self] () throws -> Void in
+            guard let self, let objects = self.objects else { return }
+            try objects.removeSelection()
+        }
+        guard objects.removesByDeleting, !selected.isEmpty else {
+            do {
+                try remove()
+                endEvent()
+            } catch {
+                app.showMessage("Cannot remove: \(error)", isError: true)
+            }
+            return .redraw
+        }
+        confirmDelete(selected, what: selected.count == 1 ? "\(selected[0].entity.name) “\(CellValue.displayName(selected[0]))”" : "\(selected.count) objects",
+                      delete: remove)
         return .redraw
     }
 

@@ -42,7 +42,7 @@ extension BrowserApplication {
         }
         let counting = CountingTableSource(base: source, context: context)
         let table = TableView(columns: Self.columns(for: entity, editable: !isReadOnly) + addedColumns(for: entity), dataSource: counting)
-        table.extraCommands = objectCommands()
+        table.extraCommands = objectCommands() + markingCommands(prefix: "browser") + copyingCommands(prefix: "browser")
         table.onActivate = { [weak self] _ in self?.followSelectedCell() }
         table.onCancelEditing = { [weak self] in
             guard let self, let added = self.newObject else { return }
@@ -59,6 +59,7 @@ extension BrowserApplication {
         objects = controller
         objectSource = source
         countingSource = counting
+        showMarks(on: table)
 
         let binding = ObjectControllerForm(controller: ObjectController(selectionOf: controller))
         let newForm = FormView(fields: Self.fields(for: entity, binding: binding, editable: !isReadOnly, counts: counting))

@@ -52,6 +52,8 @@ public final class BrowserApplication {
     var addedColumns: [String: [String]] = [:]
     /// Where `E` finds the user's editor (`$VISUAL`, `$EDITOR`).
     package var environment = ProcessInfo.processInfo.environment
+    /// The objects marked (`m`) to act on together, of any entity.
+    package let marks = ObjectMarks()
 
     /// Where the browser is: an entity, narrowed by a relationship followed and a filter.
     struct Place {
@@ -186,6 +188,7 @@ public final class BrowserApplication {
         if !place.filterText.isEmpty { parts.append("filter: \(place.filterText)") }
         context.processPendingChanges()
         let changes = context.insertedObjects.count + context.updatedObjects.count + context.deletedObjects.count
+        if let marked = marks.statusText { parts.append(marked) }
         parts.append(isReadOnly ? "read-only" : changes == 0 ? "saved" : "\(changes) unsaved change\(changes == 1 ? "" : "s")")
         app.statusBar.status = parts.joined(separator: " · ")
         mainWindow.title = "Browser — \(title)" + (backStack.isEmpty ? "" : " (\(backStack.count) back)")

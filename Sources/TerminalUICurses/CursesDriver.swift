@@ -137,6 +137,12 @@ public final class CursesDriver: TerminalDriver {
     }
 
     public func bell() { if isActive { beep() } }
+
+    public func copyToClipboard(_ text: String) {
+        guard isActive else { return }
+        fputs(Self.clipboardSequence(text), stdout)
+        fflush(stdout)
+    }
     public func flash() { if isActive { CNcursesw.flash() } }
 
     public func runOutside(_ body: () -> Void) {

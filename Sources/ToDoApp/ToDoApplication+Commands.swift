@@ -7,13 +7,16 @@ import Predicates
 import TerminalBindings
 import TerminalUI
 
-extension ToDoApplication: ContextEditing {
+extension ToDoApplication: ContextEditing, Marking {
+    package var markedTable: TableView { table }
+    package var markedController: ArrayController? { items }
+
     func installCommands() {
         table.extraCommands = [
             Command("todo.add", title: "Add an item", keys: [.character("a"), .insert], hint: "Add") { [weak self] in
                 self?.addItem() ?? .ignored
             },
-            Command("todo.delete", title: "Delete the selected item (undoable)", keys: [.character("d"), .delete], hint: "Delete") { [weak self] in
+            Command("todo.delete", title: "Delete the marked or selected items (undoable)", keys: [.character("d"), .delete], hint: "Delete") { [weak self] in
                 self?.deleteSelectedItems() ?? .ignored
             },
             Command("todo.toggleCompleted", title: "Mark the item completed, or not", keys: [.character(" ")], hint: "Done") { [weak self] in
@@ -25,7 +28,8 @@ extension ToDoApplication: ContextEditing {
             Command("todo.value", title: "The selected value whole", keys: [.character("v")]) { [weak self] in
                 self?.showSelectedValue() ?? .ignored
             },
-        ]
+        ] + markingCommands(prefix: "todo") + copyingCommands(prefix: "todo")
+        showMarks(on: table)
         categoryTable.extraCommands = [
             Command("categories.add", title: "Add a category", keys: [.character("a"), .insert], hint: "Add") { [weak self] in
                 self?.addCategory() ?? .ignored
@@ -110,16 +114,17 @@ extension ToDoApplication: ContextEditing {
         }
     }
 
+    /// `d`: the marked items, or else the selected one, after showing what goes with them.
     func deleteSelectedItems() -> EventResult {
-        guard items.canRemove else { return .handled }
-        do {
-            let n = items.selectionIndexes.count
-            try items.removeSelection()
-            endEvent()
-            app.showMessage("Deleted \(n == 1 ? "1 item" : "\(n) items") — u undoes")
-        } catch {
-            app.showMessage("Cannot delete: \(error)", isError: true)
+        guard commitEdits() else { return .handled }
+        if !marks.isEmpty {
+            deleteMarked()
+            return .redraw
         }
+        let selected = items.selectedObjects
+        guard items.canRemove, !selected.isEmpty else { return .handled }
+        let what = selected.count == 1 ? "“\(CellValue.displayName(selected[0]))”" : "\(selected.count) items"
+        confirmDelete(selected, what: what) { [weak self] in try self?.items.removeSelection() }
         return .redraw
     }
 

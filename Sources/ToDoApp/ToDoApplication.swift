@@ -31,6 +31,8 @@ public final class ToDoApplication {
     public let mainWindow: Window
     public let table: TableView
     public let form: FormView
+    /// The items marked (`m`) to act on together.
+    package let marks = ObjectMarks()
     let noSelection = Label("No item selected. Press a to add one.", alignment: .center, role: \.dimmed)
 
     public let categories: ArrayController
@@ -274,6 +276,7 @@ public final class ToDoApplication {
         // The count first and the changes last, as in the browser: a narrow status bar keeps both.
         var parts = ["\(count) item\(count == 1 ? "" : "s")"]
         if !filterText.isEmpty { parts.append("filter: \(filterText)") }
+        if let marked = marks.statusText { parts.append(marked) }
         parts.append(changes == 0 ? "saved" : "\(changes) unsaved change\(changes == 1 ? "" : "s")")
         app.statusBar.status = parts.joined(separator: " · ")
         mainWindow.title = "ToDo — \(store.displayName)"

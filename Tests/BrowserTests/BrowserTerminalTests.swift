@@ -47,4 +47,29 @@ struct BrowserTerminalTests {
         let notes = try reader.context.fetch(FetchRequest(entityName: "Note"))
         #expect(notes.map { $0["text"] } == [.string("Buy washers\nand a new tap")])
     }
+
+    @Test("y copies the cell through OSC 52: tmux, which takes the sequence with set-clipboard on, holds the value decoded")
+    func copiesThroughTheTerminal() throws {
+        let termdata = try #require(TmuxSession.binary(named: "termdata"), "termdata was not built next to the tests")
+        SQLiteStore.register()
+        let session = try TmuxSession(width: 100, height: 30)
+        try session.tmux(["set-option", "-g", "set-clipboard", "on"])
+        let store = session.directory.appendingPathComponent("Company.sqlite")
+        do {
+            let stack = try TestStack(model: try ModelFixtures.companyModel(), type: .sqlite, url: store)
+            try stack.context.insertObject(forEntityName: "Note")["text"] = "Café au lait, 2×"
+            try stack.context.save()
+        }
+        try session.typeLine("\(termdata.path) browse --store \(store.path) --model \(ModelFixtures.company.path)")
+        _ = try session.waitFor { $0.last?.contains("0 Badge") == true }
+        try session.send("j", "j", "j", "Enter")
+        _ = try session.waitFor { $0.last?.contains("1 Note") == true }
+        try session.send("y")
+        _ = try session.waitFor { $0.last?.contains("Copied text: Café au lait, 2× (16 characters)") == true }
+        #expect(try session.tmux(["show-buffer"]) == "Café au lait, 2×", "the value, base 64 in the sequence, decoded by tmux")
+        try session.send("I")
+        _ = try session.waitFor { $0.last?.contains("Copied the object's URI") == true }
+        #expect(try session.tmux(["show-buffer"]).hasPrefix("x-coredata://"))
+        try session.send("q")
+    }
 }

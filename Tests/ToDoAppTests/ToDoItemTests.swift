@@ -167,12 +167,36 @@ struct ToDoItemTests: ToDoTesting {
         #expect(names(todo) == ["Keep"])
     }
 
+    @Test("m and * mark items; d deletes the marked after saying what goes with them; = sets a column on them; u undoes each at once")
+    func marks() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aOne<Enter>aTwo<Enter>aThree<Enter>")
+        todo.app.runScript("gmm")
+        #expect(screen(driver.screenLines).contains("3 items · 2 marked"))
+        todo.app.runScript("U*ll")
+        let marked = screen(driver.screenLines)
+        #expect(marked.contains("3 items · 3 marked"), "\(marked)")
+        todo.app.runScript(" =")                            // Done on the selected item, then on every marked one
+        #expect(try todo.context.fetch(FetchRequest(entityName: "ToDo")).allSatisfy { $0.bool("completed") == true })
+        todo.app.runScript("u")
+        #expect(try todo.context.fetch(FetchRequest(entityName: "ToDo")).filter { $0.bool("completed") == true }.count == 1,
+                "one undo takes back the = on all of them")
+        let panel = screen(todo.app.runScript("d"))
+        #expect(panel.contains("Delete 3 marked?") && panel.contains("Deletes 3 ToDo."), "\(panel)")
+        todo.app.runScript("<Enter>")
+        #expect(names(todo).isEmpty)
+        todo.app.runScript("u")
+        #expect(Set(names(todo)) == ["One", "Two", "Three"])
+    }
+
     @Test("d deletes, u undoes, Ctrl-R redoes")
     func deleteUndoRedo() throws {
         let (todo, _) = try launch(seeded: false)
         todo.app.runScript("aOne<Enter>aTwo<Enter>")
         #expect(Set(names(todo)) == ["One", "Two"])
         todo.app.runScript("d")
+        #expect(names(todo).count == 2, "d asks first")
+        todo.app.runScript("<Enter>")
         #expect(names(todo).count == 1)
         todo.app.runScript("u")
         #expect(Set(names(todo)) == ["One", "Two"])

@@ -56,6 +56,13 @@ extension ArrayController {
     }
 
     /// Removes the selected objects.
+    /// Whether removing objects deletes them (entity mode, or `deletesObjectsOnRemove`)
+    /// rather than taking them out of the owner's relationship.
+    public var removesByDeleting: Bool {
+        if case .relationship = mode { return deletesObjectsOnRemove }
+        return true
+    }
+
     public func removeSelection() throws {
         try remove(atArrangedObjectIndexes: selectionIndexes)
     }

@@ -25,6 +25,13 @@ extension ArrayController {
         return arranged
     }
 
+    /// The IDs of every arranged object, in order: over a lazily fetching controller, one
+    /// fetch of IDs from the store (no object is made); otherwise the arranged objects'.
+    public func arrangedObjectIDs() throws -> [ManagedObjectID] {
+        guard lazy != nil else { return arrangedObjects.map(\.objectID) }
+        return try context.fetchObjectIDs(FetchRequest(entityName: entityName, predicate: combinedPredicate, sortDescriptors: sortDescriptors))
+    }
+
     /// The arranged index of an object, if it is arranged.
     public func arrangedIndex(of object: ManagedObject) -> Int? {
         if let located { return located[object.objectID] }

@@ -103,6 +103,10 @@ public final class MemoryDriver: TerminalDriver {
         return .inputClosed
     }
 
+    /// What was put on the clipboard, in order.
+    public private(set) var clipboard: [String] = []
+    public func copyToClipboard(_ text: String) { clipboard.append(text) }
+
     public func bell() { bellCount += 1 }
     public func flash() { bellCount += 1 }
     public func suspend() { suspendCount += 1 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The only thing that talks to a terminal: shows frames and reads events.
 ///
 /// `CursesDriver` (in TerminalUICurses) drives a real terminal; `MemoryDriver` keeps frames in
@@ -29,9 +31,22 @@ public protocol TerminalDriver: AnyObject {
     /// Give the terminal back while `body` runs (another program on it: an editor), then
     /// take it again and draw the whole screen.
     func runOutside(_ body: () -> Void)
+    /// Put text on the user's clipboard through the terminal: OSC 52, which reaches the
+    /// clipboard of the machine the terminal runs on, over SSH too (tmux passes it on with its
+    /// `set-clipboard` option). Whether the terminal takes it cannot be known.
+    func copyToClipboard(_ text: String)
 }
 
 extension TerminalDriver {
     /// A driver with no terminal to give back runs `body` as it is.
     public func runOutside(_ body: () -> Void) { body() }
+
+    /// A driver without a terminal has no clipboard.
+    public func copyToClipboard(_ text: String) {}
+
+    /// The OSC 52 sequence that sets the clipboard to `text`: its UTF-8 bytes in base 64,
+    /// ended by BEL (which more terminals take than ST).
+    public static func clipboardSequence(_ text: String) -> String {
+        "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
+    }
 }

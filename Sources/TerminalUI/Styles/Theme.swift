@@ -24,11 +24,14 @@ public struct Theme: Sendable, Hashable {
     public var dimmed: Style
     public var button: Style
     public var focusedButton: Style
+    /// A marked row of a table, and its mark.
+    public var marked: Style
 
     public init(normal: Style, selection: Style, selectedCell: Style, inactiveSelection: Style,
                 header: Style, statusBar: Style, statusKey: Style, border: Style, focusedBorder: Style,
                 title: Style, menuBar: Style, menuSelection: Style, editor: Style, error: Style,
-                modified: Style, warning: Style, dimmed: Style, button: Style, focusedButton: Style) {
+                modified: Style, warning: Style, dimmed: Style, button: Style, focusedButton: Style,
+                marked: Style = Style(bold: true)) {
         self.normal = normal
         self.selection = selection
         self.selectedCell = selectedCell
@@ -48,6 +51,7 @@ public struct Theme: Sendable, Hashable {
         self.dimmed = dimmed
         self.button = button
         self.focusedButton = focusedButton
+        self.marked = marked
     }
 
     /// Colours on 256- and 8-colour terminals; the driver drops colours on monochrome ones.
@@ -70,7 +74,8 @@ public struct Theme: Sendable, Hashable {
         warning: Style(foreground: .palette(203, fallback: .red), bold: true),
         dimmed: Style(foreground: .palette(244, fallback: .white), dim: true),
         button: Style(foreground: .black, background: .palette(250, fallback: .white)),
-        focusedButton: Style(foreground: .white, background: .palette(24, fallback: .blue), bold: true)
+        focusedButton: Style(foreground: .white, background: .palette(24, fallback: .blue), bold: true),
+        marked: Style(foreground: .palette(156, fallback: .green), bold: true)
     )
 
     /// Attributes only, for terminals without colour or when `NO_COLOR` is set.

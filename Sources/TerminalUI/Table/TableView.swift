@@ -27,6 +27,13 @@ public final class TableView: View {
     public static let maximumColumnWidth = 200
     /// Where "today" comes from for date editors.
     public var today: () -> Date = { Date() }
+    /// Whether a row is marked (for acting on many rows at once); nil when the table has no marks.
+    public var isRowMarked: ((Int) -> Bool)?
+    /// Whether a column of one cell at the left shows each marked row's mark, `•`. The owner
+    /// turns it on while there are marks, so that a table without any keeps its width.
+    public var showsMarks = false {
+        didSet { if showsMarks != oldValue { scrollToSelection() } }
+    }
 
     /// Rows of header above the data: titles and a rule.
     let headerHeight = 2
@@ -90,7 +97,9 @@ public final class TableView: View {
     }
 
     /// The columns that fit in `width`, starting at `state.firstColumn`.
-    func placedColumns(width: Int) -> [PlacedColumn] {
+    func placedColumns(width fullWidth: Int) -> [PlacedColumn] {
+        let gutter = showsMarks ? 1 : 0
+        let width = fullWidth - gutter
         let shown = shownWidths(width: width)
         var result: [PlacedColumn] = []
         var x = 0
@@ -99,7 +108,7 @@ public final class TableView: View {
             let w = min(full, width - x)
             // A sliver of a column says nothing; leave the space blank instead.
             if w < min(3, full), !result.isEmpty { break }
-            result.append(PlacedColumn(index: index, x: x, width: w, isWhole: w == full))
+            result.append(PlacedColumn(index: index, x: x + gutter, width: w, isWhole: w == full))
             x += w + 1
         }
         return result
@@ -197,13 +206,15 @@ public final class TableView: View {
                 let selected = row == state.selectedRow
                 let rowStyle = selected ? (focused ? theme.selection : theme.inactiveSelection) : theme.normal
                 if selected { canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: rowStyle) }
+                let marked = isRowMarked?(row) == true
+                if showsMarks, marked { canvas.put("•", x: 0, y: y, style: selected ? rowStyle : theme.marked) }
                 for column in placed {
                     let spec = columns[column.index]
                     let value = dataSource.value(row: row, column: spec.id)
                     var style = selected && focused && column.index == state.selectedColumn ? theme.selectedCell : rowStyle
                     if !selected {
                         switch dataSource.emphasis(row: row, column: spec.id) {
-                        case .none: break
+                        case .none: if marked { style = theme.marked }
                         case .modified: style = theme.modified
                         case .dimmed: style = theme.dimmed
                         case .warning: style = theme.warning

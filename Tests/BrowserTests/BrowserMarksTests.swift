@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import ObjectGraph
+import Predicates
+import TerminalUI
+import Browser
+import TestSupport
+
+/// Marks (`m`, `*`, `~`, `U`), a value set on every marked row (`=`), and deletes that show
+/// what goes with them first.
+extension BrowserTests {
+    func people(_ browser: BrowserApplication) throws -> Int {
+        try browser.context.count(for: FetchRequest(entityName: "Person"))
+    }
+
+    @Test("m marks rows (a • beside each, the count in the status bar); d shows what the delete takes, Enter deletes, u brings them back")
+    func marksAndDelete() throws {
+        let (browser, driver) = try launch(entity: "Person")
+        var screen = browser.app.runScript("jmm")
+        #expect(browser.marks.count == 2)
+        #expect(!screen[4].contains("│•") && screen[5].contains("│•") && screen[6].contains("│•"), "\(screen[4...6])")
+        #expect(screen.last?.contains("20 Person · 2 marked · saved") == true, "\(screen.last ?? "")")
+        assertScreen(browser.app.runScript("d"), snapshot: "browser-delete-marked", target: "BrowserTests")
+        #expect(try people(browser) == 20, "nothing is deleted before the answer")
+        browser.app.runScript("<Enter>")
+        #expect(try people(browser) == 18)
+        #expect(browser.marks.isEmpty, "the marks of deleted objects go with them")
+        #expect(driver.screenLines.last?.contains("Deleted 2 objects — u undoes") == true, "\(driver.screenLines.last ?? "")")
+        browser.app.runScript("u")
+        #expect(try people(browser) == 20)
+
+        // Esc (or Cancel) deletes nothing.
+        browser.app.runScript("d<Esc>")
+        #expect(try people(browser) == 20)
+    }
+
+    @Test("* marks every row the filter shows, ~ inverts the marks among them, U clears them")
+    func markAllInvertClear() throws {
+        let (browser, driver) = try launch()
+        browser.app.runScript("/maker == \"FIAT\"<Enter>")       // filtered in the background: * once it shows
+        browser.app.runScript("*")
+        #expect(browser.marks.count == 103)
+        browser.app.runScript("/<C-u><Enter>")
+        browser.app.runScript("~")
+        #expect(browser.marks.count == 22, "125 cars, the 103 FIATs unmarked and the others marked")
+        #expect(driver.screenLines.last?.contains("22 marked") == true)
+        browser.app.runScript("U")
+        #expect(browser.marks.isEmpty)
+        #expect(driver.screenLines.last?.contains("marked") == false)
+        #expect(!browser.objectTable.showsMarks, "without marks the table has no column for them")
+    }
+
+    @Test("= sets the selected row's value of the column on every marked row, one step to undo")
+    func setOnMarked() throws {
+        let (browser, driver) = try launch()
+        let maker = try #require(browser.objectTable.columns.firstIndex { $0.id == "maker" })
+        browser.objectTable.select(column: maker)
+        browser.app.runScript("mmm")
+        let marked = browser.marks.objects(in: browser.context)
+        let before = marked.map { $0.string("maker") }
+        browser.app.runScript("j=")
+        let value = browser.objects?.selectedObjects.first?.string("maker")
+        #expect(marked.allSatisfy { $0.string("maker") == value }, "\(marked.map { $0.string("maker") })")
+        #expect(driver.screenLines.last?.contains("Set maker to \(value ?? "") on 3 marked — u undoes") == true, "\(driver.screenLines.last ?? "")")
+        browser.app.runScript("u")
+        #expect(marked.map { $0.string("maker") } == before)
+    }
+}
+
+extension BrowserTests {
+    @Test("y copies the cell's value, Y the row as JSON with its URI, I the URI, and the status bar says what")
+    func copies() throws {
+        let (browser, driver) = try launch()
+        let maker = try #require(browser.objectTable.columns.firstIndex { $0.id == "maker" })
+        browser.objectTable.select(column: maker)
+        let car = try #require(browser.objects?.selectedObjects.first)
+        browser.app.runScript("y")
+        #expect(driver.clipboard.last == car.string("maker"))
+        #expect(driver.screenLines.last?.contains("Copied maker: \(car.string("maker") ?? "")") == true, "\(driver.screenLines.last ?? "")")
+        browser.app.runScript("Y")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data((driver.clipboard.last ?? "").utf8)) as? [String: Any])
+        #expect(json["@id"] as? String == car.objectID.uriRepresentation.absoluteString)
+        #expect(json["maker"] as? String == car.string("maker"))
+        browser.app.runScript("I")
+        #expect(driver.clipboard.last == car.objectID.uriRepresentation.absoluteString)
+        #expect(TerminalDriverSequence.osc52("Café") == "\u{1B}]52;c;Q2Fmw6k=\u{07}")
+    }
+}
+
+/// The sequence a terminal driver writes for the clipboard.
+enum TerminalDriverSequence {
+    static func osc52(_ text: String) -> String { MemoryDriver.clipboardSequence(text) }
+}
