@@ -128,7 +128,7 @@ let package = Package(
             name: "termdata",
             dependencies: [
                 "Predicates", "ObjectModel", "ObjectGraph", "Migration", "ModelCodegen", "SQLiteStore", "PostgresStore", "TermDataResources", "ToDoApp", "Browser",
-                "Interchange", "TerminalUI", "TerminalUICurses",
+                "AppShell", "Interchange", "TerminalUI", "TerminalUICurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

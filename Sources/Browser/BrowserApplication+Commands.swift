@@ -169,7 +169,7 @@ extension BrowserApplication: ContextEditing, Marking {
     // MARK: Filtering
 
     func beginFilter() -> EventResult {
-        app.beginPrompt("Filter \(place.entityName) (words or predicate): ", text: place.filterText) { [weak self] text in
+        app.beginPrompt("Filter \(place.entityName) (words or predicate): ", text: place.filterText, history: filterHistory.filters) { [weak self] text in
             _ = self?.applyFilter(text)
         }
         return .redraw
@@ -185,6 +185,7 @@ extension BrowserApplication: ContextEditing, Marking {
         arranger.cancel()
         do {
             let predicate = try Self.filterPredicate(for: trimmed, entity: entity)
+            filterHistory.record(trimmed)
             // Over a SQLite store, the objects shown are filtered in the background.
             if let objects, commitEdits(), arranger.arrange(objects, filter: predicate, title: "Filtering", done: { [weak self] error in
                 guard let self else { return }

@@ -54,6 +54,8 @@ public final class BrowserApplication {
     package var environment = ProcessInfo.processInfo.environment
     /// The objects marked (`m`) to act on together, of any entity.
     package let marks = ObjectMarks()
+    /// The filters applied to this store, which ↑ brings back on the filter line.
+    package var filterHistory = FilterHistory(url: nil, store: "")
 
     /// Where the browser is: an entity, narrowed by a relationship followed and a filter.
     struct Place {

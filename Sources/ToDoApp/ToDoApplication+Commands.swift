@@ -150,7 +150,7 @@ extension ToDoApplication: ContextEditing, Marking {
     // MARK: Filtering
 
     func beginFilter() -> EventResult {
-        app.beginPrompt("Filter (words or predicate): ", text: filterText) { [weak self] text in
+        app.beginPrompt("Filter (words or predicate): ", text: filterText, history: filterHistory.filters) { [weak self] text in
             _ = self?.applyFilter(text)
         }
         return .redraw
@@ -169,6 +169,7 @@ extension ToDoApplication: ContextEditing, Marking {
         arranger.cancel()
         do {
             let predicate = try Self.filterPredicate(for: trimmed, entity: context.model.entity(named: ToDoItem.entityName)!)
+            filterHistory.record(trimmed)
             let inBackground = arranger.arrange(items, filter: predicate, title: "Filtering") { [weak self] error in
                 guard let self else { return }
                 if let error {

@@ -33,6 +33,8 @@ public final class ToDoApplication {
     public let form: FormView
     /// The items marked (`m`) to act on together.
     package let marks = ObjectMarks()
+    /// The filters applied to this store, which ↑ brings back on the filter line.
+    package var filterHistory = FilterHistory(url: nil, store: "")
     let noSelection = Label("No item selected. Press a to add one.", alignment: .center, role: \.dimmed)
 
     public let categories: ArrayController

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import AppShell
 import Interchange
 import Browser
 import ObjectGraph
@@ -46,6 +47,7 @@ struct BrowseCommand: ParsableCommand {
         } catch {
             throw CommandFailure(error)
         }
+        browser.filterHistory = FilterHistory(url: FilterHistory.defaultURL(), store: FilterHistory.storeKey(url))
         if inferred {
             browser.app.showMessage("The model was inferred from the store's layout: read-only (--writable to edit; termdata model --store shows the guesses)")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import AppShell
 import Interchange
 import Migration
 import ObjectGraph
@@ -66,6 +67,7 @@ struct ToDoCommand: ParsableCommand {
         let application = try ToDoApplication(store: todoStore, driver: CursesDriver.stoppingWork(of: todoStore.coordinator),
                                               alertInterval: alertInterval,
                                               viewSettingsURL: ToDoViewSettings.defaultURL())
+        application.filterHistory = FilterHistory(url: FilterHistory.defaultURL(), store: FilterHistory.storeKey(url))
         do {
             try application.run()
         } catch {

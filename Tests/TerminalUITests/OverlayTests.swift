@@ -117,6 +117,23 @@ struct OverlayTests {
         #expect(screen[15].hasPrefix("s Sort"), "the hints are back")
     }
 
+    @Test("↑ and ↓ on the prompt walk its history, newest first, and bring back what was typed before")
+    func promptHistory() {
+        let harness = tableApp()
+        var submitted: String?
+        harness.app.beginPrompt("Filter: ", history: ["done == NO", "name CONTAINS 'milk'"]) { submitted = $0 }
+        var screen = harness.run("mi<Up>")
+        #expect(screen[15] == "Filter: name CONTAINS 'milk'")
+        screen = harness.run("<Up><Up>")
+        #expect(screen[15] == "Filter: done == NO", "the oldest stays at the top")
+        screen = harness.run("<Down>")
+        #expect(screen[15] == "Filter: name CONTAINS 'milk'")
+        screen = harness.run("<Down>")
+        #expect(screen[15] == "Filter: mi", "what was typed comes back")
+        harness.run("<Up>X<Enter>")
+        #expect(submitted == "name CONTAINS 'milk'X", "a recalled entry can be edited")
+    }
+
     @Test("a long paste into the prompt is one change and one undo step, cut to the prompt's length with a notice")
     func promptPaste() {
         let harness = tableApp(size: Size(width: 80, height: 16))

@@ -7,6 +7,7 @@ import TerminalUI
 import ToDoApp
 import Interchange
 import TestSupport
+import AppShell
 
 @Suite("ToDo filter")
 struct ToDoFilterTests: ToDoTesting {
@@ -29,6 +30,31 @@ struct ToDoFilterTests: ToDoTesting {
         todo.app.runScript("<Enter>")
         #expect(Set(names(todo)) == ["Buy milk"], "the previous filter stays")
         #expect(screen(driver.screenLines).contains("filter: milk"))
+    }
+
+    @Test("the filter line remembers: ↑ brings back the filters applied to this store, in the next run too; another store has its own")
+    func filterHistory() throws {
+        let file = folder.appendingPathComponent("state/filters.json")
+        do {
+            let (todo, _) = try launch()
+            todo.filterHistory = FilterHistory(url: file, store: url.path)
+            todo.app.runScript("/milk<Enter>")
+            todo.app.runScript("/<C-u>completed == NO<Enter>")  // the line starts with the filter there is
+            todo.app.runScript("/<C-u>milk<Enter>")             // again: it moves to the end, once
+            todo.app.runScript("/<C-u>completed ==<Enter>")     // does not parse: not kept
+            todo.app.runScript("<Esc>")
+        }
+        #expect(FilterHistory(url: file, store: url.path).filters == ["completed == NO", "milk"])
+        let (todo, driver) = try launch()
+        todo.filterHistory = FilterHistory(url: file, store: url.path)
+        var lines = todo.app.runScript("/<C-u><Up>")
+        #expect(lines.last == "Filter (words or predicate): milk", "\(lines.last ?? "")")
+        lines = todo.app.runScript("<Up>")
+        #expect(lines.last == "Filter (words or predicate): completed == NO")
+        todo.app.runScript("<Enter>")
+        #expect(screen(driver.screenLines).contains("filter: completed == NO"))
+        #expect(FilterHistory(url: file, store: "/elsewhere/Other.sqlite").filters.isEmpty)
+        #expect(FilterHistory.storeKey(URL(string: "postgres://ada:secret@db.local/todo?sslmode=require")!) == "postgres://ada@db.local/todo")
     }
 
     @Test("/ filters by words in the name, or by a predicate; a bad predicate shows its caret and keeps the filter")

@@ -105,12 +105,14 @@ public final class Application {
 
     // MARK: Prompt
 
-    /// Show a prompt line at the bottom for typed input (search, filter). Enter submits, Esc cancels.
+    /// Show a prompt line at the bottom for typed input (search, filter). Enter submits, Esc
+    /// cancels, ↑ and ↓ walk `history` (oldest first).
     ///
     ///     app.beginPrompt("/") { text in table.search(text) }
-    public func beginPrompt(_ label: String, text: String = "", onChange: ((String) -> Void)? = nil,
+    public func beginPrompt(_ label: String, text: String = "", history: [String] = [], onChange: ((String) -> Void)? = nil,
                             onCancel: (() -> Void)? = nil, onSubmit: @escaping (String) -> Void) {
         let line = PromptLine(label: label, text: text)
+        line.history = history
         line.onChange = onChange
         line.onSubmit = onSubmit
         line.onCancel = onCancel

@@ -13,6 +13,11 @@ public final class PromptLine: View {
     public var onChange: ((String) -> Void)?
     public var onSubmit: ((String) -> Void)?
     public var onCancel: (() -> Void)?
+    /// Earlier entries, oldest first, that ↑ and ↓ walk through; the text typed before the
+    /// first ↑ comes back after the last ↓.
+    public var history: [String] = []
+    private var historyIndex: Int?
+    private var draft = ""
 
     public init(label: String, text: String = "") {
         self.label = label
@@ -46,6 +51,13 @@ public final class PromptLine: View {
         return .redraw
     }
 
+    private func recall(_ text: String, at index: Int?) {
+        historyIndex = index
+        notice = nil
+        state = TextEditingState(text)
+        onChange?(text)
+    }
+
     private var cutNotice: String { " at most \(maximumLength) characters: the rest was left out " }
 
     /// Handle a key; the result contains `.closeScreen` when the prompt is done.
@@ -60,6 +72,20 @@ public final class PromptLine: View {
         case .backspace where state.characters.isEmpty:
             onCancel?()
             return [.handled, .needsRedraw, .closeScreen]
+        case .up, .control("p"):
+            guard !history.isEmpty else { return .handled }
+            if historyIndex == nil { draft = state.text }
+            let index = max(0, (historyIndex ?? history.count) - 1)
+            recall(history[index], at: index)
+            return .redraw
+        case .down, .control("n"):
+            guard let index = historyIndex else { return .handled }
+            if index + 1 < history.count {
+                recall(history[index + 1], at: index + 1)
+            } else {
+                recall(draft, at: nil)
+            }
+            return .redraw
         default:
             notice = nil
             if case .character = key, state.characters.count >= maximumLength {

@@ -1,0 +1,70 @@
+import Foundation
+import ObjectGraph
+
+/// The filters a user applied to one store, kept between runs so that ↑ on the filter line
+/// brings them back: the last 100 per store, most recent last, each once.
+///
+/// Kept in `$XDG_STATE_HOME/termdata/filters.json` (`~/.local/state/termdata/filters.json`),
+/// by store — its file's path, or its address without a password. Without a file (tests, a
+/// store in memory) the history lasts as long as the program.
+///
+/// ```swift
+/// let history = FilterHistory(url: FilterHistory.defaultURL(), store: storeURL.path)
+/// app.beginPrompt("Filter: ", history: history.filters) { text in history.record(text) }
+/// ```
+package final class FilterHistory {
+    package static let limit = 100
+
+    package let url: URL?
+    package let store: String
+    package private(set) var filters: [String]
+
+    package init(url: URL?, store: String) {
+        self.url = url
+        self.store = store
+        filters = url.flatMap { Self.load($0)[store] } ?? []
+    }
+
+    /// `$XDG_STATE_HOME/termdata/filters.json`, or `~/.local/state/termdata/filters.json`.
+    package static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        PersistentContainer.directory(xdg: "XDG_STATE_HOME", home: ".local/state", environment: environment)
+            .appendingPathComponent("filters.json")
+    }
+
+    /// The key a store's filters are kept under: a file's path, or an address without its
+    /// password (`postgres://ada@host/db`).
+    package static func storeKey(_ url: URL) -> String {
+        guard !url.isFileURL, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.standardizedFileURL.path }
+        parts.password = nil
+        parts.query = nil
+        return parts.string ?? url.absoluteString
+    }
+
+    /// Remembers a filter applied: it moves to the end (or is added there), the oldest past
+    /// the limit are dropped, and the file is written, keeping other stores' filters. A file
+    /// that cannot be written loses nothing of the running program's history.
+    package func record(_ filter: String) {
+        let text = filter.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return }
+        filters.removeAll { $0 == text }
+        filters.append(text)
+        if filters.count > Self.limit { filters.removeFirst(filters.count - Self.limit) }
+        guard let url else { return }
+        var all = Self.load(url)
+        all[store] = filters
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(all).write(to: url, options: .atomic)
+        } catch {
+            // The history is a convenience: the filter itself was applied.
+        }
+    }
+
+    /// Every store's filters in the file; none when there is no file or it holds something else.
+    private static func load(_ url: URL) -> [String: [String]] {
+        guard let data = try? Data(contentsOf: url) else { return [:] }
+        return (try? JSONDecoder().decode([String: [String]].self, from: data)) ?? [:]
+    }
+}
