@@ -169,7 +169,11 @@ extension BrowserApplication: ContextEditing, Marking {
     // MARK: Filtering
 
     func beginFilter() -> EventResult {
-        app.beginPrompt("Filter \(place.entityName) (words or predicate): ", text: place.filterText, history: filterHistory.filters) { [weak self] text in
+        app.beginPrompt("Filter \(place.entityName) (words or predicate): ", text: place.filterText, history: filterHistory.filters,
+                        complete: { [weak self] text in
+            guard let self, let entity = self.context.model.entity(named: place.entityName) else { return nil }
+            return FilterCompletion.complete(text, entity: entity, model: self.context.model)
+        }) { [weak self] text in
             _ = self?.applyFilter(text)
         }
         return .redraw

@@ -150,7 +150,11 @@ extension ToDoApplication: ContextEditing, Marking {
     // MARK: Filtering
 
     func beginFilter() -> EventResult {
-        app.beginPrompt("Filter (words or predicate): ", text: filterText, history: filterHistory.filters) { [weak self] text in
+        app.beginPrompt("Filter (words or predicate): ", text: filterText, history: filterHistory.filters,
+                        complete: { [weak self] text in
+            guard let self, let entity = self.context.model.entity(named: ToDoItem.entityName) else { return nil }
+            return FilterCompletion.complete(text, entity: entity, model: self.context.model)
+        }) { [weak self] text in
             _ = self?.applyFilter(text)
         }
         return .redraw

@@ -134,6 +134,24 @@ struct OverlayTests {
         #expect(submitted == "name CONTAINS 'milk'X", "a recalled entry can be edited")
     }
 
+    @Test("Tab on the prompt asks for a completion at the end of the text; several candidates are listed until the next key")
+    func promptCompletion() {
+        let harness = tableApp()
+        var asked: [String] = []
+        harness.app.beginPrompt("Filter: ", complete: { text in
+            asked.append(text)
+            return text.hasSuffix("na") ? PromptCompletion(text: text + "me") : PromptCompletion(text: text, candidates: ["alpha", "beta"])
+        }) { _ in }
+        var screen = harness.run("na<Tab>")
+        #expect(screen[15] == "Filter: name")
+        screen = harness.run(" x<Tab>")
+        #expect(screen[15].hasPrefix("Filter: name x") && screen[15].hasSuffix(" alpha  beta"), "\(screen[15])")
+        screen = harness.run("<Left><Tab>")
+        #expect(asked == ["na", "name x"], "Tab with the cursor inside the text asks nothing")
+        screen = harness.run("y")
+        #expect(!screen[15].contains("alpha"), "the list goes with the next key")
+    }
+
     @Test("a long paste into the prompt is one change and one undo step, cut to the prompt's length with a notice")
     func promptPaste() {
         let harness = tableApp(size: Size(width: 80, height: 16))

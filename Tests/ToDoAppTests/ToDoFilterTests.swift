@@ -57,6 +57,22 @@ struct ToDoFilterTests: ToDoTesting {
         #expect(FilterHistory.storeKey(URL(string: "postgres://ada:secret@db.local/todo?sslmode=require")!) == "postgres://ada@db.local/todo")
     }
 
+    @Test("Tab on the filter line completes keys, key paths through relationships and the language's words; several are listed")
+    func filterCompletion() throws {
+        let (todo, _) = try launch()
+        var lines = todo.app.runScript("/<C-u>categ<Tab>")
+        #expect(lines.last == "Filter (words or predicate): category")
+        lines = todo.app.runScript(".na<Tab>")
+        #expect(lines.last == "Filter (words or predicate): category.name")
+        lines = todo.app.runScript(" begin<Tab>")
+        #expect(lines.last == "Filter (words or predicate): category.name BEGINSWITH")
+        lines = todo.app.runScript(" 'H' AND co<Tab>")
+        #expect(lines.last?.hasPrefix("Filter (words or predicate): category.name BEGINSWITH 'H' AND co") == true)
+        #expect(lines.last?.hasSuffix(" completed  CONTAINS") == true, "both candidates listed: \(lines.last ?? "")")
+        lines = todo.app.runScript("m<Tab> == NO<Enter>")
+        #expect(screen(lines).contains("filter: category.name BEGINSWITH 'H' AND completed == NO"))
+    }
+
     @Test("/ filters by words in the name, or by a predicate; a bad predicate shows its caret and keeps the filter")
     func filter() throws {
         let (todo, driver) = try launch(seeded: false)

@@ -109,10 +109,12 @@ public final class Application {
     /// cancels, ↑ and ↓ walk `history` (oldest first).
     ///
     ///     app.beginPrompt("/") { text in table.search(text) }
-    public func beginPrompt(_ label: String, text: String = "", history: [String] = [], onChange: ((String) -> Void)? = nil,
+    public func beginPrompt(_ label: String, text: String = "", history: [String] = [],
+                            complete: ((String) -> PromptCompletion?)? = nil, onChange: ((String) -> Void)? = nil,
                             onCancel: (() -> Void)? = nil, onSubmit: @escaping (String) -> Void) {
         let line = PromptLine(label: label, text: text)
         line.history = history
+        line.complete = complete
         line.onChange = onChange
         line.onSubmit = onSubmit
         line.onCancel = onCancel

@@ -16,6 +16,8 @@ public final class PromptLine: View {
     /// Earlier entries, oldest first, that ↑ and ↓ walk through; the text typed before the
     /// first ↑ comes back after the last ↓.
     public var history: [String] = []
+    /// What Tab does with the text: the completed text and, when several fit, their names.
+    public var complete: ((String) -> PromptCompletion?)?
     private var historyIndex: Int?
     private var draft = ""
 
@@ -72,6 +74,15 @@ public final class PromptLine: View {
         case .backspace where state.characters.isEmpty:
             onCancel?()
             return [.handled, .needsRedraw, .closeScreen]
+        case .tab:
+            guard let complete, state.cursor == state.characters.count, let completion = complete(state.text) else { return .handled }
+            notice = completion.candidates.isEmpty ? nil : " " + completion.candidates.prefix(12).joined(separator: "  ")
+                + (completion.candidates.count > 12 ? "  …" : "") + " "
+            if completion.text != state.text {
+                state = TextEditingState(completion.text)
+                onChange?(completion.text)
+            }
+            return .redraw
         case .up, .control("p"):
             guard !history.isEmpty else { return .handled }
             if historyIndex == nil { draft = state.text }
@@ -95,5 +106,17 @@ public final class PromptLine: View {
             if state.apply(key) == .changed { onChange?(state.text) }
             return .redraw
         }
+    }
+}
+
+/// A completion of a prompt's text: the text completed as far as the candidates agree, and
+/// the candidates when there are several.
+public struct PromptCompletion: Equatable, Sendable {
+    public var text: String
+    public var candidates: [String]
+
+    public init(text: String, candidates: [String] = []) {
+        self.text = text
+        self.candidates = candidates
     }
 }
