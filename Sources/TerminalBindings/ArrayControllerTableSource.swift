@@ -79,12 +79,8 @@ public final class ArrayControllerTableSource: TableDataSource {
         let column = key.column
         guard entity.attribute(named: column) != nil || column.contains(".") else { return nil }
         // Text sorts as text, also at the end of a key path through to-one relationships.
-        var owner: Entity? = entity
-        let keys = column.split(separator: ".").map(String.init)
-        for key in keys.dropLast() {
-            owner = owner?.relationship(named: key).flatMap { $0.isToMany ? nil : controller.context.model.entity(named: $0.destinationEntityName) }
-        }
-        let comparison: SortComparison = keys.last.flatMap { owner?.attribute(named: $0) }?.type == .string ? stringComparison : .compare
+        let type = controller.context.model.attribute(atKeyPath: column, from: entity)?.type
+        let comparison: SortComparison = type == .string ? stringComparison : .compare
         return ObjectSortDescriptor(key: column, ascending: key.ascending, comparison: comparison)
     }
 

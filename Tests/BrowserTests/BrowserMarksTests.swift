@@ -5,6 +5,7 @@ import Predicates
 import TerminalUI
 import Browser
 import TestSupport
+import AppShell
 
 /// Marks (`m`, `*`, `~`, `U`), a value set on every marked row (`=`), and deletes that show
 /// what goes with them first.
@@ -83,11 +84,26 @@ extension BrowserTests {
         #expect(json["maker"] as? String == car.string("maker"))
         browser.app.runScript("I")
         #expect(driver.clipboard.last == car.objectID.uriRepresentation.absoluteString)
-        #expect(TerminalDriverSequence.osc52("Café") == "\u{1B}]52;c;Q2Fmw6k=\u{07}")
+        #expect(MemoryDriver.clipboardSequence("Café") == "\u{1B}]52;c;Q2Fmw6k=\u{07}", "OSC 52, the UTF-8 bytes in base 64")
     }
 }
 
-/// The sequence a terminal driver writes for the clipboard.
-enum TerminalDriverSequence {
-    static func osc52(_ text: String) -> String { MemoryDriver.clipboardSequence(text) }
+extension BrowserTests {
+    @Test("beside OSC 52, a copy goes to the clipboard program of a display that runs (xclip here), and to none without a display")
+    func localClipboard() throws {
+        let folder = try Fixtures.temporaryDirectory("clipboard")
+        let received = folder.appendingPathComponent("received.txt")
+        let xclip = folder.appendingPathComponent("xclip")
+        try Data("#!/bin/sh\n[ \"$1 $2\" = \"-selection clipboard\" ] && cat > '\(received.path)'\n".utf8).write(to: xclip)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: xclip.path)
+
+        #expect(LocalClipboard.program(environment: ["PATH": folder.path]) == nil, "no display, no program")
+        #expect(LocalClipboard.program(environment: ["PATH": folder.path, "WAYLAND_DISPLAY": "wayland-0"]) == nil, "no wl-copy here")
+        let display = ["PATH": folder.path, "DISPLAY": ":0"]
+        #expect(LocalClipboard.program(environment: display) == [xclip.path, "-selection", "clipboard"])
+        LocalClipboard.copy("Café au lait", environment: display)
+        let deadline = Date().addingTimeInterval(10)
+        while (try? String(contentsOf: received, encoding: .utf8)) != "Café au lait", Date() < deadline { usleep(20_000) }
+        #expect(try String(contentsOf: received, encoding: .utf8) == "Café au lait")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Predicates
+import TestSupport
 
 @Suite("Sort descriptors")
 struct SortDescriptorTests {
@@ -107,7 +108,7 @@ extension SortDescriptorTests {
     @Test("the case-insensitive localized order agrees with Foundation's collator on names of letters, digits and spaces, and on any other text")
     func localizedOrderAgrees() {
         let pieces = ["Item", "item", "ITEM", " ", "9", "10", "a", "B", "z", "Zoë", "é", "-", "_", "ch", "aa", "ß", "İ", "", "x y", "xy"]
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 0xC011A7E)   // the same texts every run
         var texts: [String] = pieces
         for _ in 0..<2_000 {
             texts.append((0..<Int.random(in: 1...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())

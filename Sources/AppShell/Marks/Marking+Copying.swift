@@ -89,8 +89,8 @@ private enum CopiedPart { case value, row, uri }
 
 /// A clipboard program of the machine the program runs on, used beside OSC 52 where a
 /// display runs (a local desktop session); over SSH there is none and OSC 52 alone carries it.
-enum LocalClipboard {
-    static func copy(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+package enum LocalClipboard {
+    package static func copy(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let command = program(environment: environment) else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
@@ -107,7 +107,7 @@ enum LocalClipboard {
     }
 
     /// The first clipboard program found on `PATH` for the display that runs, if any.
-    static func program(environment: [String: String]) -> [String]? {
+    package static func program(environment: [String: String]) -> [String]? {
         var candidates: [[String]] = []
         if environment["WAYLAND_DISPLAY"] != nil { candidates.append(["wl-copy"]) }
         if environment["DISPLAY"] != nil {

@@ -76,7 +76,7 @@ public struct DeletePreview {
             let object = deleted[next]
             next += 1
             for (i, relationship) in object.entity.relationships.enumerated() where relationship.deleteRule == .cascade {
-                for destination in try Self.destinations(of: object, at: i) where !destination.isDeleted {
+                for destination in try object.relatedObjects(i) where !destination.isDeleted {
                     if deleted.append(destination).inserted { cascadedCounts[destination.entity.name, default: 0] += 1 }
                 }
             }
@@ -84,7 +84,7 @@ public struct DeletePreview {
         var clearedCounts: [String: [String: Set<ObjectIdentifier>]] = [:], danglingCounts = clearedCounts
         for object in deleted {
             for (i, relationship) in object.entity.relationships.enumerated() {
-                let staying = try Self.destinations(of: object, at: i).filter { !$0.isDeleted && !deleted.contains($0) }
+                let staying = try object.relatedObjects(i).filter { !$0.isDeleted && !deleted.contains($0) }
                 guard !staying.isEmpty else { continue }
                 switch relationship.deleteRule {
                 case .deny:
@@ -114,13 +114,6 @@ public struct DeletePreview {
         }
         cleared = clearings(clearedCounts)
         dangling = clearings(danglingCounts)
-    }
-
-    private static func destinations(of object: ManagedObject, at index: Int) throws -> [ManagedObject] {
-        if object.entity.relationships[index].isToMany { return Array(try object.toManyMembers(index)) }
-        try object.fireFault()
-        if case .toOne(let destination) = object.relationshipValues[index] { return destination.map { [$0] } ?? [] }
-        return []
     }
 
     /// The preview in words, a line each: what goes, what is cleared, what refuses.

@@ -63,13 +63,7 @@ extension ManagedObjectContext {
             case .deny, .noAction:
                 continue
             case .nullify, .cascade:
-                let destinations: [ManagedObject]
-                if relationship.isToMany {
-                    destinations = Array((try? object.toManyMembers(i)) ?? [])
-                } else {
-                    try? object.fireFault()
-                    if case .toOne(let d) = object.relationshipValues[i] { destinations = d.map { [$0] } ?? [] } else { destinations = [] }
-                }
+                let destinations = (try? object.relatedObjects(i)) ?? []
                 if relationship.deleteRule == .cascade {
                     for d in destinations where d.status == .clean || d.status == .inserted { delete(d) }
                 }

@@ -76,11 +76,7 @@ public struct ValueCounts: Sendable {
         self.keyPath = keyPath
         self.bucketing = bucketing
         isCut = false
-        let range = try context.fetchDictionaries(FetchRequest(entityName: entityName, predicate: predicate, resultType: .dictionaries, propertiesToFetch: [
-            .expression(ExpressionDescription(name: "minimum", expression: .function("min:", [.keyPath(keyPath)]), resultType: type)),
-            .expression(ExpressionDescription(name: "maximum", expression: .function("max:", [.keyPath(keyPath)]), resultType: type)),
-        ])).first ?? [:]
-        let (minimum, maximum) = (range["minimum"] ?? .null, range["maximum"] ?? .null)
+        let (minimum, maximum) = try ValueStatistics.range(keyPath, type: type, entityName: entityName, predicate: predicate, in: context)
         let bounds = minimum == .null ? [] : try bucketing.bounds(from: minimum, to: maximum, type: type)
         let integral = bounds.allSatisfy { if case .int = $0 { true } else { false } }
         let bucket = ExpressionDescription(name: Self.bucketName, expression: ValueBucketing.expression(keyPath, bounds: bounds),
@@ -146,10 +142,7 @@ public struct ValueStatistics: Sendable {
 
     public init(keyPath: String, type: AttributeType, entityName: String, predicate: ObjectPredicate?,
                 in context: ManagedObjectContext) throws {
-        var properties: [FetchProperty] = [
-            .expression(ExpressionDescription(name: "minimum", expression: .function("min:", [.keyPath(keyPath)]), resultType: type)),
-            .expression(ExpressionDescription(name: "maximum", expression: .function("max:", [.keyPath(keyPath)]), resultType: type)),
-        ]
+        var properties = Self.rangeProperties(keyPath, type: type)
         let isNumber = type.isInteger || [.double, .float, .decimal].contains(type)
         if isNumber {
             properties.append(.expression(ExpressionDescription(name: "mean", expression: .function("average:", [.keyPath(keyPath)]),
@@ -163,5 +156,20 @@ public struct ValueStatistics: Sendable {
         count = try context.count(for: FetchRequest(entityName: entityName, predicate: predicate))
         let isNil = ValueCounts.predicate(keyPath, equalTo: .null)
         nilCount = try context.count(for: FetchRequest(entityName: entityName, predicate: predicate.map { .and([$0, isNil]) } ?? isNil))
+    }
+
+    /// The least and greatest value of a key path among the objects matched (nil, nil when none has one).
+    static func range(_ keyPath: String, type: AttributeType, entityName: String, predicate: ObjectPredicate?,
+                      in context: ManagedObjectContext) throws -> (ObjectValue, ObjectValue) {
+        let row = try context.fetchDictionaries(FetchRequest(entityName: entityName, predicate: predicate, resultType: .dictionaries,
+                                                             propertiesToFetch: rangeProperties(keyPath, type: type))).first ?? [:]
+        return (row["minimum"] ?? .null, row["maximum"] ?? .null)
+    }
+
+    private static func rangeProperties(_ keyPath: String, type: AttributeType) -> [FetchProperty] {
+        [
+            .expression(ExpressionDescription(name: "minimum", expression: .function("min:", [.keyPath(keyPath)]), resultType: type)),
+            .expression(ExpressionDescription(name: "maximum", expression: .function("max:", [.keyPath(keyPath)]), resultType: type)),
+        ]
     }
 }

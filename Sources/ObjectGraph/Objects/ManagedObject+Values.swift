@@ -204,6 +204,15 @@ extension ManagedObject {
         try context.fulfillFault(self)
     }
 
+    /// The objects a relationship holds, by index: a to-many's members, a to-one's
+    /// destination (the object's fault fired to read it); loaded as needed.
+    func relatedObjects(_ index: Int) throws -> [ManagedObject] {
+        if entity.relationships[index].isToMany { return Array(try toManyMembers(index)) }
+        try fireFault()
+        if case .toOne(let destination) = relationshipValues[index] { return destination.map { [$0] } ?? [] }
+        return []
+    }
+
     /// The members of a to-many relationship, loading them if needed.
     func toManyMembers(_ index: Int) throws -> OrderedSet<ManagedObject> {
         switch relationshipValues[index] {

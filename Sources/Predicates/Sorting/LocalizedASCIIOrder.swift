@@ -21,20 +21,10 @@ package enum LocalizedASCIIOrder {
 
     /// The collator's answer for two texts of the alphabet, or nil for any other text.
     static func compare(_ a: String, _ b: String) -> ComparisonResult? {
-        guard let places else { return nil }
-        var x = a, y = b
-        return x.withUTF8 { u in
-            y.withUTF8 { v in
-                // Every character first: a later one outside the alphabet (a combining mark)
-                // could change how an earlier one sorts.
-                for byte in u where places[Int(byte)] == 0 { return nil }
-                for byte in v where places[Int(byte)] == 0 { return nil }
-                for (p, q) in zip(u, v) where places[Int(p)] != places[Int(q)] {
-                    return places[Int(p)] < places[Int(q)] ? .orderedAscending : .orderedDescending
-                }
-                return u.count == v.count ? .orderedSame : u.count < v.count ? .orderedAscending : .orderedDescending
-            }
-        }
+        // Every character first: a later one outside the alphabet (a combining mark) could
+        // change how an earlier one sorts.
+        guard let places, a.utf8.allSatisfy({ places[Int($0)] != 0 }), b.utf8.allSatisfy({ places[Int($0)] != 0 }) else { return nil }
+        return order(a, b, places)
     }
 
     private static func verifiedPlaces() -> [UInt8]? {
