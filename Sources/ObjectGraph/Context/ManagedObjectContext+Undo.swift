@@ -49,7 +49,7 @@ extension ManagedObjectContext {
     /// since the change may have moved on: an insertion undone after it was saved deletes the
     /// object from the store at the next save, and a deletion undone after it was saved
     /// inserts the object again, under a new ID, with its values and relationships.
-    private func restoreStatus(_ object: ManagedObject, to target: ManagedObject.Status) {
+    func restoreStatus(_ object: ManagedObject, to target: ManagedObject.Status) {
         let bringsBack = target == .clean || target == .inserted
         switch (bringsBack, object.status) {
         case (true, .clean), (true, .inserted), (false, .deleted), (false, .invalid):

@@ -98,25 +98,34 @@ extension SQLiteStore: HistoryTrackingStore {
     }
 
     /// Records rows a transaction inserted, a statement per run of consecutive keys of a
-    /// table: a save's new rows take consecutive keys, so that is mostly one per table.
+    /// table: a save's new rows take consecutive keys, so that is mostly one per table. An
+    /// update the join tables' triggers recorded for a new row (a new tag given its books)
+    /// goes: the insert says it all.
     func recordInserts(_ ids: [ManagedObjectID], transaction: Int64, in db: Database) throws {
         guard !ids.isEmpty else { return }
         let history = historySchema
-        var keysByTable: [String: [Int64]] = [:]
+        var keysByTable: [String: (table: StoreSchema.Table, keys: [Int64])] = [:]
         for id in ids {
-            guard let table = schema.mapping(for: id.entityName)?.table.name, let key = id.primaryKey else { continue }
-            keysByTable[table, default: []].append(key)
+            guard let table = schema.mapping(for: id.entityName)?.table, let key = id.primaryKey else { continue }
+            keysByTable[table.name, default: (table, [])].keys.append(key)
         }
-        for (table, keys) in keysByTable.sorted(by: { $0.key < $1.key }) {
-            let statement = try db.cachedStatement(sql: history.insertedRows(of: table).sqlite)
+        for (name, (table, keys)) in keysByTable.sorted(by: { $0.key < $1.key }) {
+            let statement = try db.cachedStatement(sql: history.insertedRows(of: name).sqlite)
+            let numbers = table.entityNumbers.map(String.init).joined(separator: ", ")
+            let updates = try db.cachedStatement(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID = ? AND ZENTITYPK BETWEEN ? AND ? "
+                + "AND ZCHANGETYPE = 1 AND ZENTITY IN (\(numbers))")
             let sorted = keys.sorted()
             var first = sorted[0], last = sorted[0]
+            func record() throws {
+                try updates.execute(arguments: [transaction, first, last])
+                try statement.execute(arguments: [transaction, first, last])
+            }
             for key in sorted.dropFirst() {
                 if key == last + 1 { last = key; continue }
-                try statement.execute(arguments: [transaction, first, last])
+                try record()
                 (first, last) = (key, key)
             }
-            try statement.execute(arguments: [transaction, first, last])
+            try record()
         }
     }
 
