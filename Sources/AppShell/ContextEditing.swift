@@ -41,7 +41,8 @@ extension ContextEditing {
         updateStatus()
     }
 
-    /// Undo, redo and save, as commands named `<prefix>.undo`, `.redo` and `.save`.
+    /// Undo, redo, save and the pending changes, as commands named `<prefix>.undo`, `.redo`,
+    /// `.save` and `.changes`.
     package func editingCommands(prefix: String) -> [Command] {
         [
             Command("\(prefix).undo", title: "Undo", keys: [.character("u")], hint: "Undo") { [weak self] in
@@ -53,6 +54,7 @@ extension ContextEditing {
             Command("\(prefix).save", title: "Save", keys: [.control("s"), .function(2)], hint: "Save") { [weak self] in
                 self?.save() ?? .ignored
             },
+            changesCommand(prefix: prefix),
         ]
     }
 
@@ -105,6 +107,7 @@ extension ContextEditing {
         app.menuBar = MenuBar([
             Menu("File", items: [
                 MenuItem("Save", command: "\(prefix).save"),
+                MenuItem("Changes…", command: "\(prefix).changes"),
                 MenuItem("Import…", command: "\(prefix).import"),
                 MenuItem("Export…", command: "\(prefix).export"),
                 MenuItem("Quit", command: "app.quit"),

@@ -42,6 +42,7 @@ final class CountingTableSource: TableDataSource {
 
     func forgetCounts() { counts = [:] }
 
+    func emphasis(row: Int, column: String) -> CellEmphasis { base.emphasis(row: row, column: column) }
     func editor(row: Int, column: String) -> EditorKind? { base.editor(row: row, column: column) }
     func setValue(_ value: CellValue, row: Int, column: String) throws { try base.setValue(value, row: row, column: column) }
     func sort(by column: String, ascending: Bool) -> Bool { base.sort(by: column, ascending: ascending) }

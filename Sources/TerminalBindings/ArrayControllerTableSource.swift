@@ -42,6 +42,13 @@ public final class ArrayControllerTableSource: TableDataSource {
         return CellValue((try? object.value(forKeyPath: column)) ?? .null)
     }
 
+    /// A value not yet saved stands out: every cell of a new object, a changed attribute or
+    /// relationship of another.
+    public func emphasis(row: Int, column: String) -> CellEmphasis {
+        guard !column.contains("."), let object = controller.arrangedObject(at: row), object.hasUnsavedValue(forKey: column) else { return .none }
+        return .modified
+    }
+
     public func editor(row: Int, column: String) -> EditorKind? {
         guard controller.isEditable, let object = controller.arrangedObject(at: row) else { return .readOnly }
         if let attribute = object.entity.attribute(named: column) { return EditorKind(for: attribute) }

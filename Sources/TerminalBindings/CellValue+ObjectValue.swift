@@ -62,8 +62,8 @@ extension CellValue {
     }
 
     /// `name`, `title` or `label`; else the first stored string attribute (a person's
-    /// `firstName`); else entity and key.
-    private static func plainName(_ object: ManagedObject) -> String {
+    /// `firstName`); else entity and key — whether or not the object is still there.
+    public static func plainName(_ object: ManagedObject) -> String {
         let entity = object.entity
         var keys = ["name", "title", "label"].filter { entity.attribute(named: $0) != nil }
         if keys.isEmpty, let first = entity.attributes.first(where: { $0.type == .string && !$0.isTransient }) {

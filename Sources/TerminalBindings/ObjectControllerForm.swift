@@ -89,15 +89,17 @@ public final class ObjectControllerForm: FormEditSession {
             labels = CellValue.choiceLabels(for: listed)
             editor = .choice([""] + labels)
         }
-        return FormField(key, label: label, editor: editor, format: format,
-                         get: { self.cellValue(key) },
-                         set: { value in
-                             if case .text(let name) = value, let i = labels.firstIndex(of: name), !listed[i].isDeleted {
-                                 try self.set(value, key: key, choices: { listed })
-                             } else {
-                                 try self.set(value, key: key, choices: choices)
-                             }
-                         })
+        var field = FormField(key, label: label, editor: editor, format: format,
+                              get: { self.cellValue(key) },
+                              set: { value in
+                                  if case .text(let name) = value, let i = labels.firstIndex(of: name), !listed[i].isDeleted {
+                                      try self.set(value, key: key, choices: { listed })
+                                  } else {
+                                      try self.set(value, key: key, choices: choices)
+                                  }
+                              })
+        field.isChanged = { self.editedObjects.contains { $0.hasUnsavedValue(forKey: key) } }
+        return field
     }
 
     /// What a field shows for a key.

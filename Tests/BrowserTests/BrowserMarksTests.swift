@@ -107,3 +107,48 @@ extension BrowserTests {
         #expect(try String(contentsOf: received, encoding: .utf8) == "Café au lait")
     }
 }
+
+extension BrowserTests {
+    @Test("changed cells stand out; P lists what Ctrl-S will save, r reverts one change (u undoes it), Ctrl-S saves the rest")
+    func pendingChanges() throws {
+        let (browser, driver) = try launch(entity: "Person")
+        let first = try #require(browser.objects?.arrangedObject(at: 0))
+        let saved = first.string("firstName")
+        browser.app.runScript("<Enter><C-u>Zed<Enter>")
+        let row = try #require(browser.objects?.arrangedIndex(of: first))
+        browser.objectTable.select(row: row == 0 ? 1 : 0)      // off the row: its selection would hide the mark
+        let lines = browser.app.runScript("")
+        let screen = try #require(driver.screen)
+        func style(of name: String) throws -> Style {
+            let y = try #require(lines.firstIndex { $0.contains("│\(name) ") })
+            let x = Array(lines[y]).firstIndex(of: Character(String(name.prefix(1))))!
+            return screen[x, y].style
+        }
+        #expect(try style(of: "Zed") == browser.app.theme.modified, "the changed name")
+        #expect(try style(of: "Mark") != browser.app.theme.modified, "an unchanged name")
+        browser.objectTable.select(row: 0)
+
+        let doomed = try #require(browser.objects?.arrangedObject(at: 1)?.string("firstName"))
+        browser.app.runScript("jd")
+        browser.app.runScript("<Enter>")                          // the third person deleted, after the panel
+        browser.app.runScript("aYan<Enter>")
+        #expect(try people(browser) == 20, "one added, one deleted")
+        assertScreen(browser.app.runScript("P"), snapshot: "browser-pending-changes", target: "BrowserTests")
+
+        // The first line is the new person, then the changed name: reverted, the name is as saved.
+        browser.app.runScript("jr")
+        #expect(first.string("firstName") == saved)
+        #expect(driver.screenLines.last?.contains("Reverted firstName of Person “\(saved ?? "")” — u undoes") == true, "\(driver.screenLines.last ?? "")")
+        #expect(driver.screenLines.contains { $0.contains("1 added · 1 changed field · 1 deleted ·") }, "the car that lost its owner is left")
+        browser.app.runScript("u")
+        #expect(first.string("firstName") == "Zed", "undo takes the revert back")
+        // The new person (no last name: the save would refuse it) reverted: gone.
+        browser.app.runScript("gr")
+        #expect(try people(browser) == 19)
+        browser.app.runScript("<C-s>")
+        #expect(!browser.context.hasChanges)
+        #expect(driver.screenLines.contains { $0.contains("Nothing to save") }, "the panel follows the save")
+        let stored = try storedFirstNames()
+        #expect(stored.contains("Zed") && !stored.contains("Yan") && !stored.contains(doomed) && stored.count == 19)
+    }
+}

@@ -47,16 +47,17 @@ struct ToDoItemTests: ToDoTesting {
     func menusShowKeys() throws {
         let (todo, _) = try launch()
         var lines = todo.app.runScript("<F9>")
-        #expect(lines[2].hasPrefix("│ Save     Ctrl-S, F2 │"), "\(lines[2])")
-        #expect(lines[3].hasPrefix("│ Import…             │"), "\(lines[3])")
-        #expect(lines[5].hasPrefix("│ Quit      q, Ctrl-Q │"), "\(lines[5])")
+        #expect(lines[2].hasPrefix("│ Save      Ctrl-S, F2 │"), "\(lines[2])")
+        #expect(lines[3].hasPrefix("│ Changes…           P │"), "\(lines[3])")
+        #expect(lines[4].hasPrefix("│ Import…              │"), "\(lines[4])")
+        #expect(lines[6].hasPrefix("│ Quit       q, Ctrl-Q │"), "\(lines[6])")
         lines = todo.app.runScript("<Right>")
         #expect(lines.contains { $0.contains("│ Add item                  a, Ins │") })
         #expect(lines.contains { $0.contains("│ Undo                           u │") })
         todo.app.runScript("<Esc>")
         todo.app.keyMap.rebind("todo.save", to: [.control("w")])
         lines = todo.app.runScript("<F9>")
-        #expect(lines[2].hasPrefix("│ Save        Ctrl-W │"), "\(lines[2])")
+        #expect(lines[2].hasPrefix("│ Save         Ctrl-W │"), "\(lines[2])")
     }
 
     @Test("the item column takes the width the other columns leave: a long name shows whole, and no blank column follows")
@@ -122,6 +123,24 @@ struct ToDoItemTests: ToDoTesting {
         #expect(names(todo) == ["buy milk", "mmm middle", "zebra"])
         #expect(todo.items.selectedObjects.first?.string("name") == "mmm middle")
         #expect(todo.table.state.selectedRow == 1)
+    }
+
+    @Test("P lists the pending changes of the items, r reverts one and Esc closes the panel; what is left saves")
+    func pendingChanges() throws {
+        let (todo, driver) = try launch(seeded: false)
+        todo.app.runScript("aEggs<Enter>aMilk<Enter><C-s>")
+        todo.app.runScript("g<Enter><C-u>Brown eggs<Enter>")
+        todo.app.runScript("aBread<Enter>")
+        let panel = screen(todo.app.runScript("P"))
+        #expect(panel.contains("1 added · 1 changed field"), "\(panel)")
+        #expect(panel.contains("│+ added  │ToDo “Bread”            │              │                             │name: Bread"), "\(panel)")
+        #expect(panel.contains("│~ changed│ToDo “Brown eggs”       │name          │Eggs                         │Brown eggs"), "\(panel)")
+        todo.app.runScript("jr")
+        #expect(Set(names(todo)) == ["Eggs", "Milk", "Bread"])
+        #expect(driver.screenLines.last?.contains("Reverted name of") == true, "\(driver.screenLines.last ?? "")")
+        todo.app.runScript("<Esc><C-s>")
+        #expect(!todo.context.hasChanges)
+        #expect(!screen(driver.screenLines).contains("Pending changes"))
     }
 
     @Test("pasted text is typed into the open editor, line breaks as spaces; with no editor open it is refused, not run as keys")

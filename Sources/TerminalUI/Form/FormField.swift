@@ -14,6 +14,8 @@ public struct FormField {
     public var nilText: String?
     public let get: () -> CellValue
     public let set: (CellValue) throws -> Void
+    /// Whether the value is changed and not yet saved: it is drawn in the theme's `modified` style.
+    public var isChanged: (() -> Bool)?
 
     public init(_ id: String, label: String, editor: EditorKind = .text, format: ValueFormat? = nil,
                 get: @escaping () -> CellValue, set: @escaping (CellValue) throws -> Void = { _ in throw ReadOnlyError() }) {

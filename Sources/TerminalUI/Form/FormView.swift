@@ -79,6 +79,7 @@ public final class FormView: View {
             if field.editor == .readOnly || (isNil && !(focused && hasFocus)) { style = theme.dimmed }
             else if focused && hasFocus { style = theme.selection }
             else if focused { style = theme.inactiveSelection }
+            else if field.isChanged?() == true { style = theme.modified }
             else { style = theme.normal }
             let shown = focused ? max(text.displayWidth, 1) : text.displayWidth
             canvas.write(text, x: valueX, y: y, width: min(valueWidth, max(shown, focused ? 12 : 0)), style: style)
