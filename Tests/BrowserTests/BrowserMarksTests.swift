@@ -152,3 +152,55 @@ extension BrowserTests {
         #expect(stored.contains("Zed") && !stored.contains("Yan") && !stored.contains(doomed) && stored.count == 19)
     }
 }
+
+extension BrowserTests {
+    @Test("X writes the rows shown — the filter's, in the sort's order, the visible columns — to CSV; with marks, the marks to JSON")
+    func exportsTheView() throws {
+        let (browser, driver) = try launch()
+        let folder = try Fixtures.temporaryDirectory("export-view")
+        browser.app.runScript("/maker == \"FIAT\"<Enter>")
+        let plate = try #require(browser.objectTable.columns.firstIndex { $0.id == "numberPlate" })
+        browser.objectTable.select(column: plate)
+        browser.app.runScript("s")                                   // by number plate
+        browser.app.runScript("X")
+        #expect(driver.screenLines.last?.contains("Export the 103 Car shown to (.csv or .json): Car.csv") == true, "\(driver.screenLines.last ?? "")")
+        let csv = folder.appendingPathComponent("fiat.csv")
+        browser.app.runScript("<C-u>\(csv.path)<Enter>")
+        #expect(driver.screenLines.last?.contains("Exported 103 rows to \(csv.path)") == true, "\(driver.screenLines.last ?? "")")
+        let lines = try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").map(String.init)
+        let visible = browser.objectTable.columns.filter { !$0.isHidden }.map(\.id)
+        #expect(lines.first == (["@id"] + visible).joined(separator: ","))
+        #expect(lines.count == 104)
+        let shown = try (0..<103).map { try #require(browser.objects?.arrangedObject(at: $0)) }
+        #expect(lines.dropFirst().map { String($0.prefix { $0 != "," }) } == shown.map { $0.objectID.uriRepresentation.absoluteString },
+                "the rows in the view's order")
+
+        // The marks, to JSON: only they, as objects with the same keys.
+        browser.app.runScript("mmm")
+        let marked = shown.filter { browser.marks.contains($0.objectID) }.map { $0.objectID.uriRepresentation.absoluteString }
+        #expect(marked.count == 3)
+        let json = folder.appendingPathComponent("marked.json")
+        browser.app.runScript("X<C-u>\(json.path)<Enter>")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [[String: Any]])
+        #expect(rows.map { $0["@id"] as? String } == marked, "the marks, in the view's order")
+        #expect(rows.first?["maker"] as? String == "FIAT")
+        #expect(Set(rows.first?.keys ?? [:].keys) == Set(["@id"] + visible))
+    }
+
+    @Test("with unsaved changes the export writes the rows as shown, changes included; a folder that does not exist exports nothing and says why")
+    func exportsUnsavedRows() throws {
+        let (browser, driver) = try launch(entity: "Person")
+        let folder = try Fixtures.temporaryDirectory("export-view")
+        browser.app.runScript("<Enter><C-u>Zed<Enter>")
+        let csv = folder.appendingPathComponent("people.csv")
+        browser.app.runScript("X<C-u>\(csv.path)<Enter>")
+        let text = try String(contentsOf: csv, encoding: .utf8)
+        #expect(text.contains(",Zed,"))
+        #expect(text.split(separator: "\n").count == 21)
+        let nowhere = folder.appendingPathComponent("no/such/people.csv")
+        let screen = browser.app.runScript("X<C-u>\(nowhere.path)<Enter>").joined(separator: "\n")
+        #expect(screen.contains("Nothing exported"), "\(screen)")
+        #expect(!FileManager.default.fileExists(atPath: nowhere.path))
+        #expect(driver.screenLines.count > 0)
+    }
+}

@@ -33,8 +33,8 @@ extension Marking {
         }
     }
 
-    /// `m`, `*`, `~`, `U` and `=`, named `<prefix>.mark` and so on, for the marked table's
-    /// `extraCommands`.
+    /// `m`, `*`, `~`, `U`, `=` and `X`, named `<prefix>.mark` and so on, for the marked
+    /// table's `extraCommands`.
     package func markingCommands(prefix: String) -> [Command] {
         [
             Command("\(prefix).mark", title: "Mark or unmark the row, then the next", keys: [.character("m")]) { [weak self] in
@@ -55,6 +55,7 @@ extension Marking {
                     keys: [.character("=")]) { [weak self] in
                 self?.setColumnOnMarked() ?? .ignored
             },
+            exportViewCommand(prefix: prefix),
         ]
     }
 
