@@ -20,6 +20,12 @@ extension BrowserApplication: ContextEditing, Marking {
             Command("browser.delete", title: "Delete the marked or selected objects, after showing what goes with them", keys: [.character("d"), .delete], hint: "Delete") { [weak self] in
                 self?.deleteSelectedObjects() ?? .ignored
             },
+            Command("browser.addMarked", title: "Add the marked objects to the relationship followed", keys: [.character("A")]) { [weak self] in
+                self?.changeMembership(adding: true) ?? .ignored
+            },
+            Command("browser.removeMarked", title: "Take the marked objects out of the relationship followed", keys: [.character("R")]) { [weak self] in
+                self?.changeMembership(adding: false) ?? .ignored
+            },
         ]) + [
             Command("browser.filter", title: "Filter: words, or a predicate", keys: [.character("/")], hint: "Filter") { [weak self] in
                 self?.beginFilter() ?? .ignored
@@ -152,6 +158,46 @@ extension BrowserApplication: ContextEditing, Marking {
         }
         confirmDelete(selected, what: selected.count == 1 ? "\(selected[0].entity.name) “\(CellValue.displayName(selected[0]))”" : "\(selected.count) objects",
                       delete: remove)
+        return .redraw
+    }
+
+    /// `A` and `R` in a to-many relationship followed (`Person “Ross” › cars`): the marked
+    /// objects of its destination join it, or leave it (deleting nothing), one step to undo;
+    /// their inverse follows (a car added to Ross's leaves its former owner's).
+    func changeMembership(adding: Bool) -> EventResult {
+        guard !isReadOnly else { return refuseReadOnly() }
+        guard let owner = place.owner?.object, let key = place.relationship,
+              let relationship = owner.entity.relationship(named: key) else {
+            app.showMessage("Follow a to-many relationship first (Enter on its cell); then \(adding ? "A adds the marked objects to it" : "R takes them out")",
+                            isError: true)
+            return .redraw
+        }
+        let destination = relationship.destinationEntityName
+        let marked = marks.objects(in: context).filter { $0.entity.isKind(of: destination) }
+        guard commitEdits() else { return .handled }
+        guard !marked.isEmpty else {
+            app.showMessage("Mark \(destination) objects first (m), in this list or in \(destination)'s", isError: true)
+            return .redraw
+        }
+        let members = owner.objects(key)
+        let present = Set(members.map(ObjectIdentifier.init))
+        let changed = marked.filter { present.contains(ObjectIdentifier($0)) != adding }
+        guard !changed.isEmpty else {
+            app.showMessage("Every marked \(destination) is \(adding ? "in" : "out of") \(place.scopeLabel ?? key) already")
+            return .redraw
+        }
+        let leaving = Set(changed.map(ObjectIdentifier.init))
+        let after = adding ? members + changed : members.filter { !leaving.contains(ObjectIdentifier($0)) }
+        do {
+            try inOneUndoStep { try owner.setValue(ObjectValue.array(after.map { .object($0) }), forKey: key) }
+        } catch {
+            endEvent()
+            app.showMessage("Cannot change \(key): \(error)", isError: true)
+            return .redraw
+        }
+        endEvent()
+        let what = "\(changed.count) marked \(destination)"
+        app.showMessage(adding ? "Added \(what) to \(place.scopeLabel ?? key) — u undoes" : "Took \(what) out of \(place.scopeLabel ?? key) — u undoes")
         return .redraw
     }
 

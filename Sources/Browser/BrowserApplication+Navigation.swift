@@ -70,7 +70,8 @@ extension BrowserApplication {
                 scope = .comparison(ComparisonPredicate(.evaluatedObject, .in, .constant(.array(members.map { .object($0) }))))
             }
             next = Place(entityName: relationship.destinationEntityName, scope: scope,
-                         scopeLabel: "\(object.entity.name) “\(name)” › \(relationship.name)", owner: (object, inverseName))
+                         scopeLabel: "\(object.entity.name) “\(name)” › \(relationship.name)", owner: (object, inverseName),
+                         relationship: relationship.name)
         } else {
             guard let destination = object.object(relationship.name) else {
                 app.showMessage("\(name) has no \(relationship.name)")

@@ -66,6 +66,9 @@ public final class BrowserApplication {
         /// The object whose to-many relationship is shown, and the relationship back to it
         /// that an added object gets; nil when the relationship has no inverse.
         var owner: (object: ManagedObject, inverse: String?)?
+        /// The owner's to-many relationship shown here, which `A` and `R` add marks to and
+        /// take them out of.
+        var relationship: String?
         var filterText = ""
         var sortDescriptors: [ObjectSortDescriptor] = []
         /// The object to select on arrival.

@@ -204,3 +204,45 @@ extension BrowserTests {
         #expect(driver.screenLines.count > 0)
     }
 }
+
+extension BrowserTests {
+    @Test("in a to-many relationship followed, A adds the marked objects to it and R takes them out; each one step to undo")
+    func marksJoinAndLeaveARelationship() throws {
+        let (browser, driver) = try launch(entity: "Person")
+        browser.app.runScript("Gllll<Enter>")                     // Ross's 2 cars
+        let ross = try #require(browser.objects?.arrangedObject(at: 0)?.object("owner"))
+        let others = try browser.context.fetch(FetchRequest(entityName: "Car", predicate: try ObjectPredicate(format: "owner != %@", ross),
+                                                            sortDescriptors: [ObjectSortDescriptor(key: "numberPlate")], fetchLimit: 3))
+        let formerOwners = others.map { $0.object("owner") }
+        browser.marks.mark(others.map(\.objectID))
+        browser.app.runScript("A")
+        #expect(browser.objects?.arrangedCount == 5, "the three marked cars join Ross's two")
+        #expect(others.allSatisfy { $0.object("owner") === ross })
+        #expect(driver.screenLines.last?.contains("Added 3 marked Car to Person “Ross” › cars — u undoes") == true, "\(driver.screenLines.last ?? "")")
+        browser.app.runScript("A")
+        #expect(driver.screenLines.last?.contains("Every marked Car is in Person “Ross” › cars already") == true)
+
+        browser.marks.clear()
+        browser.app.runScript("gmR")                              // the first car marked, and taken out
+        #expect(browser.objects?.arrangedCount == 4)
+        #expect(try browser.context.count(for: FetchRequest(entityName: "Car")) == 125, "taken out, not deleted")
+        browser.app.runScript("uu")
+        #expect(zip(others, formerOwners).allSatisfy { $0.object("owner") === $1 }, "two undos: back with their owners")
+        #expect(browser.objects?.arrangedCount == 2)
+    }
+
+    @Test("= on a to-one column gives every marked row the selected row's destination; A outside a relationship says what it is for")
+    func setRelationshipOnMarked() throws {
+        let (browser, driver) = try launch()
+        let owner = try #require(browser.objectTable.columns.firstIndex { $0.id == "owner" })
+        browser.objectTable.select(column: owner)
+        browser.app.runScript("mmm")
+        let marked = browser.marks.objects(in: browser.context)
+        browser.app.runScript("j=")
+        let chosen = browser.objects?.selectedObjects.first?.object("owner")
+        #expect(chosen != nil && marked.allSatisfy { $0.object("owner") === chosen })
+        #expect(driver.screenLines.last?.contains("on 3 marked — u undoes") == true, "\(driver.screenLines.last ?? "")")
+        browser.app.runScript("A")
+        #expect(driver.screenLines.last?.contains("Follow a to-many relationship first") == true)
+    }
+}

@@ -92,24 +92,34 @@ extension Marking {
         guard commitEdits(), let controller = markedController,
               let source = controller.arrangedObject(at: markedTable.state.selectedRow) else { return .handled }
         let column = markedTable.columns[markedTable.state.selectedColumn]
-        guard let attribute = source.entity.attribute(named: column.id), !attribute.isTransient else {
-            app.showMessage("\(column.title) is not an attribute that can be set on many rows", isError: true)
+        // An attribute, or a to-one relationship: the marked objects join the selected row's
+        // destination (its to-many inverse), or leave theirs for nil.
+        let attribute = source.entity.attribute(named: column.id)
+        let toOne = source.entity.relationship(named: column.id).flatMap { $0.isToMany ? nil : $0 }
+        guard attribute.map({ !$0.isTransient }) ?? (toOne != nil) else {
+            app.showMessage("\(column.title) is not an attribute or to-one relationship that can be set on many rows", isError: true)
             return .redraw
         }
-        let value = (try? source.value(forKey: attribute.name)) ?? .null
-        let targets = marks.objects(in: context).filter { $0.entity.attribute(named: attribute.name) != nil }
+        let key = column.id
+        let value = (try? source.value(forKey: key)) ?? .null
+        let targets = marks.objects(in: context).filter { object in
+            attribute != nil ? object.entity.attribute(named: key) != nil
+                : object.entity.relationship(named: key)?.destinationEntityName == toOne?.destinationEntityName
+        }
         guard !targets.isEmpty else {
-            app.showMessage("No marked object has \(attribute.name)", isError: true)
+            app.showMessage("No marked object has \(key)", isError: true)
             return .redraw
         }
         for object in targets {
-            if let failure = object.validateValue(value, forKey: attribute.name).first {
+            if let failure = object.validateValue(value, forKey: key).first {
                 app.showMessage("Nothing set: \(CellValue.keyName(object)) refuses it: \(failure.reason)", isError: true)
                 return .redraw
             }
         }
         do {
-            for object in targets { try object.setValue(value, forKey: attribute.name) }
+            try inOneUndoStep {
+                for object in targets { try object.setValue(value, forKey: key) }
+            }
         } catch {
             endEvent()
             app.showMessage("Not set on every marked object (u undoes what was): \(error)", isError: true)
@@ -117,7 +127,7 @@ extension Marking {
         }
         endEvent()
         let shown = ValueFormat.automatic.string(for: CellValue(value))
-        app.showMessage("Set \(attribute.name) to \(value == .null ? "nil" : shown) on \(targets.count) marked — u undoes")
+        app.showMessage("Set \(key) to \(value == .null ? "nil" : shown) on \(targets.count) marked — u undoes")
         return .redraw
     }
 
