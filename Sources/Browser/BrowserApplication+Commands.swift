@@ -7,9 +7,11 @@ import Predicates
 import TerminalBindings
 import TerminalUI
 
-extension BrowserApplication: ContextEditing, Marking {
+extension BrowserApplication: ContextEditing, Marking, SavedFiltering {
     package var markedTable: TableView { objectTable }
     package var markedController: ArrayController? { objects }
+    package var filteredEntityName: String { place.entityName }
+    package var currentFilterText: String { place.filterText }
 
     /// The object table's own commands (it is rebuilt for each entity).
     func objectCommands() -> [Command] {
@@ -64,6 +66,7 @@ extension BrowserApplication: ContextEditing, Marking {
             Command("browser.clearFilter", title: "Clear the filter", keys: []) { [weak self] in
                 self?.applyFilter("") ?? .ignored
             },
+            savedFiltersCommand(prefix: "browser"),
         ]
         for command in global { app.keyMap.add(command) }
     }
@@ -216,20 +219,18 @@ extension BrowserApplication: ContextEditing, Marking {
 
     func beginFilter() -> EventResult {
         app.beginPrompt("Filter \(place.entityName) (words or predicate): ", text: place.filterText, history: filterHistory.filters,
-                        complete: { [weak self] text in
-            guard let self, let entity = self.context.model.entity(named: place.entityName) else { return nil }
-            return FilterCompletion.complete(text, entity: entity, model: self.context.model)
-        }) { [weak self] text in
+                        complete: { [weak self] text in self?.completeFilter(text) }) { [weak self] text in
             _ = self?.applyFilter(text)
         }
         return .redraw
     }
 
-    /// Filters the objects shown: plain words match any string attribute, anything else is a
-    /// predicate. One that does not parse, or names unknown keys, is shown with its caret
+    /// Filters the objects shown: plain words match any string attribute, `@name` is the
+    /// filter saved so, anything else is a predicate. One that does not parse, or names unknown keys, is shown with its caret
     /// message and the previous filter stays.
     @discardableResult
-    func applyFilter(_ text: String) -> EventResult {
+    package func applyFilter(_ text: String) -> EventResult {
+        guard let text = resolvedFilter(text) else { return .redraw }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let entity = context.model.entity(named: place.entityName) else { return .handled }
         arranger.cancel()

@@ -56,6 +56,8 @@ public final class BrowserApplication {
     package let marks = ObjectMarks()
     /// The filters applied to this store, which ↑ brings back on the filter line.
     package var filterHistory = FilterHistory(url: nil, store: "")
+    /// The filters saved by name (`@name`), which `@` lists.
+    package var savedFilters = SavedFilters(url: nil, store: "")
 
     /// Where the browser is: an entity, narrowed by a relationship followed and a filter.
     struct Place {

@@ -7,7 +7,9 @@ import Predicates
 import TerminalBindings
 import TerminalUI
 
-extension ToDoApplication: ContextEditing, Marking {
+extension ToDoApplication: ContextEditing, Marking, SavedFiltering {
+    package var filteredEntityName: String { ToDoItem.entityName }
+    package var currentFilterText: String { filterText }
     package var markedTable: TableView { table }
     package var markedController: ArrayController? { items }
 
@@ -54,6 +56,7 @@ extension ToDoApplication: ContextEditing, Marking {
             Command("todo.clearFilter", title: "Clear the filter", keys: []) { [weak self] in
                 self?.applyFilter("") ?? .ignored
             },
+            savedFiltersCommand(prefix: "todo"),
         ]
         for command in global { app.keyMap.add(command) }
     }
@@ -151,24 +154,22 @@ extension ToDoApplication: ContextEditing, Marking {
 
     func beginFilter() -> EventResult {
         app.beginPrompt("Filter (words or predicate): ", text: filterText, history: filterHistory.filters,
-                        complete: { [weak self] text in
-            guard let self, let entity = self.context.model.entity(named: ToDoItem.entityName) else { return nil }
-            return FilterCompletion.complete(text, entity: entity, model: self.context.model)
-        }) { [weak self] text in
+                        complete: { [weak self] text in self?.completeFilter(text) }) { [weak self] text in
             _ = self?.applyFilter(text)
         }
         return .redraw
     }
 
-    /// Filters by the typed text: plain words match names (CONTAINS[cd]); anything else is
-    /// a predicate. A predicate that does not parse, or names unknown keys, is shown with
+    /// Filters by the typed text: plain words match names (CONTAINS[cd]), `@name` is the
+    /// filter saved so; anything else is a predicate. A predicate that does not parse, or names unknown keys, is shown with
     /// its caret message and the previous filter stays.
     ///
     /// Over a SQLite store the filter is read on a background context: keys, help and
     /// resizing go on meanwhile, the status bar shows it running, Esc stops it, a newer
     /// filter replaces it, and the results take the old ones' place when ready.
     @discardableResult
-    func applyFilter(_ text: String) -> EventResult {
+    package func applyFilter(_ text: String) -> EventResult {
+        guard let text = resolvedFilter(text) else { return .redraw }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         arranger.cancel()
         do {

@@ -35,6 +35,8 @@ public final class ToDoApplication {
     package let marks = ObjectMarks()
     /// The filters applied to this store, which ↑ brings back on the filter line.
     package var filterHistory = FilterHistory(url: nil, store: "")
+    /// The filters saved by name (`@name`), which `@` lists.
+    package var savedFilters = SavedFilters(url: nil, store: "")
     let noSelection = Label("No item selected. Press a to add one.", alignment: .center, role: \.dimmed)
 
     public let categories: ArrayController

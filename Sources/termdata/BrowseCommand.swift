@@ -48,6 +48,7 @@ struct BrowseCommand: ParsableCommand {
             throw CommandFailure(error)
         }
         browser.filterHistory = FilterHistory(url: FilterHistory.defaultURL(), store: FilterHistory.storeKey(url))
+        browser.savedFilters = SavedFilters(url: SavedFilters.defaultURL(), store: FilterHistory.storeKey(url))
         if inferred {
             browser.app.showMessage("The model was inferred from the store's layout: read-only (--writable to edit; termdata model --store shows the guesses)")
         }

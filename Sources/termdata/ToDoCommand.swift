@@ -68,6 +68,7 @@ struct ToDoCommand: ParsableCommand {
                                               alertInterval: alertInterval,
                                               viewSettingsURL: ToDoViewSettings.defaultURL())
         application.filterHistory = FilterHistory(url: FilterHistory.defaultURL(), store: FilterHistory.storeKey(url))
+        application.savedFilters = SavedFilters(url: SavedFilters.defaultURL(), store: FilterHistory.storeKey(url))
         do {
             try application.run()
         } catch {

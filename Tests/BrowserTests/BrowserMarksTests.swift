@@ -246,3 +246,37 @@ extension BrowserTests {
         #expect(driver.screenLines.last?.contains("Follow a to-many relationship first") == true)
     }
 }
+
+extension BrowserTests {
+    @Test("@ lists the entity's saved filters: s saves the filter applied under a name, Enter applies one, d forgets; /@name applies it, Tab completes the name; kept between runs")
+    func savedFilters() throws {
+        let (browser, driver) = try launch()
+        let file = try Fixtures.temporaryDirectory("saved-filters").appendingPathComponent("saved-filters.json")
+        browser.savedFilters = SavedFilters(url: file, store: "cars")
+        browser.app.runScript("/maker == \"FIAT\"<Enter>")
+        browser.app.runScript("@")
+        #expect(driver.screenLines.contains { $0.contains("None yet: s saves the filter applied now under a name") })
+        browser.app.runScript("sfiat<Enter>")
+        assertScreen(browser.app.runScript(""), snapshot: "browser-saved-filters", target: "BrowserTests")
+        browser.app.runScript("<Esc>")
+        browser.app.runScript("/<C-u><Enter>")
+        #expect(browser.objects?.arrangedCount == 125)
+
+        browser.app.runScript("/@fi<Tab>")
+        #expect(driver.screenLines.last?.contains("@fiat") == true, "\(driver.screenLines.last ?? "")")
+        browser.app.runScript("<Enter>")
+        #expect(browser.objects?.arrangedCount == 103)
+        #expect(driver.screenLines.last?.contains("filter: maker == \"FIAT\"") == true, "\(driver.screenLines.last ?? "")")
+        browser.app.runScript("/<C-u>@nosuch<Enter>")
+        #expect(driver.screenLines.last?.contains("No saved filter @nosuch for Car (@ lists them)") == true, "\(driver.screenLines.last ?? "")")
+        #expect(browser.objects?.arrangedCount == 103, "the filter stays")
+
+        // Kept by store, for the next run; Enter in the panel applies, d forgets.
+        #expect(SavedFilters(url: file, store: "cars").filter(named: "fiat", entity: "Car") == "maker == \"FIAT\"")
+        browser.app.runScript("/<C-u><Enter>")
+        browser.app.runScript("@<Enter>")
+        #expect(browser.objects?.arrangedCount == 103)
+        browser.app.runScript("@d<Esc>")
+        #expect(SavedFilters(url: file, store: "cars").named(for: "Car").isEmpty)
+    }
+}

@@ -57,6 +57,26 @@ struct ToDoFilterTests: ToDoTesting {
         #expect(FilterHistory.storeKey(URL(string: "postgres://ada:secret@db.local/todo?sslmode=require")!) == "postgres://ada@db.local/todo")
     }
 
+    @Test("a filter saved by name (@, then s) applies again as /@name, in the next run too; another store has none")
+    func savedFilters() throws {
+        let file = folder.appendingPathComponent("state/saved-filters.json")
+        do {
+            let (todo, _) = try launch()
+            todo.savedFilters = SavedFilters(url: file, store: url.path)
+            todo.app.runScript("/completed == NO<Enter>")
+            todo.app.runScript("@sopen<Enter><Esc>")
+        }
+        let (todo, driver) = try launch()
+        todo.savedFilters = SavedFilters(url: file, store: url.path)
+        todo.app.runScript("/@open<Enter>")
+        #expect(screen(driver.screenLines).contains("filter: completed == NO"))
+        todo.app.runScript("@")
+        #expect(screen(driver.screenLines).contains("│@open             │completed == NO"), "\(screen(driver.screenLines))")
+        todo.app.runScript("s<C-u>two words<Enter>")
+        #expect(driver.screenLines.last?.contains("A name is one word: letters, digits, _ and -") == true)
+        #expect(SavedFilters(url: file, store: "/elsewhere/Other.sqlite").named(for: "ToDo").isEmpty)
+    }
+
     @Test("Tab on the filter line completes keys, key paths through relationships and the language's words; several are listed")
     func filterCompletion() throws {
         let (todo, _) = try launch()
