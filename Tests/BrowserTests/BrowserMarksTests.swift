@@ -280,3 +280,28 @@ extension BrowserTests {
         #expect(SavedFilters(url: file, store: "cars").named(for: "Car").isEmpty)
     }
 }
+
+extension BrowserTests {
+    @Test("a large delete of marks: what it takes is read from the store in the background, then deleted and saved there; Cancel deletes nothing")
+    func largeDeleteOfMarks() throws {
+        let (browser, driver) = try launch()
+        browser.marks.largeDelete = 10
+        browser.app.runScript("/maker == \"FIAT\"<Enter>")
+        browser.app.runScript("*")
+        browser.app.runScript("d")                                // the preview, read in the background
+        assertScreen(driver.screenLines, snapshot: "browser-delete-many-marked", target: "BrowserTests")
+        let panel = driver.screenLines.joined(separator: "\n")
+        #expect(panel.contains("Delete 103 marked?"), "\(panel)")
+        #expect(panel.contains("Deletes 103 Car."))
+        #expect(panel.contains("Clears cars of 4 Person (Nullify)."), "the owners of FIATs, counted in SQL")
+        #expect(panel.contains("u cannot take it back"))
+        browser.app.runScript("<Right><Enter>")                   // Cancel
+        #expect(try browser.context.count(for: FetchRequest(entityName: "Car")) == 125)
+        browser.app.runScript("d")
+        browser.app.runScript("<Enter>")                          // Delete and save, in the background
+        #expect(driver.screenLines.last?.contains("Deleted and saved 103 objects") == true, "\(driver.screenLines.last ?? "")")
+        #expect(!browser.context.hasChanges)
+        #expect(browser.marks.isEmpty)
+        #expect(try SQLiteTestRows.count(storeURL, "Car") == 22, "saved")
+    }
+}

@@ -454,4 +454,15 @@ enum SQLiteTestRows {
             try context.fetch(FetchRequest(entityName: "Person")).compactMap { $0.string("firstName") }
         }
     }
+
+    /// How many objects of an entity (its sub-entities included) the file holds.
+    static func count(_ url: URL, _ entity: String) throws -> Int {
+        SQLiteStore.register()
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.sampleModel())
+        var options = StoreOptions()
+        options.readOnly = true
+        try coordinator.addStore(type: .sqlite, at: url, options: options)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        return try withExtendedLifetime(context) { try context.count(for: FetchRequest(entityName: entity)) }
+    }
 }

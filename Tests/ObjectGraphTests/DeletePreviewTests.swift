@@ -64,4 +64,25 @@ struct DeletePreviewTests {
         #expect(together.refusals.isEmpty, "its projects go with it")
         #expect(together.requested == [.init(entity: "Project", count: 2), .init(entity: "Department", count: 1)])
     }
+
+    @Test("read from the store by ID, the preview says what the object walk says: cascades over two levels, Nullify, No Action and Deny")
+    func byIDAgreesWithTheObjects() throws {
+        let sales = try one("Department", "Sales"), engineering = try one("Department", "Engineering")
+        let badge = try context.insertObject(forEntityName: "Badge")
+        badge["holder"] = .object(try one("Employee", "Bob"))
+        badge["code"] = "AB123"
+        try context.save()
+        let projects = try context.fetch(FetchRequest(entityName: "Project"))
+        let people = try context.fetch(FetchRequest(entityName: "Employee"))
+        let other = stack.newContext()       // as a background context would
+        for deleting in [[sales], [engineering], [engineering] + projects, Array(people)] {
+            let walked = try DeletePreview(deleting: deleting, in: context)
+            let read = try DeletePreview(deletingObjectsWith: deleting.map(\.objectID), in: other)
+            let name = { (object: ManagedObject) in object.string("name") ?? object.entity.name }
+            #expect(read.lines(naming: name) == walked.lines(naming: name), "deleting \(deleting.map(name))")
+            #expect(Set(read.deletedIDs) == Set(walked.deletedIDs))
+            #expect(read.refusals.map { name($0.object) } == walked.refusals.map { name($0.object) })
+        }
+        #expect(!context.hasChanges)
+    }
 }

@@ -161,8 +161,14 @@ extension Marking {
         }
     }
 
-    /// `d` with marks: the marked objects, after the preview.
+    /// `d` with marks: the marked objects, after the preview. Past `marks.largeDelete`, with
+    /// nothing unsaved, the preview is read from the store by ID and the delete runs and
+    /// saves in the background (`deleteMarkedInBackground`).
     package func deleteMarked() {
+        if marks.count > marks.largeDelete, !context.hasChanges {
+            deleteMarkedInBackground()
+            return
+        }
         let objects = marks.objects(in: context)
         guard !objects.isEmpty else { return }
         let context = self.context

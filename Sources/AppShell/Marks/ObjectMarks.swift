@@ -12,6 +12,8 @@ package final class ObjectMarks {
     package private(set) var ids: Set<ManagedObjectID> = []
     /// Called after every change, to redraw and recount.
     package var onChange: (() -> Void)?
+    /// How many marks make a delete large: told from the store and saved in the background.
+    package var largeDelete = 1_000
 
     package init() {}
 

@@ -50,17 +50,20 @@ public struct DeletePreview {
     }
 
     /// The objects asked to be deleted, by entity, most first.
-    public private(set) var requested: [Count] = []
+    public internal(set) var requested: [Count] = []
     /// The objects Cascade rules delete besides, by entity, most first.
-    public private(set) var cascaded: [Count] = []
+    public internal(set) var cascaded: [Count] = []
     /// The relationships cleared on objects that stay.
-    public private(set) var cleared: [Clearing] = []
+    public internal(set) var cleared: [Clearing] = []
     /// The relationships a No Action rule leaves pointing at deleted objects, on objects that stay.
-    public private(set) var dangling: [Clearing] = []
+    public internal(set) var dangling: [Clearing] = []
     /// Deny rules that refuse; while there is one, the delete cannot be saved.
-    public private(set) var refusals: [Refusal] = []
-    /// Every object the delete takes: those asked for and those cascaded.
-    public private(set) var deleted: OrderedSet<ManagedObject> = []
+    public internal(set) var refusals: [Refusal] = []
+    /// Every object the delete takes: those asked for and those cascaded (empty for a
+    /// preview read from the store by ID: see `deletedIDs`).
+    public internal(set) var deleted: OrderedSet<ManagedObject> = []
+    /// The IDs of every object the delete takes.
+    public internal(set) var deletedIDs: OrderedSet<ManagedObjectID> = []
 
     /// Follows the delete rules from `objects` through the context's objects (faults are read
     /// as needed; nothing is changed or deleted).
@@ -102,18 +105,23 @@ public struct DeletePreview {
                 }
             }
         }
-        func ordered(_ counts: [String: Int]) -> [Count] {
-            counts.map { Count(entity: $0.key, count: $0.value) }.sorted { ($1.count, $0.entity) < ($0.count, $1.entity) }
-        }
-        requested = ordered(requestedCounts)
-        cascaded = ordered(cascadedCounts)
-        func clearings(_ counts: [String: [String: Set<ObjectIdentifier>]]) -> [Clearing] {
-            counts.flatMap { entity, byKey in
-                byKey.map { Clearing(entity: entity, relationship: $0.key, count: $0.value.count) }
-            }.sorted { ($0.entity, $0.relationship) < ($1.entity, $1.relationship) }
-        }
-        cleared = clearings(clearedCounts)
-        dangling = clearings(danglingCounts)
+        requested = Self.ordered(requestedCounts)
+        cascaded = Self.ordered(cascadedCounts)
+        cleared = Self.clearings(clearedCounts)
+        dangling = Self.clearings(danglingCounts)
+        deletedIDs = OrderedSet(deleted.map(\.objectID))
+    }
+
+    /// Counts by entity, most first.
+    static func ordered(_ counts: [String: Int]) -> [Count] {
+        counts.map { Count(entity: $0.key, count: $0.value) }.sorted { ($1.count, $0.entity) < ($0.count, $1.entity) }
+    }
+
+    /// Distinct objects by entity and relationship, in that order.
+    static func clearings<T: Hashable>(_ counts: [String: [String: Set<T>]]) -> [Clearing] {
+        counts.flatMap { entity, byKey in
+            byKey.map { Clearing(entity: entity, relationship: $0.key, count: $0.value.count) }
+        }.sorted { ($0.entity, $0.relationship) < ($1.entity, $1.relationship) }
     }
 
     /// The preview in words, a line each: what goes, what is cleared, what refuses.
@@ -124,7 +132,7 @@ public struct DeletePreview {
             counts.map { "\($0.count) \($0.entity)" }.joined(separator: ", ")
         }
         var lines = ["Deletes \(list(requested))."]
-        if !cascaded.isEmpty { lines.append("Cascade rules delete \(list(cascaded)) besides: \(deleted.count) objects in all.") }
+        if !cascaded.isEmpty { lines.append("Cascade rules delete \(list(cascaded)) besides: \(deletedIDs.count) objects in all.") }
         for clearing in cleared {
             lines.append("Clears \(clearing.relationship) of \(clearing.count) \(clearing.entity) (Nullify).")
         }
