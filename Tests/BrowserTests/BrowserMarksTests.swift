@@ -59,10 +59,11 @@ extension BrowserTests {
         browser.app.runScript("mmm")
         let marked = browser.marks.objects(in: browser.context)
         let before = marked.map { $0.string("maker") }
-        browser.app.runScript("j=")
-        let value = browser.objects?.selectedObjects.first?.string("maker")
+        browser.app.runScript("G=")                                // the last car's maker
+        let value = browser.objects?.arrangedObject(at: 124)?.string("maker")
         #expect(marked.allSatisfy { $0.string("maker") == value }, "\(marked.map { $0.string("maker") })")
         #expect(driver.screenLines.last?.contains("Set maker to \(value ?? "") on 3 marked — u undoes") == true, "\(driver.screenLines.last ?? "")")
+        assertScreen(browser.app.runScript("g"), snapshot: "browser-bulk-set", target: "BrowserTests")
         browser.app.runScript("u")
         #expect(marked.map { $0.string("maker") } == before)
     }
