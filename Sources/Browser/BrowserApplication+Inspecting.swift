@@ -45,7 +45,43 @@ extension BrowserApplication {
                     keys: [.control("g")]) { [weak self] in
                 self?.beginGoTo() ?? .ignored
             },
+            Command("browser.explain", title: "How the store runs this list's fetch: SQL, plan, index", keys: [.character("Q")]) {
+                [weak self] in
+                self?.explainFetch() ?? .ignored
+            },
         ]
+    }
+
+    // MARK: How the fetch runs
+
+    /// `Q`: the list's fetch — its scope, filter and sort — as the store runs it, read on a
+    /// context of its own (it runs the statement to time it; Esc stops it), in a pane.
+    func explainFetch() -> EventResult {
+        guard let objects else { return .handled }
+        let predicates = [objects.fetchPredicate, objects.filterPredicate].compactMap { $0 }
+        let request = FetchRequest(entityName: objects.entityName, predicate: predicates.isEmpty ? nil : predicates.count == 1 ? predicates[0] : .and(predicates),
+                                   sortDescriptors: objects.sortDescriptors)
+        let entityName = objects.entityName, unsaved = context.hasChanges
+        let background = ManagedObjectContext(coordinator: context.coordinator, concurrencyType: .privateQueue)
+        background.name = "explain"
+        app.beginWork("Explaining \(entityName)'s fetch", cancel: { background.interruptWork() }, start: { finish in
+            background.perform {
+                finish(Result { try background.explain(request) })
+                background.reset()
+            }
+        }, done: { [weak self] (result: Result<FetchExplanation, any Error>) in
+            guard let self else { return }
+            switch result {
+            case .success(let explained):
+                var lines = [TextViewer.Line("How the list of \(entityName) is fetched", kind: .heading)]
+                    + explained.lines.map { TextViewer.Line($0) }
+                if unsaved { lines.append(TextViewer.Line("Unsaved changes play no part: this is the store's own fetch.", kind: .note)) }
+                self.app.show(TextViewer(title: "Explain — \(entityName)", lines: lines))
+            case .failure(let error):
+                self.app.showMessage("Cannot explain the fetch: \(error)", isError: true)
+            }
+        })
+        return .redraw
     }
 
     // MARK: A value whole

@@ -16,7 +16,7 @@ import SQLSyntax
 /// let coordinator = PersistentStoreCoordinator(model: model)
 /// try coordinator.addStore(type: .sqlite, at: URL(fileURLWithPath: "ToDo.sqlite"))
 /// ```
-public final class SQLiteStore: PersistentStore {
+public final class SQLiteStore: PersistentStore, ExplainingStore {
     public let url: URL?
     public let configurationName: String?
     public let model: ManagedObjectModel

@@ -67,6 +67,9 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Where the predicate is evaluated: store or memory.")
     var evaluate: Evaluation = .store
 
+    @Flag(help: "Print how the store runs the fetch instead of its results: the statement with its values, the plan, the time, and the index that would serve it.")
+    var explain = false
+
     /// Values no query could take are usage mistakes, reported as the parser reports its own.
     func validate() throws {
         // A fetch limit of 0 means no limit, which `--limit 0` would not say to a reader.
@@ -78,6 +81,10 @@ struct QueryCommand: ParsableCommand {
                 throw ValidationError("--bucket \(bucket): a width greater than 0, or year, month, week, day or hour")
             }
             if limit != nil { throw ValidationError("--bucket lists every range; it does not take --limit") }
+        }
+        if explain, let other = [(groupBy != nil, "--group-by"), (evaluate == .memory, "--evaluate memory"), (keys != nil, "--keys"),
+                                 (format != .table, "--format")].first(where: \.0)?.1 {
+            throw ValidationError("--explain shows how the store runs the fetch; it does not take \(other)")
         }
         if groupBy != nil {
             let others = [(count, "--count"), (keys != nil, "--keys"), (!sort.isEmpty, "--sort"), (offset != nil, "--offset"),
@@ -139,8 +146,15 @@ struct QueryCommand: ParsableCommand {
         do {
             switch evaluate {
             case .store:
-                let request = FetchRequest(entityName: entity.name, predicate: objectPredicate, sortDescriptors: descriptors,
+                var request = FetchRequest(entityName: entity.name, predicate: objectPredicate, sortDescriptors: descriptors,
                                            fetchLimit: limit ?? 0, fetchOffset: offset ?? 0)
+                if explain {
+                    if count { request.resultType = .count }
+                    var output = StandardOutput()
+                    for line in try context.explain(request).lines { try output.line(line) }
+                    try output.flush()
+                    return
+                }
                 if count {
                     try StandardOutput.line(String(try context.count(for: request)))
                     return

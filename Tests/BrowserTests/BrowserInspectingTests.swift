@@ -277,3 +277,19 @@ extension BrowserTests {
         #expect(carDriver.screenLines.contains { $0.contains("Values of owner.") }, "\(text(carDriver))")
     }
 }
+
+extension BrowserTests {
+    @Test("Q shows how the store runs the list's fetch: the statement with its values, SQLite's plan, the time and the index to add")
+    func explainsTheFetch() throws {
+        let (browser, driver) = try launch()
+        browser.app.runScript("/maker == \"FIAT\"<Enter>")
+        browser.app.runScript("Q")
+        let screen = driver.screenLines.joined(separator: "\n")
+        #expect(screen.contains("Explain — Car") && screen.contains("How the list of Car is fetched"), "\(screen)")
+        #expect(screen.contains("statement  SELECT") && screen.contains("values     \"FIAT\""))
+        #expect(screen.contains("plan       SCAN t0"))
+        #expect(screen.contains("marking Car.maker indexed"), "\(screen)")
+        browser.app.runScript("<Esc>")
+        #expect(!driver.screenLines.joined().contains("Explain — Car"))
+    }
+}

@@ -59,7 +59,7 @@ extension ObjectGraphError: CustomNSError {
         case .cannotMigrate: NSMigrationError
         case .stopped: CocoaError.userCancelled.rawValue
         case .unknownEntity, .abstractEntity, .objectNotInContext, .noStoreForEntity, .unknownStore, .classNotRegistered,
-             .noFetchRequestTemplate, .noConfiguration, .notStorable:
+             .noFetchRequestTemplate, .noConfiguration, .notStorable, .noQueryPlan:
             NSCoreDataError
         }
     }

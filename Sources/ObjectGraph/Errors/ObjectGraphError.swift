@@ -62,6 +62,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     /// A store whose primary keys for an entity (or its inheritance tree) reached the
     /// largest 64-bit number: no object of it can be added.
     case primaryKeysExhausted(file: String, entity: String)
+    /// The store runs fetches in memory: it has no statement or plan to show.
+    case noQueryPlan(StoreType)
 
     public var description: String {
         switch self {
@@ -108,6 +110,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
             return "\(f) is now another store, not a copy of the one opened: save the changes as a new store instead"
         case .primaryKeysExhausted(let f, let e):
             return "\(f): every primary key for \(e) has been used (up to \(Int64.max)); no \(e) can be added to this store"
+        case .noQueryPlan(let type):
+            return "the \(type.rawValue) store reads its objects in memory: it has no statement or plan to show (SQLite and PostgreSQL stores do)"
         }
     }
 }

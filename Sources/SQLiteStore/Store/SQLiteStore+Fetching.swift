@@ -80,6 +80,48 @@ extension SQLiteStore {
         }
     }
 
+    /// How a fetch runs here: the statement `execute` runs for it (after its guard against
+    /// slow lookups through an index), its bound values, SQLite's plan (`EXPLAIN QUERY PLAN`)
+    /// and the time to run it and read every row it returns.
+    public func explain(_ request: StoreRequest) throws -> FetchExplanation {
+        do {
+            let query = try FetchQuery(schema: schema, request: request, flavor: Self.flavor)
+            return try onReader { db in
+                let fragment: RenderedSQL
+                switch request.fetch.resultType {
+                case .count:
+                    fragment = Self.dialect.render(try query.selectCount())
+                case .dictionaries:
+                    fragment = try plannedStatement(query, everyMatchRead: true, in: db) { try query.selectDictionaries(scanning: $0).select }
+                case .managedObjects, .objectIDs:
+                    fragment = try plannedStatement(query, everyMatchRead: query.isUnlimited, in: db) { try query.selectIDs(scanning: $0) }
+                }
+                var depths: [Int: Int] = [:], steps: [String] = [], details: [String] = []
+                for row in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + fragment.sql, arguments: fragment.statementArguments) {
+                    let id: Int = row["id"], parent: Int = row["parent"], detail: String = row["detail"]
+                    let depth = (depths[parent] ?? -1) + 1
+                    depths[id] = depth
+                    steps.append(String(repeating: "  ", count: depth) + detail)
+                    details.append(detail)
+                }
+                let start = DispatchTime.now().uptimeNanoseconds
+                var rows = 0
+                let cursor = try Row.fetchCursor(db, sql: fragment.sql, arguments: fragment.statementArguments)
+                while try cursor.next() != nil { rows += 1 }
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                let indexes = details.compactMap { detail -> String? in
+                    guard let found = detail.range(of: "USING COVERING INDEX ") ?? detail.range(of: "USING INDEX ") else { return nil }
+                    return String(detail[found.upperBound...].prefix { $0 != " " })
+                }
+                return FetchExplanation(statement: fragment.sql, arguments: fragment.arguments.map(\.description), plan: steps,
+                                        seconds: seconds, rows: rows, readsWholeTable: details.contains { $0 == "SCAN t0" || $0.hasPrefix("SCAN t0 ") },
+                                        sorts: details.contains { $0.contains("TEMP B-TREE FOR") && $0.contains("ORDER BY") }, indexes: indexes)
+            }
+        } catch let error as DatabaseError {
+            throw SQLiteStoreError.fetchFailed(error.message ?? "\(error.resultCode)")
+        }
+    }
+
     /// Counts the rows of a fetch, guarding against one plan of SQLite's. Without statistics
     /// on value ranges, SQLite takes a range on an indexed column to be selective and looks
     /// each matching row up through the index: for a range that matches much of the table
