@@ -311,3 +311,18 @@ struct PostgresRestartTests {
         #expect(merged.flatMap(\.changes).contains { $0.changeType == .insert })
     }
 }
+
+extension PostgresStoreTests {
+    @Test("a fetch explained on the server: the statement with its values, PostgreSQL's plan, the rows read, and the index to add")
+    func explain() throws {
+        let stack = try PostgresTestStack(model: try ModelFixtures.toDoModel())
+        try ToDoFixture.fill(stack.context)
+        let request = FetchRequest(entityName: "ToDo", predicate: try ObjectPredicate(format: "completed == YES"))
+        let explained = try stack.context.explain(request)
+        #expect(explained.statement.contains("WHERE"), "\(explained.statement)")
+        #expect(explained.arguments.count == 1)
+        #expect(explained.plan.first?.contains("Seq Scan on") == true, "\(explained.plan)")
+        #expect(explained.rows == 3 && explained.readsWholeTable, "\(explained.plan)")
+        #expect(explained.advice?.contains("marking ToDo.completed indexed") == true, "\(explained.advice ?? "")")
+    }
+}

@@ -54,7 +54,7 @@ struct ExplainTests {
         let stack = try Self.stack()
         let one = try explain(stack, "year == 1950")
         #expect(one.readsWholeTable && one.rows == 3)
-        #expect(one.advice == "SQLite reads all of Book's rows to find the matches; marking Book.year indexed (Xcode: the attribute's Index option) would let it search instead")
+        #expect(one.advice == "the store reads all of Book's rows to find the matches; marking Book.year indexed (Xcode: the attribute's Index option) would let it search instead")
         let two = try explain(stack, "year == 1950 AND pages > 120", sort: "title", limit: 2)
         #expect(two.advice?.contains("a fetch index on Book of (year, pages)") == true, "\(two.advice ?? "")")
         let sorted = try explain(stack, "year == 1950", sort: "title", limit: 2)

@@ -103,7 +103,8 @@ enum IndexAdvice {
         if let range = ranged.first, !keys.contains(range) { keys.append(range) }
         if sortUnserved, let sortKey, !keys.contains(sortKey), ranged.isEmpty { keys.append(sortKey) }
         guard !keys.isEmpty else { return nil }
-        let why = filterUnserved ? "SQLite reads all of \(entity.name)'s rows to find the matches" : "SQLite sorts every match to return the first \(request.fetchLimit)"
+        let why = filterUnserved ? "the store reads all of \(entity.name)'s rows to find the matches"
+            : "the store sorts every match to return the first \(request.fetchLimit)"
         if keys.count == 1 {
             let name = keys[0]
             let unique = entity.declaration.uniquenessConstraints.contains { $0.first == name }
