@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import ObjectGraph
+import ObjectModel
+import Predicates
+import SQLiteStore
+import Testing
+import TestSupport
+
+/// The store check: each defect written into the file by plain SQL, and found; a sound store
+/// gives nothing.
+@Suite("Store check")
+struct StoreCheckTests {
+    /// The company fixture saved, with a badge for Bob and two tags.
+    static func stack() throws -> SQLiteTestStack {
+        let stack = try SQLiteTestStack(model: try ModelFixtures.companyModel())
+        let context = stack.context
+        try CompanyFixture.fill(context)
+        let bob = try #require(try context.object(forEntityName: "Employee", matchingKey: "name", value: "Bob"))
+        let badge = try context.insertObject(forEntityName: "Badge")
+        badge["holder"] = .object(bob)
+        badge["code"] = "AB123"
+        for label in ["red", "blue"] { try context.insertObject(forEntityName: "Tag")["label"] = .string(label) }
+        try context.save()
+        return stack
+    }
+
+    func check(after sql: String) throws -> [StoreFinding] {
+        let stack = try Self.stack()
+        #expect(try stack.store.check().isEmpty, "sound before the defect")
+        try DatabaseQueue(path: stack.url.path).write { try $0.execute(sql: sql) }
+        return try stack.store.check()
+    }
+
+    @Test("a sound store gives no finding, and the check changes nothing in the file")
+    func sound() throws {
+        let stack = try Self.stack()
+        let before = try Data(contentsOf: stack.url)
+        #expect(try stack.store.check().isEmpty)
+        #expect(try Data(contentsOf: stack.url) == before)
+    }
+
+    @Test("each defect is found, with the objects concerned", arguments: [
+        ("UPDATE ZEMPLOYEE SET ZDEPARTMENT = 999 WHERE ZNAME = 'Ada'", StoreFinding.Kind.danglingReference, "Employee", "department", 1),
+        ("UPDATE ZBADGE SET ZHOLDER = (SELECT Z_PK FROM ZEMPLOYEE WHERE ZNAME = 'Ada')", .oneSidedReference, "Badge", "holder", 1),
+        ("DELETE FROM ZPROJECT WHERE ZNAME = 'Compiler'", .orphanJoinRow, "Employee", "projects", 2),
+        ("UPDATE ZDEPARTMENT SET ZNAME = NULL WHERE ZNAME = 'Sales'", .missingRequiredValue, "Department", "name", 1),
+        ("UPDATE ZPROJECT SET ZDEPARTMENT = NULL", .missingRequiredValue, "Project", "department", 2),
+        ("UPDATE ZTAG SET ZLABEL = 'red'", .duplicateUnique, "Tag", "label", 2),
+        ("UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_NAME = 'Employee'", .keyCounterBehind, "Employee", nil, 1),
+        ("UPDATE ZNOTE SET Z_ENT = 99 WHERE ZTEXT = 'new'", .unknownEntityNumber, "Note", nil, 1),
+    ] as [(String, StoreFinding.Kind, String, String?, Int)])
+    func finds(_ sql: String, _ kind: StoreFinding.Kind, _ entity: String, _ key: String?, _ count: Int) throws {
+        let findings = try check(after: sql)
+        let found = try #require(findings.first { $0.kind == kind }, "\(findings)")
+        #expect(found.entity == entity && found.key == key && found.count == count, "\(found)")
+        #expect(findings.allSatisfy { $0.kind == kind }, "nothing else: \(findings.map(\.kind))")
+        if kind != .keyCounterBehind, kind != .orphanJoinRow {
+            #expect(found.objects.count == min(count, StoreFinding.namedObjects))
+        }
+        if kind == .danglingReference { #expect(found.objects.first?.hasSuffix("/Employee/p1") == true, "\(found.objects)") }
+    }
+}
