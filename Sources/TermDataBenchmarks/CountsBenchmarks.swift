@@ -51,6 +51,20 @@ enum CountsBenchmarks {
         }
         try keyPathSort(context: context, raw: raw)
         try deletePreview(coordinator: coordinator, raw: raw)
+        try storeCheck(coordinator: coordinator, raw: raw)
+    }
+
+    /// `termdata check` on the million items (`SQLiteStore.check()`), against SQLite's own
+    /// `PRAGMA integrity_check` on the same file (the issue: at most 3× that).
+    static func storeCheck(coordinator: PersistentStoreCoordinator, raw: RawSQLite) throws {
+        guard let store = coordinator.stores.first as? SQLiteStore else { return }
+        var found = 0
+        let (checked, floor) = try SQLiteBenchmarks.interleaved(store: {
+            try SQLiteBenchmarks.time { found = try store.check().count }
+        }, raw: {
+            try SQLiteBenchmarks.time { try raw.readAll("PRAGMA integrity_check") }
+        })
+        SQLiteBenchmarks.report("store check [\(found) findings]", checked, floor)
     }
 
     /// The delete panel on 100,000 marked items (`d` with the marks, past 1,000): what the
