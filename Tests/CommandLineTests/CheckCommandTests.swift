@@ -21,4 +21,16 @@ extension StoreCommandTests {
         let json = try self.json(try cli.run(["check", "--format", "json"]).stdout)
         #expect(json.first?["kind"] as? String == "danglingReference" && json.first?["key"] as? String == "category", "\(json)")
     }
+
+    @Test("check --repair says what it will fix, fixes it in the file and checks again: exit 0 once the store is sound")
+    func checkRepair() throws {
+        let cli = try importedToDo()
+        let store = cli.dataHome.appendingPathComponent("termdata/ToDo.sqlite")
+        try DatabaseQueue(path: store.path).write { try $0.execute(sql: "UPDATE ZTODO SET ZCATEGORY = 999 WHERE Z_PK = 1") }
+        let repaired = try cli.run(["check", "--repair"])
+        #expect(repaired.status == 0, "\(repaired.stdout)\(repaired.stderr)")
+        #expect(repaired.stdout.contains("repair: clear ToDo.category on 1 object (it names a Category that is not in the store)"), "\(repaired.stdout)")
+        #expect(repaired.stdout.hasSuffix("Repaired: the store is sound.\n"))
+        #expect(try cli.run(["check"]).status == 0)
+    }
 }

@@ -60,4 +60,29 @@ struct StoreCheckTests {
         }
         if kind == .danglingReference { #expect(found.objects.first?.hasSuffix("/Employee/p1") == true, "\(found.objects)") }
     }
+
+    @Test("repair fixes what is safe in one transaction — a dangling optional key cleared, orphan join rows removed, a counter moved up — and leaves what needs a choice")
+    func repairs() throws {
+        let stack = try Self.stack()
+        try DatabaseQueue(path: stack.url.path).write { db in
+            try db.execute(sql: "UPDATE ZEMPLOYEE SET ZDEPARTMENT = 999 WHERE ZNAME = 'Ada'")
+            try db.execute(sql: "DELETE FROM ZPROJECT WHERE ZNAME = 'Compiler'")
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_NAME = 'Employee'")
+            try db.execute(sql: "UPDATE ZDEPARTMENT SET ZNAME = NULL WHERE ZNAME = 'Sales'")
+        }
+        let store = stack.store
+        let findings = try store.check()
+        #expect(Set(findings.map(\.kind)) == [.danglingReference, .orphanJoinRow, .keyCounterBehind, .missingRequiredValue])
+        let (repairs, refused) = store.repairs(for: findings)
+        #expect(repairs.map(\.finding.kind) == findings.filter { $0.kind != .missingRequiredValue }.map(\.kind))
+        #expect(refused.map(\.kind) == [.missingRequiredValue])
+        #expect(repairs.contains { $0.action == "clear Employee.department on 1 object (it names a Department that is not in the store)" },
+                "\(repairs.map(\.action))")
+        try store.repair(repairs)
+        #expect(try store.check().map(\.kind) == [.missingRequiredValue], "only what needed a choice is left")
+        let other = try stack.reopened()
+        let ada = try #require(try other.context.object(forEntityName: "Employee", matchingKey: "name", value: "Ada"))
+        #expect(ada.object("department") == nil)
+        #expect(ada.objects("projects").map { $0.string("name") } == ["Database"])
+    }
 }
