@@ -87,6 +87,32 @@ struct DeleteRuleTests {
         #expect(try context.count(for: FetchRequest(entityName: "Department")) == 0)
     }
 
+    @Test("a to-one Deny refuses too when the object is deleted as a fault, its destination not yet read", arguments: [false, true])
+    func denyToOneOnAFault(undo: Bool) throws {
+        let url = try ModelFixtures.writeModelFile(ModelFixtures.modelXML("""
+            <entity name="Locker" syncable="YES">
+                <attribute name="number" optional="YES" attributeType="Integer 64" usesScalarValueType="NO"/>
+                <relationship name="key" optional="YES" maxCount="1" deletionRule="Deny" destinationEntity="Key" inverseName="locker" inverseEntity="Key"/>
+            </entity>
+            <entity name="Key" syncable="YES">
+                <attribute name="code" optional="YES" attributeType="String"/>
+                <relationship name="locker" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Locker" inverseName="key" inverseEntity="Locker"/>
+            </entity>
+            """), name: "Lockers")
+        let lockers = try TestStack(model: try XcodeModelFile.read(url).current)
+        let locker = try lockers.context.insertObject(forEntityName: "Locker")
+        locker["key"] = .object(try lockers.context.insertObject(forEntityName: "Key"))
+        try lockers.context.save()
+
+        let other = lockers.newContext()
+        if undo { other.undoManager = UndoStack() }
+        let fault = other.object(with: locker.objectID)
+        #expect(fault.isFault)
+        other.delete(fault)
+        #expect(throws: ValidationError.self, "the key still hangs in the locker") { try other.save() }
+        #expect(try lockers.newContext().count(for: FetchRequest(entityName: "Locker")) == 1)
+    }
+
     @Test("No Action leaves the destinations pointing at the deleted object")
     func noAction() throws {
         let ada = try employee("Ada")

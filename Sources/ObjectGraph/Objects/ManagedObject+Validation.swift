@@ -15,12 +15,9 @@ extension ManagedObject {
     public func validateDenyRules() throws {
         var failures: [ValidationFailure] = []
         for (i, r) in entity.relationships.enumerated() where r.deleteRule == .deny {
-            let members: [ManagedObject]
-            if r.isToMany {
-                members = Array((try? toManyMembers(i)) ?? [])
-            } else if case .toOne(let d) = relationshipValues[i] {
-                members = d.map { [$0] } ?? []
-            } else { members = [] }
+            // Read as needed: an object deleted as a fault (no undo manager fires it) still
+            // holds its destinations in the store, and the rule must see them.
+            let members = (try? relatedObjects(i)) ?? []
             let remaining = members.filter { !$0.isDeleted }
             if let first = remaining.first {
                 failures.append(ValidationFailure(
