@@ -149,4 +149,24 @@ struct FetchingTests {
         let byID = try ObjectPredicate(format: "SELF == %@", all[3].objectID)
         #expect(try stack.context.fetch(FetchRequest(entityName: "ToDo", predicate: byID)) == [all[3]])
     }
+
+    @Test("a dictionary fetch gives a to-one relationship's value as its object's ID on every store, grouped or not")
+    func dictionaryRelationshipsAreIDs() throws {
+        for type in [StoreType.inMemory, .xml, .binary] {
+            let url = type == .inMemory ? nil : try Fixtures.temporaryDirectory("dictionaries").appendingPathComponent("Company.\(type.rawValue)")
+            let stack = try TestStack(model: try ModelFixtures.companyModel(), type: type, url: url)
+            try CompanyFixture.fill(stack.context)
+            let sales = try #require(try stack.context.object(forEntityName: "Department", matchingKey: "name", value: "Sales"))
+            var request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: "name == 'Bob'"))
+            request.resultType = .dictionaries
+            request.propertiesToFetch = [.key("department")]
+            let rows = try stack.context.fetchDictionaries(request)
+            #expect(rows.first?["department"]?.objectReference as? ManagedObjectID == sales.objectID, "\(type): \(rows)")
+            request.predicate = nil
+            request.propertiesToGroupBy = [.key("department")]
+            let groups = try stack.context.fetchDictionaries(request)
+            let grouped: [ManagedObjectID] = groups.compactMap { $0["department"]?.objectReference as? ManagedObjectID }
+            #expect(grouped.contains(sales.objectID), "\(type): \(groups)")
+        }
+    }
 }

@@ -99,12 +99,7 @@ extension DeletePreview {
                 request.propertiesToFetch = [.key(inverseName)]
                 request.includesPendingChanges = false
                 for row in try context.fetchDictionaries(request) {
-                    // An ID from SQLite; the atomic stores' rows stand for theirs by it.
-                    switch row[inverseName]?.objectReference {
-                    case let object as ManagedObject: holders.append(object.objectID)
-                    case let reference?: if let id = reference.identity.base as? ManagedObjectID { holders.append(id) }
-                    case nil: break
-                    }
+                    if let id = row[inverseName]?.objectReference as? ManagedObjectID { holders.append(id) }
                 }
             }
             owners = OrderedSet(ids.filter(holders.contains))

@@ -157,6 +157,17 @@ open class AtomicStore: PersistentStore {
         rows[objectID]?.toMany[relationship.name] ?? []
     }
 
+    /// A value with the store's rows in it (a to-one's destination, a to-many's members)
+    /// given by their objects' IDs: the rows are the store's own and never leave it.
+    static func identified(_ value: ObjectValue) -> ObjectValue {
+        switch value {
+        case .object(let reference): return (reference as? RowObject).map { .object($0.row.objectID) } ?? value
+        case .array(let values): return .array(values.map(identified))
+        case .set(let values): return .set(values.map(identified))
+        default: return value
+        }
+    }
+
     public func execute(_ request: StoreRequest) throws -> StoreResult {
         let ids = request.entityNames.flatMap { idsByEntity[$0] ?? [] }
         let query = InMemoryQuery(request: request.fetch)
@@ -172,7 +183,8 @@ open class AtomicStore: PersistentStore {
             guard let entity = model.entity(named: request.fetch.entityName) else {
                 throw ObjectGraphError.unknownEntity(request.fetch.entityName)
             }
-            let dictionaries = try query.dictionaries(matching, entity: entity)
+            // A relationship's value names its objects by ID, as the SQLite store's does.
+            let dictionaries = try query.dictionaries(matching, entity: entity).map { $0.mapValues(Self.identified) }
             return .dictionaries(request.appliesLimits ? query.window(dictionaries) : dictionaries)
         case .count:
             return .count(request.appliesLimits ? query.window(matching).count : matching.count)
