@@ -5,7 +5,7 @@ import ObjectGraph
 import ObjectModel
 import SQLiteStore
 
-/// `termdata history [--store PATH --model MODEL] [--since TOKEN] [--author A]... [--entity E]... [--format table|json]`
+/// `termdata history [--store PATH --model MODEL] [--since TOKEN] [--author A]... [--entity E]... [--object URI] [--format table|json]`
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
@@ -14,7 +14,9 @@ struct HistoryCommand: ParsableCommand {
         A SQLite store records its history when an application asks for it (the ToDo app and \
         the browser do): every save, batch request and other program's write, with its author \
         and context. --since TOKEN lists what came after a token (the number in the first \
-        column); --delete-through TOKEN removes history up to it.
+        column); --object URI lists one object's story (its insert, each update with the keys \
+        it changed, its delete with the values kept) and its values now; --delete-through TOKEN \
+        removes history up to it.
         """
     )
 
@@ -30,6 +32,9 @@ struct HistoryCommand: ParsableCommand {
 
     @Option(help: "Only changes to objects of this entity (and its sub-entities); repeat for more.")
     var entity: [String] = []
+
+    @Option(help: "Only the changes to this object, by its URI (x-coredata://…/Entity/p42, as the browser shows it), then its values now.")
+    var object: String?
 
     @Option(help: "Output format: table (a line per change) or json (transactions with their changes).")
     var format: Format = .table
@@ -60,7 +65,21 @@ struct HistoryCommand: ParsableCommand {
         var request = HistoryRequest(after: try since.map { try token($0, "--since") })
         if !author.isEmpty { request.authors = Set(author) }
         if !entity.isEmpty { request.entityNames = Set(entity) }
-        let transactions = try CommandFailure.rethrowing { try coordinator.fetchHistory(request) }
+        let objectID = try object.map { text -> ManagedObjectID in
+            guard let url = URL(string: text), let id = coordinator.managedObjectID(forURI: url) else {
+                throw CommandFailure("--object \(text): an object's URI, such as x-coredata://<store UUID>/ToDo/p12, of this store")
+            }
+            return id
+        }
+        if let objectID { request.entityNames = [objectID.entityName] }
+        var transactions = try CommandFailure.rethrowing { try coordinator.fetchHistory(request) }
+        if let objectID {
+            transactions = transactions.compactMap { transaction in
+                var mine = transaction
+                mine.changes = transaction.changes.filter { $0.changedObjectID == objectID }
+                return mine.changes.isEmpty ? nil : mine
+            }
+        }
         switch format {
         case .json:
             try StandardOutput.line(try JSONValue.text(.array(transactions.map(Self.json))))
@@ -83,8 +102,23 @@ struct HistoryCommand: ParsableCommand {
             for line in TextTable.lines(header: ["token", "time", "author", "context", "change", "object", "details"], rows: rows,
                                         counting: "change") { try output.line(line) }
             try output.line("(\(transactions.count) transaction\(transactions.count == 1 ? "" : "s"); the last token is \(try coordinator.currentHistoryToken()))")
+            if let objectID { try output.line(Self.now(objectID, in: context)) }
             try output.flush()
         }
+    }
+
+    /// An object's values as the store holds them now, or that it is gone. (The history keeps
+    /// which keys each update changed, and a deleted object's kept values; the values between
+    /// are not kept.)
+    private static func now(_ id: ManagedObjectID, in context: ManagedObjectContext) -> String {
+        guard let object = try? context.existingObject(with: id) else {
+            return "now: \(objectName(id)) is no longer in the store"
+        }
+        let values = object.entity.storedAttributes.compactMap { attribute -> String? in
+            guard let value = try? object.value(forKey: attribute.name), value != .null else { return nil }
+            return "\(attribute.name)=\(TextTable.cell(JSONValue.from(value)))"
+        }
+        return "now: " + values.joined(separator: ", ")
     }
 
     private static func word(_ type: HistoryChangeType) -> String {

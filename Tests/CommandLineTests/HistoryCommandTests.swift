@@ -42,6 +42,33 @@ struct HistoryCommandTests {
         #expect(lines.last == "(2 transactions; the last token is 2)")
     }
 
+    @Test("--object lists one object's story — its insert, each update with the keys it changed, its delete with the values kept — and its values now")
+    func oneObject() throws {
+        let (cli, store) = try trackedStore()
+        let url = URL(fileURLWithPath: store)
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.toDoModel())
+        try coordinator.addStore(type: .sqlite, at: url, options: StoreOptions(tracksHistory: true))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.transactionAuthor = "editor"
+        let home = try #require(try context.fetch(FetchRequest(entityName: "Category")).first { $0.objectID.primaryKey == 1 }, "the first save's Home")
+        home["name"] = "House"
+        try context.save()
+        let uri = home.objectID.uriRepresentation.absoluteString
+        coordinator.removeStore(coordinator.stores[0])
+
+        let result = try cli.run(["history", "--store", store, "--object", uri])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("1 ") && $0.contains("tester") && $0.contains("insert  Category 1") }, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("3 ") && $0.contains("editor") && $0.contains("update  Category 1") && $0.hasSuffix("name") },
+                "\(result.stdout)")
+        #expect(!lines.contains { $0.contains("ToDo ") }, "no other object's changes")
+        #expect(lines.contains("(2 transactions; the last token is 3)"))
+        #expect(lines.last == "now: name=House", "\(lines.last ?? "")")
+        let bad = try cli.run(["history", "--store", store, "--object", "x-coredata://elsewhere/Category/p1"])
+        #expect(bad.status != 0 && bad.stderr.contains("--object x-coredata://elsewhere/Category/p1: an object's URI"), "\(bad.stderr)")
+    }
+
     @Test("--since, --author and --entity choose transactions; json lists them with their changes")
     func filtersAndJSON() throws {
         let (cli, store) = try trackedStore()
