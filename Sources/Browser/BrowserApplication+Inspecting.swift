@@ -49,7 +49,79 @@ extension BrowserApplication {
                 [weak self] in
                 self?.explainFetch() ?? .ignored
             },
+            Command("browser.history", title: "The selected object's history: who changed what, and when", keys: [.character("H")]) {
+                [weak self] in
+                self?.showObjectHistory() ?? .ignored
+            },
         ]
+    }
+
+    // MARK: An object's history
+
+    /// `H`: every transaction of the store's history that touched the selected object — its
+    /// insert, each update with the keys it changed, its delete with the values kept — with its
+    /// time, author and context, read on a context of its own; then its values now.
+    func showObjectHistory() -> EventResult {
+        guard let object = objects?.selectedObjects.first else {
+            app.showMessage("Select an object first", isError: true)
+            return .redraw
+        }
+        guard context.coordinator.stores.contains(where: { ($0 as? any HistoryTrackingStore) != nil }) else {
+            app.showMessage("This store keeps no history (SQLite and PostgreSQL stores do)", isError: true)
+            return .redraw
+        }
+        guard !object.objectID.isTemporaryID else {
+            app.showMessage("A new object has no history until it is saved", isError: true)
+            return .redraw
+        }
+        let id = object.objectID, name = "\(object.entity.name) “\(CellValue.displayName(object))”"
+        let coordinator = context.coordinator
+        let background = ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue)
+        app.beginWork("Reading the history of \(name)", cancel: { background.interruptWork() }, start: { finish in
+            background.perform {
+                finish(Result {
+                    try coordinator.fetchHistory(HistoryRequest(after: nil, entityNames: [id.entityName])).compactMap { transaction in
+                        var mine = transaction
+                        mine.changes = transaction.changes.filter { $0.changedObjectID == id }
+                        return mine.changes.isEmpty ? nil : mine
+                    }
+                })
+            }
+        }, done: { [weak self] (result: Result<[HistoryTransaction], any Error>) in
+            guard let self else { return }
+            switch result {
+            case .failure(let error):
+                self.app.showMessage("Cannot read the history: \(error)", isError: true)
+            case .success(let transactions):
+                var lines = [TextViewer.Line(name, kind: .heading)]
+                if transactions.isEmpty { lines.append(TextViewer.Line("No change to it is in the history (it began after).", kind: .note)) }
+                for transaction in transactions {
+                    let who = [transaction.author, transaction.contextName.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+                    for change in transaction.changes {
+                        let what: String
+                        switch change.changeType {
+                        case .insert: what = "inserted"
+                        case .update: what = "changed " + (change.updatedProperties ?? []).sorted().joined(separator: ", ")
+                        case .delete:
+                            what = "deleted" + (change.tombstone.map { kept in
+                                ": " + kept.sorted { $0.key < $1.key }.map { "\($0.key)=\(ValueFormat.automatic.string(for: CellValue($0.value)))" }
+                                    .joined(separator: ", ")
+                            } ?? "")
+                        }
+                        let time = ValueFormat.date(showsTime: true).string(for: .date(transaction.timestamp))
+                        lines.append(TextViewer.Line("\(transaction.token)  \(time)  \(who.isEmpty ? "—" : who)  \(what)"))
+                    }
+                }
+                let now = object.entity.storedAttributes.compactMap { attribute -> String? in
+                    guard let value = try? object.value(forKey: attribute.name), value != .null else { return nil }
+                    return "\(attribute.name)=\(ValueFormat.automatic.string(for: CellValue(value)))"
+                }
+                lines.append(TextViewer.Line(""))
+                lines.append(TextViewer.Line("now: " + now.joined(separator: ", "), kind: .note))
+                self.app.show(TextViewer(title: "History — \(name)", lines: lines))
+            }
+        })
+        return .redraw
     }
 
     // MARK: How the fetch runs

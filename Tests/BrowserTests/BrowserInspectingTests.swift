@@ -6,6 +6,7 @@ import Predicates
 import TerminalUI
 import Browser
 import TestSupport
+import SQLiteStore
 
 /// Values whole (`v`, `E`), nil apart from the empty string (`x`), the model pane (`M`),
 /// and going to a row or an object (Ctrl-G).
@@ -291,5 +292,28 @@ extension BrowserTests {
         #expect(screen.contains("marking Car.maker indexed"), "\(screen)")
         browser.app.runScript("<Esc>")
         #expect(!driver.screenLines.joined().contains("Explain — Car"))
+    }
+}
+
+extension BrowserTests {
+    @Test("H shows the selected object's history — each change with its time, author and the keys it changed — and its values now")
+    func objectHistory() throws {
+        SQLiteStore.register()
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.sampleModel())
+        try coordinator.addStore(type: .sqlite, at: storeURL, options: StoreOptions(tracksHistory: true))
+        let driver = MemoryDriver(size: Size(width: 120, height: 30))
+        let browser = try BrowserApplication(context: ManagedObjectContext(coordinator: coordinator), title: "SampleModel_V1.sqlite", driver: driver)
+        browser.app.runScript("<Tab><Tab>jj<Enter>")                  // Person
+        let person = try #require(browser.objects?.selectedObjects.first)
+        browser.app.runScript("H")
+        #expect(driver.screenLines.joined().contains("No change to it is in the history (it began after)."))
+        browser.app.runScript("<Esc><Enter><C-u>Zed<Enter><C-s>")
+        let row = try #require(browser.objects?.arrangedIndex(of: person))
+        browser.objectTable.select(row: row)
+        browser.app.runScript("H")
+        let screen = driver.screenLines.joined(separator: "\n")
+        #expect(screen.contains("History — Person “Zed”"), "\(screen)")
+        #expect(screen.contains("  browser  changed firstName"), "\(screen)")
+        #expect(screen.contains("now: ") && screen.contains("firstName=Zed"))
     }
 }
