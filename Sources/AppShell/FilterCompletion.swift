@@ -32,11 +32,15 @@ package enum FilterCompletion {
         }
         guard !candidates.isEmpty else { return nil }
         let prefix = parts.isEmpty ? "" : parts.joined(separator: ".") + "."
-        let common = candidates.dropFirst().reduce(candidates[0]) { shared, next in
-            String(zip(shared, next).prefix { $0 == $1 }.map(\.0))
-        }
+        let common = commonPrefix(of: candidates)
         // A keyword typed in lower case completes in its own case only when it is the one candidate.
         let completed = candidates.count == 1 ? candidates[0] : (common.count >= typed.count ? common : typed)
         return PromptCompletion(text: head + prefix + completed, candidates: candidates.count > 1 ? candidates : [])
+    }
+
+    /// What candidates share at their start (the first one whole, for one).
+    static func commonPrefix(of candidates: [String]) -> String {
+        guard let first = candidates.first else { return "" }
+        return candidates.dropFirst().reduce(first) { shared, next in String(zip(shared, next).prefix { $0 == $1 }.map(\.0)) }
     }
 }

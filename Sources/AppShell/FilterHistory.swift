@@ -22,7 +22,7 @@ package final class FilterHistory {
     package init(url: URL?, store: String) {
         self.url = url
         self.store = store
-        filters = url.flatMap { Self.load($0)[store] } ?? []
+        filters = url.flatMap { (StateFile.load($0) as [String: [String]])[store] } ?? []
     }
 
     /// `$XDG_STATE_HOME/termdata/filters.json`, or `~/.local/state/termdata/filters.json`.
@@ -49,22 +49,32 @@ package final class FilterHistory {
         filters.removeAll { $0 == text }
         filters.append(text)
         if filters.count > Self.limit { filters.removeFirst(filters.count - Self.limit) }
-        guard let url else { return }
-        var all = Self.load(url)
-        all[store] = filters
+        // The history is a convenience: the filter itself was applied, whether or not the file is written.
+        if let url { StateFile.replace(store, with: filters, in: url) }
+    }
+}
+
+/// A JSON file of the state directory that keeps something per store (the filter history,
+/// the saved filters), other stores' entries left as they are.
+enum StateFile {
+    /// Every store's entry in the file; none when there is no file or it holds something else.
+    static func load<Entry: Decodable>(_ url: URL) -> [String: Entry] {
+        guard let data = try? Data(contentsOf: url) else { return [:] }
+        return (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:]
+    }
+
+    /// Writes one store's entry (or removes it, for nil), keeping the others; a file that
+    /// cannot be written loses nothing of the running program's state.
+    static func replace<Entry: Codable>(_ store: String, with entry: Entry?, in url: URL) {
+        var all: [String: Entry] = load(url)
+        all[store] = entry
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(all).write(to: url, options: .atomic)
         } catch {
-            // The history is a convenience: the filter itself was applied.
+            // Kept in memory for this run.
         }
-    }
-
-    /// Every store's filters in the file; none when there is no file or it holds something else.
-    private static func load(_ url: URL) -> [String: [String]] {
-        guard let data = try? Data(contentsOf: url) else { return [:] }
-        return (try? JSONDecoder().decode([String: [String]].self, from: data)) ?? [:]
     }
 }

@@ -22,7 +22,7 @@ package final class SavedFilters {
     package init(url: URL?, store: String) {
         self.url = url
         self.store = store
-        filters = url.flatMap { Self.load($0)[store] } ?? [:]
+        filters = url.flatMap { (StateFile.load($0) as [String: [String: [String: String]]])[store] } ?? [:]
     }
 
     /// `$XDG_STATE_HOME/termdata/saved-filters.json`, or `~/.local/state/termdata/saved-filters.json`.
@@ -67,30 +67,12 @@ package final class SavedFilters {
         guard text.hasPrefix("@"), !text.contains(" ") else { return nil }
         let typed = String(text.dropFirst())
         let names = named(for: entity).map(\.name).filter { $0.hasPrefix(typed) }
-        guard let first = names.first else { return nil }
-        let common = names.dropFirst().reduce(first) { shared, next in String(zip(shared, next).prefix { $0 == $1 }.map(\.0)) }
-        return PromptCompletion(text: "@" + (names.count == 1 ? first : common), candidates: names.count > 1 ? names.map { "@" + $0 } : [])
+        guard !names.isEmpty else { return nil }
+        return PromptCompletion(text: "@" + FilterCompletion.commonPrefix(of: names), candidates: names.count > 1 ? names.map { "@" + $0 } : [])
     }
 
-    /// Keeps other stores' filters; a file that cannot be written loses nothing of the
-    /// running program's.
     private func write() {
-        guard let url else { return }
-        var all = Self.load(url)
-        all[store] = filters.isEmpty ? nil : filters
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(all).write(to: url, options: .atomic)
-        } catch {
-            // Kept in memory for this run.
-        }
-    }
-
-    private static func load(_ url: URL) -> [String: [String: [String: String]]] {
-        guard let data = try? Data(contentsOf: url) else { return [:] }
-        return (try? JSONDecoder().decode([String: [String: [String: String]]].self, from: data)) ?? [:]
+        if let url { StateFile.replace(store, with: filters.isEmpty ? nil : filters, in: url) }
     }
 }
 
@@ -137,7 +119,6 @@ extension SavedFiltering {
             TableColumn("name", title: "Name", width: 18, compressedWidth: 8),
             TableColumn("filter", title: "Filter", width: 50, compressedWidth: 12, fillsSpareWidth: true),
         ], dataSource: source)
-        let panel = Window(title: "Saved filters of \(entity)", floating: true)
         let hint = Label("")
         let retitle = { [weak hint] in
             hint?.text = source.numberOfRows == 0 ? "None yet: s saves the filter applied now under a name · Esc closes"
@@ -176,24 +157,15 @@ extension SavedFiltering {
                 return .redraw
             },
         ]
+        let panel = Window.listPanel(title: "Saved filters of \(entity)", header: hint, list: list, width: 80, minimumHeight: 7, chrome: 6) {
+            source.numberOfRows
+        }
         list.onActivate = { [weak self, weak panel] row in
             guard let self, row < source.numberOfRows else { return }
             let filter = source.filters[row]
             if let panel { self.app.close(panel) }
             self.applyFilter(filter)
         }
-        panel.addSubview(hint)
-        panel.addSubview(list)
-        panel.placement = { area in
-            let width = min(area.width, 80), height = min(area.height, max(7, source.numberOfRows + 6))
-            return Rect(x: area.x + max(0, (area.width - width) / 2), y: area.y + max(0, (area.height - height) / 4),
-                        width: width, height: height)
-        }
-        panel.layout = { _, area in
-            hint.frame = Rect(x: area.x, y: area.y, width: area.width, height: 1)
-            list.frame = Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 1))
-        }
-        panel.focus(list)
         app.show(panel)
         return .redraw
     }

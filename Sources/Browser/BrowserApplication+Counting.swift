@@ -38,8 +38,7 @@ extension BrowserApplication {
             app.showMessage("The values of \(column) cannot be counted (a to-many count, binary data or a transient value)", isError: true)
             return .redraw
         }
-        let predicates = [objects.fetchPredicate, objects.filterPredicate].compactMap { $0 }
-        let predicate: ObjectPredicate? = predicates.isEmpty ? nil : predicates.count == 1 ? predicates[0] : .and(predicates)
+        let predicate = objects.arrangedObjectsRequest.predicate
         let entityName = entity.name
         let type = attributeType(ofKeyPath: keyPath, from: entity)
         let count: @Sendable (ManagedObjectContext) throws -> (ValueCounts, ValueStatistics?) = { context in
@@ -144,7 +143,10 @@ extension BrowserApplication {
         let unsaved = context.hasChanges ? " (saved objects)" : ""
         let what = counts.bucketing.map { "\(counts.entries.filter { $0.upperBound != nil }.count) ranges (\($0))" }
             ?? "\(counts.entries.count)\(counts.isCut ? "+" : "")"
-        let panel = Window(title: "Values of \(counts.keyPath) — \(what) in \(counts.total) \(entityName)\(unsaved)", floating: true)
+        let summary = Label(Self.statisticsText(counts, statistics, type: type))
+        let rows = source.numberOfRows
+        let panel = Window.listPanel(title: "Values of \(counts.keyPath) — \(what) in \(counts.total) \(entityName)\(unsaved)", header: summary,
+                                     list: list, width: 90, minimumHeight: 6) { rows }
         let next = type.flatMap { Self.nextBucketing(after: counts.bucketing, type: $0, statistics: statistics) }
         if next != nil || counts.bucketing != nil {
             list.extraCommands = [
@@ -156,19 +158,6 @@ extension BrowserApplication {
                 },
             ]
         }
-        let summary = Label(Self.statisticsText(counts, statistics, type: type))
-        panel.addSubview(summary)
-        panel.addSubview(list)
-        let rows = source.numberOfRows
-        panel.placement = { area in
-            let width = min(area.width, 90), height = min(area.height, max(6, rows + 5))
-            return Rect(x: area.x + max(0, (area.width - width) / 2), y: area.y + max(0, (area.height - height) / 4),
-                        width: width, height: height)
-        }
-        panel.layout = { _, area in
-            summary.frame = Rect(x: area.x, y: area.y, width: area.width, height: 1)
-            list.frame = Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 1))
-        }
         list.onActivate = { [weak self, weak panel] row in
             guard let self, row < counts.entries.count else { return }
             let clause = ValueCounts.predicate(counts.keyPath, for: counts.entries[row])
@@ -177,7 +166,6 @@ extension BrowserApplication {
             if let panel { self.app.close(panel) }
             self.applyFilter(combined.predicateFormat)
         }
-        panel.focus(list)
         app.show(panel)
     }
 }

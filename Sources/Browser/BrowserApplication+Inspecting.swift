@@ -79,13 +79,9 @@ extension BrowserApplication {
         let background = ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue)
         app.beginWork("Reading the history of \(name)", cancel: { background.interruptWork() }, start: { finish in
             background.perform {
-                finish(Result {
-                    try coordinator.fetchHistory(HistoryRequest(after: nil, entityNames: [id.entityName])).compactMap { transaction in
-                        var mine = transaction
-                        mine.changes = transaction.changes.filter { $0.changedObjectID == id }
-                        return mine.changes.isEmpty ? nil : mine
-                    }
-                })
+                var request = HistoryRequest()
+                request.objectIDs = [id]
+                finish(Result { try coordinator.fetchHistory(request) })
             }
         }, done: { [weak self] (result: Result<[HistoryTransaction], any Error>) in
             guard let self else { return }
@@ -130,9 +126,7 @@ extension BrowserApplication {
     /// context of its own (it runs the statement to time it; Esc stops it), in a pane.
     func explainFetch() -> EventResult {
         guard let objects else { return .handled }
-        let predicates = [objects.fetchPredicate, objects.filterPredicate].compactMap { $0 }
-        let request = FetchRequest(entityName: objects.entityName, predicate: predicates.isEmpty ? nil : predicates.count == 1 ? predicates[0] : .and(predicates),
-                                   sortDescriptors: objects.sortDescriptors)
+        let request = objects.arrangedObjectsRequest
         let entityName = objects.entityName, unsaved = context.hasChanges
         let background = ManagedObjectContext(coordinator: context.coordinator, concurrencyType: .privateQueue)
         background.name = "explain"

@@ -71,15 +71,8 @@ struct HistoryCommand: ParsableCommand {
             }
             return id
         }
-        if let objectID { request.entityNames = [objectID.entityName] }
-        var transactions = try CommandFailure.rethrowing { try coordinator.fetchHistory(request) }
-        if let objectID {
-            transactions = transactions.compactMap { transaction in
-                var mine = transaction
-                mine.changes = transaction.changes.filter { $0.changedObjectID == objectID }
-                return mine.changes.isEmpty ? nil : mine
-            }
-        }
+        if let objectID { request.objectIDs = [objectID] }
+        let transactions = try CommandFailure.rethrowing { try coordinator.fetchHistory(request) }
         switch format {
         case .json:
             try StandardOutput.line(try JSONValue.text(.array(transactions.map(Self.json))))

@@ -6,7 +6,6 @@ import Predicates
 import TerminalUI
 import Browser
 import TestSupport
-import SQLiteStore
 
 /// Values whole (`v`, `E`), nil apart from the empty string (`x`), the model pane (`M`),
 /// and going to a row or an object (Ctrl-G).
@@ -298,12 +297,7 @@ extension BrowserTests {
 extension BrowserTests {
     @Test("H shows the selected object's history — each change with its time, author and the keys it changed — and its values now")
     func objectHistory() throws {
-        SQLiteStore.register()
-        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.sampleModel())
-        try coordinator.addStore(type: .sqlite, at: storeURL, options: StoreOptions(tracksHistory: true))
-        let driver = MemoryDriver(size: Size(width: 120, height: 30))
-        let browser = try BrowserApplication(context: ManagedObjectContext(coordinator: coordinator), title: "SampleModel_V1.sqlite", driver: driver)
-        browser.app.runScript("<Tab><Tab>jj<Enter>")                  // Person
+        let (browser, driver) = try launch(entity: "Person", tracksHistory: true)
         let person = try #require(browser.objects?.selectedObjects.first)
         browser.app.runScript("H")
         #expect(driver.screenLines.joined().contains("No change to it is in the history (it began after)."))

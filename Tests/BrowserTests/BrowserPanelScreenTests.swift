@@ -14,11 +14,7 @@ extension BrowserTests {
     func launchCompany() throws -> (BrowserApplication, MemoryDriver, TestStack) {
         let stack = try TestStack(model: try ModelFixtures.companyModel())
         try CompanyFixture.fill(stack.context)
-        let bob = try #require(try stack.context.object(forEntityName: "Employee", matchingKey: "name", value: "Bob"))
-        let badge = try stack.context.insertObject(forEntityName: "Badge")
-        badge["holder"] = .object(bob)
-        badge["code"] = "AB123"
-        try stack.context.save()
+        try CompanyFixture.addBadge(for: "Bob", in: stack.context)
         let driver = MemoryDriver(size: Size(width: 100, height: 36))
         let browser = try BrowserApplication(context: stack.context, title: "Company", driver: driver)
         browser.app.runScript("<Tab><Tab>j<Enter>")                  // Badge, then Department

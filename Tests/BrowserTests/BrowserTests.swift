@@ -22,10 +22,10 @@ struct BrowserTests {
     static let entities = ["Car", "ExpensiveSportCar", "Person", "SportCar"]
 
     /// The browser on the store, showing `entity`'s objects with the focus on their table.
-    func launch(readOnly: Bool = false, entity: String = "Car") throws -> (BrowserApplication, MemoryDriver) {
+    func launch(readOnly: Bool = false, entity: String = "Car", tracksHistory: Bool = false) throws -> (BrowserApplication, MemoryDriver) {
         SQLiteStore.register()
         let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.sampleModel())
-        var options = StoreOptions()
+        var options = StoreOptions(tracksHistory: tracksHistory)
         options.readOnly = readOnly
         try coordinator.addStore(type: .sqlite, at: storeURL, options: options)
         let driver = MemoryDriver(size: Size(width: 150, height: 30))
@@ -444,25 +444,22 @@ struct BrowserTests {
 enum SQLiteTestRows {
     /// Every person's first name in a copy of SampleModel_V1.sqlite.
     static func firstNames(_ url: URL) throws -> [String] {
-        SQLiteStore.register()
-        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.sampleModel())
-        var options = StoreOptions()
-        options.readOnly = true
-        try coordinator.addStore(type: .sqlite, at: url, options: options)
-        let context = ManagedObjectContext(coordinator: coordinator)
-        return try withExtendedLifetime(context) {
-            try context.fetch(FetchRequest(entityName: "Person")).compactMap { $0.string("firstName") }
-        }
+        try reading(url) { try $0.fetch(FetchRequest(entityName: "Person")).compactMap { $0.string("firstName") } }
     }
 
     /// How many objects of an entity (its sub-entities included) the file holds.
     static func count(_ url: URL, _ entity: String) throws -> Int {
+        try reading(url) { try $0.count(for: FetchRequest(entityName: entity)) }
+    }
+
+    /// A read of the file through a stack of its own, opened read-only.
+    private static func reading<T>(_ url: URL, _ body: (ManagedObjectContext) throws -> T) throws -> T {
         SQLiteStore.register()
         let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.sampleModel())
         var options = StoreOptions()
         options.readOnly = true
         try coordinator.addStore(type: .sqlite, at: url, options: options)
         let context = ManagedObjectContext(coordinator: coordinator)
-        return try withExtendedLifetime(context) { try context.count(for: FetchRequest(entityName: entity)) }
+        return try withExtendedLifetime(context) { try body(context) }
     }
 }

@@ -23,11 +23,7 @@ struct DeletePreviewTests {
     @Test("a department: its employees go by Cascade, their badges a level further; projects lose members (Nullify); notes are left pointing (No Action)")
     func cascadeTwoLevels() throws {
         let sales = try one("Department", "Sales")
-        let bob = try one("Employee", "Bob")
-        let badge = try context.insertObject(forEntityName: "Badge")
-        badge["holder"] = .object(bob)
-        badge["code"] = "AB123"
-        try context.save()
+        try CompanyFixture.addBadge(for: "Bob", in: context)
 
         let preview = try DeletePreview(deleting: [sales], in: context)
         #expect(preview.requested == [.init(entity: "Department", count: 1)])
@@ -68,10 +64,7 @@ struct DeletePreviewTests {
     @Test("read from the store by ID, the preview says what the object walk says: cascades over two levels, Nullify, No Action and Deny")
     func byIDAgreesWithTheObjects() throws {
         let sales = try one("Department", "Sales"), engineering = try one("Department", "Engineering")
-        let badge = try context.insertObject(forEntityName: "Badge")
-        badge["holder"] = .object(try one("Employee", "Bob"))
-        badge["code"] = "AB123"
-        try context.save()
+        try CompanyFixture.addBadge(for: "Bob", in: context)
         let projects = try context.fetch(FetchRequest(entityName: "Project"))
         let people = try context.fetch(FetchRequest(entityName: "Employee"))
         let other = stack.newContext()       // as a background context would

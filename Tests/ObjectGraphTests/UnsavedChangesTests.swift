@@ -95,10 +95,7 @@ struct UnsavedChangesTests {
     func revertsADelete() throws {
         let ada = try one("Employee", "Ada"), engineering = try one("Department", "Engineering")
         let compiler = try one("Project", "Compiler")
-        let badge = try context.insertObject(forEntityName: "Badge")
-        badge["code"] = "AB123"
-        badge["holder"] = .object(ada)
-        try context.save()
+        let badge = try CompanyFixture.addBadge(for: "Ada", in: context)
 
         context.delete(ada)
         context.processPendingChanges()

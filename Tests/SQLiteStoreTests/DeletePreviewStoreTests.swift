@@ -14,11 +14,7 @@ struct DeletePreviewStoreTests {
         let stack = try SQLiteTestStack(model: try ModelFixtures.companyModel())
         let context = stack.context
         try CompanyFixture.fill(context)
-        let bob = try #require(try context.object(forEntityName: "Employee", matchingKey: "name", value: "Bob"))
-        let badge = try context.insertObject(forEntityName: "Badge")
-        badge["holder"] = .object(bob)
-        badge["code"] = "AB123"
-        try context.save()
+        try CompanyFixture.addBadge(for: "Bob", in: context)
         let departments = try context.fetch(FetchRequest(entityName: "Department"))
         let projects = try context.fetch(FetchRequest(entityName: "Project"))
         let people = try context.fetch(FetchRequest(entityName: "Employee"))

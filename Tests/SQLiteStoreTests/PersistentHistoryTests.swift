@@ -104,6 +104,25 @@ struct PersistentHistoryTests {
         #expect(try stack.coordinator.fetchHistory(HistoryRequest(after: history[0].token)).isEmpty)
     }
 
+    @Test("objectIDs narrows the history to one object's changes; the limit counts the transactions that touch it")
+    func oneObjectsStory() throws {
+        let stack = try LibraryModel.stack()
+        let context = stack.context
+        let (dune, emma) = (try context.insertObject(forEntityName: "Book"), try context.insertObject(forEntityName: "Book"))
+        try context.save()
+        emma["title"] = "Emma"
+        try context.save()
+        dune["title"] = "Dune"
+        try context.save()
+        var request = HistoryRequest()
+        request.objectIDs = [dune.objectID]
+        let story = try stack.coordinator.fetchHistory(request)
+        #expect(story.map(summary) == [["insert Book"], ["update Book: title"]], "the second save touched Emma only")
+        #expect(story.allSatisfy { $0.changes.allSatisfy { $0.changedObjectID == dune.objectID } })
+        request.fetchLimit = 2
+        #expect(try stack.coordinator.fetchHistory(request).count == 2, "both of Dune's, not the first two transactions")
+    }
+
     @Test("a new book on a shelf is an update of the shelf; not of one the same save made, and once for many books")
     func newMembersUpdateTheirOwner() throws {
         let stack = try LibraryModel.stack()

@@ -16,10 +16,7 @@ struct StoreCheckTests {
         let stack = try SQLiteTestStack(model: try ModelFixtures.companyModel())
         let context = stack.context
         try CompanyFixture.fill(context)
-        let bob = try #require(try context.object(forEntityName: "Employee", matchingKey: "name", value: "Bob"))
-        let badge = try context.insertObject(forEntityName: "Badge")
-        badge["holder"] = .object(bob)
-        badge["code"] = "AB123"
+        try CompanyFixture.addBadge(for: "Bob", in: context)
         for label in ["red", "blue"] { try context.insertObject(forEntityName: "Tag")["label"] = .string(label) }
         try context.save()
         return stack

@@ -33,6 +33,20 @@ public enum CompanyFixture {
         try context.save()
     }
 
+    /// A badge for the employee of the fixture named `name`, saved: what a Cascade takes a
+    /// level further than the employee (department → employees → badge).
+    @discardableResult
+    public static func addBadge(for name: String, in context: ManagedObjectContext) throws -> ManagedObject {
+        guard let holder = try context.object(forEntityName: "Employee", matchingKey: "name", value: name) else {
+            preconditionFailure("the fixture has no employee \(name)")
+        }
+        let badge = try context.insertObject(forEntityName: "Badge")
+        badge["holder"] = .object(holder)
+        badge["code"] = "AB123"
+        try context.save()
+        return badge
+    }
+
     /// One case of the shared table: a predicate and the employees it matches.
     public struct Case: Sendable, CustomTestStringConvertible {
         public var format: String

@@ -29,12 +29,8 @@ extension ContextEditing {
             TableColumn("was", title: "Saved", width: 18, compressedWidth: 8, fillsSpareWidth: true),
             TableColumn("now", title: "Now", width: 18, compressedWidth: 8, fillsSpareWidth: true),
         ], dataSource: source)
-        let panel = Window(title: "", floating: true)
         let summary = Label("")
-        let retitle = { [weak panel, weak summary] in
-            panel?.title = "Pending changes — what Ctrl-S will save"
-            summary?.text = source.summary + " · r reverts the selected change · Esc closes"
-        }
+        let retitle: () -> Void = { [weak summary] in summary?.text = source.summary + " · r reverts the selected change · Esc closes" }
         retitle()
         source.onReload = retitle
         list.extraCommands = [
@@ -43,21 +39,10 @@ extension ContextEditing {
                 return self.revert(row: list.state.selectedRow, of: source, in: list)
             },
         ]
-        // The list first: drawing it reads the changes again after a change or a save, and
-        // the summary above then counts them.
-        panel.addSubview(list)
-        panel.addSubview(summary)
-        panel.placement = { area in
-            let width = min(area.width, 100), height = min(area.height, max(8, source.numberOfRows + 5))
-            return Rect(x: area.x + max(0, (area.width - width) / 2), y: area.y + max(0, (area.height - height) / 4),
-                        width: width, height: height)
-        }
-        panel.layout = { _, area in
-            summary.frame = Rect(x: area.x, y: area.y, width: area.width, height: 1)
-            list.frame = Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 1))
-        }
-        panel.focus(list)
-        app.show(panel)
+        // The list is drawn first: drawing it reads the changes again after a change or a save,
+        // and the summary above then counts them.
+        app.show(Window.listPanel(title: "Pending changes — what Ctrl-S will save", header: summary, list: list, width: 100,
+                                  minimumHeight: 8) { source.numberOfRows })
         return .redraw
     }
 

@@ -43,11 +43,8 @@ extension Marking {
     /// the rows are read and written on a context of their own while the keys answer.
     package func exportView(to path: String) {
         guard let controller = markedController, commitEdits() else { return }
-        let request = ViewRows(entityName: controller.entityName,
-                               predicate: [controller.fetchPredicate, controller.filterPredicate].compactMap { $0 }.reduce(nil) { all, next in
-                                   all.map { .and([$0, next]) } ?? next
-                               },
-                               sortDescriptors: controller.sortDescriptors,
+        let fetch = controller.arrangedObjectsRequest
+        let request = ViewRows(entityName: fetch.entityName, predicate: fetch.predicate, sortDescriptors: fetch.sortDescriptors,
                                marked: markedIDs(of: controller.entityName),
                                keys: markedTable.columns.filter { !$0.isHidden }.map(\.id))
         let name = (path as NSString).lastPathComponent

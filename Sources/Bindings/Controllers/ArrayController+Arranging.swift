@@ -101,6 +101,13 @@ extension ArrayController {
                            owner: lazyInverseKey == nil ? nil : owner?.objectID)
     }
 
+    /// The fetch of what the controller arranges — its entity, its fetch and filter predicates
+    /// (and a detail's owner), its sort — with objects named by ID, so that a context of its
+    /// own (a background one exporting, counting or explaining the rows) can run it.
+    public var arrangedObjectsRequest: FetchRequest<ManagedObject> {
+        FetchRequest(entityName: entityName, predicate: combinedPredicate?.mappingConstants(Self.objectsAsIDs), sortDescriptors: sortDescriptors)
+    }
+
     private static func objectsAsIDs(_ value: ObjectValue) -> ObjectValue {
         switch value {
         case .object(let object as ManagedObject): return .object(object.objectID)

@@ -30,7 +30,21 @@ extension PersistentStoreCoordinator {
     /// ```
     public func fetchHistory(_ request: HistoryRequest) throws -> [HistoryTransaction] {
         var all: [HistoryTransaction] = []
-        for store in historyStores { all += try reading(store) { try store.fetchHistory(request) } }
+        // The stores read the objects' entities, every transaction of them (the limit counts
+        // the transactions that touch the objects); the changes to others go here.
+        var storeRequest = request
+        if let ids = request.objectIDs {
+            storeRequest.entityNames = request.entityNames ?? Set(ids.map(\.entityName))
+            storeRequest.fetchLimit = nil
+        }
+        for store in historyStores { all += try reading(store) { try store.fetchHistory(storeRequest) } }
+        if let ids = request.objectIDs {
+            all = all.compactMap { transaction in
+                var mine = transaction
+                mine.changes = transaction.changes.filter { ids.contains($0.changedObjectID) }
+                return mine.changes.isEmpty ? nil : mine
+            }
+        }
         all.sort { ($0.timestamp, $0.transactionNumber) < ($1.timestamp, $1.transactionNumber) }
         if let limit = request.fetchLimit, all.count > limit { all.removeLast(all.count - limit) }
         return all

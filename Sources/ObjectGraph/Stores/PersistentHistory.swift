@@ -139,6 +139,9 @@ public struct HistoryRequest: Sendable, Hashable {
     /// Only changes to objects of these entities (sub-entities included); transactions with
     /// none are left out.
     public var entityNames: Set<String>?
+    /// Only changes to these objects (an object's story); transactions with none are left
+    /// out. The coordinator narrows what the stores return.
+    public var objectIDs: Set<ManagedObjectID>?
     /// The most transactions to return, oldest first; `nil` for all.
     public var fetchLimit: Int?
 
