@@ -19,6 +19,8 @@ public struct SQLExpression: Hashable, Sendable {
         case parameter
         /// A literal integer in the text (never a value from outside the program).
         case integer(Int64)
+        /// A literal name in the text, quoted: a column's or a table's, which the program made.
+        case name(String)
         case null
         case boolean(Bool)
         /// `a AND b AND ...`
@@ -71,6 +73,9 @@ public struct SQLExpression: Hashable, Sendable {
 
     /// An integer written into the statement: for constants of the program, never for data.
     public static func literal(_ n: Int64) -> SQLExpression { SQLExpression(.integer(n)) }
+    /// `'name'`: a name the program made (a column's, a table's) as a string in the text, for
+    /// statements kept in the schema (a trigger's), which take no bound values.
+    public static func literal(name: String) -> SQLExpression { SQLExpression(.name(name)) }
 
     public static let null = SQLExpression(.null)
     public static let `true` = SQLExpression(.boolean(true))

@@ -241,7 +241,7 @@ struct SQLRenderer {
             }
         case .isNull, .between, .in, .inSelect: return .comparison
         case .collate: return .collate
-        case .column, .value, .parameter, .integer, .null, .boolean, .function, .countAll, .exists, .subquery, .caseWhen: return .atom
+        case .column, .value, .parameter, .integer, .name, .null, .boolean, .function, .countAll, .exists, .subquery, .caseWhen: return .atom
         }
     }
 
@@ -266,6 +266,8 @@ struct SQLRenderer {
             sql += dialect.placeholder(placeholders, for: .null).text
         case .integer(let n):
             sql += String(n)
+        case .name(let name):
+            sql += "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
         case .null:
             sql += "NULL"
         case .boolean(let b):

@@ -99,6 +99,27 @@ enum HistoryBenchmarks {
         }
         SQLiteBenchmarks.report("insert and save \(inserts) objects", with.min()!, without.min()!)
 
+        // Updates and deletes keep the values they replace, a row per changed column.
+        func batch(tracksHistory: Bool) throws -> (update: Double, delete: Double) {
+            run += 1
+            let coordinator = PersistentStoreCoordinator(model: model)
+            try coordinator.addStore(type: .sqlite, at: dir.appendingPathComponent("Store\(run).sqlite"),
+                                     options: StoreOptions(tracksHistory: tracksHistory))
+            let objects: [[String: ObjectValue]] = (0..<inserts).map { ["name": .string("item \($0)"), "value": .int($0)] }
+            _ = try coordinator.execute(.insert(BatchInsertRequest(entityName: "Item", objects: objects)))
+            let update = try SQLiteBenchmarks.time {
+                _ = try coordinator.execute(.update(BatchUpdateRequest(entityName: "Item", propertiesToUpdate: ["name": "renamed", "value": 0])))
+            }
+            let delete = try SQLiteBenchmarks.time { _ = try coordinator.execute(.delete(BatchDeleteRequest(entityName: "Item"))) }
+            coordinator.removeStore(coordinator.stores[0])
+            return (update, delete)
+        }
+        var batches: [(with: (update: Double, delete: Double), without: (update: Double, delete: Double))] = []
+        for _ in 0..<5 { batches.append((try batch(tracksHistory: true), try batch(tracksHistory: false))) }
+        SQLiteBenchmarks.report("batch update 2 values of \(inserts) objects", batches.map(\.with.update).min()!,
+                                batches.map(\.without.update).min()!)
+        SQLiteBenchmarks.report("batch delete \(inserts) objects", batches.map(\.with.delete).min()!, batches.map(\.without.delete).min()!)
+
         try batchInsert(in: dir)
 
         // Another connection's commit, to the notice: twenty single-object saves, a second apart.

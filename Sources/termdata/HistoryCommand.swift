@@ -3,9 +3,11 @@ import Foundation
 import Interchange
 import ObjectGraph
 import ObjectModel
+import Predicates
 import SQLiteStore
 
 /// `termdata history [--store PATH --model MODEL] [--since TOKEN] [--author A]... [--entity E]... [--object URI] [--format table|json]`
+/// `termdata history --revert TOKEN [--dry-run]`
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
@@ -14,9 +16,11 @@ struct HistoryCommand: ParsableCommand {
         A SQLite store records its history when an application asks for it (the ToDo app and \
         the browser do): every save, batch request and other program's write, with its author \
         and context. --since TOKEN lists what came after a token (the number in the first \
-        column); --object URI lists one object's story (its insert, each update with the keys \
-        it changed, its delete with the values kept) and its values now; --delete-through TOKEN \
-        removes history up to it.
+        column); --object URI lists one object's story (its insert, each update with the values \
+        it changed, before and after, its delete with the values it had) and its values now; \
+        --revert TOKEN takes that transaction back in a new one (--dry-run shows what it would \
+        write), refused where a later transaction changed the same values; --delete-through \
+        TOKEN removes history up to it.
         """
     )
 
@@ -42,10 +46,18 @@ struct HistoryCommand: ParsableCommand {
     @Option(name: .customLong("delete-through"), help: "Remove the history up to and including this token, and say how much went.")
     var deleteThrough: String?
 
+    @Option(help: "Take back the transaction of this token, in a new transaction: what it inserted removed, what it changed restored, what it deleted made again.")
+    var revert: String?
+
+    @Flag(name: .customLong("dry-run"), help: "With --revert: show what it would write, and write nothing.")
+    var dryRun = false
+
     func run() throws {
         let model = try storeArguments.loadModel()
         for name in entity { _ = try StoreArguments.entity(name, in: model) }
-        let context = try storeArguments.open(model: model, readOnly: deleteThrough == nil)
+        if dryRun, revert == nil { throw CommandFailure("--dry-run goes with --revert TOKEN") }
+        let writes = deleteThrough != nil || (revert != nil && !dryRun)
+        let context = try storeArguments.open(model: model, readOnly: !writes)
         let coordinator = context.coordinator
         let stores = coordinator.stores.map(\.identifier)
         guard coordinator.stores.contains(where: { ($0 as? any HistoryTrackingStore) != nil }) else {
@@ -60,6 +72,24 @@ struct HistoryCommand: ParsableCommand {
         if let deleteThrough {
             let removed = try CommandFailure.rethrowing { try coordinator.deleteHistory(through: try token(deleteThrough, "--delete-through")) }
             try StandardOutput.line("Removed \(removed) transaction\(removed == 1 ? "" : "s") of history.")
+            return
+        }
+        if let revert {
+            let plan = try CommandFailure.rethrowing { try coordinator.planRevert(of: try token(revert, "--revert")) }
+            var output = StandardOutput()
+            let t = plan.transaction
+            let who = [t.author, t.contextName].compactMap { $0 }.joined(separator: ", ")
+            try output.line("Transaction \(t.token) of \(JSONValue.dateText(t.timestamp))\(who.isEmpty ? "" : " by \(who)"): "
+                + "\(t.changes.count) change\(t.changes.count == 1 ? "" : "s"). Taking it back \(dryRun ? "would write" : "writes"):")
+            for step in plan.steps { try output.line("  " + Self.describe(step)) }
+            try output.flush()
+            guard plan.conflicts.isEmpty else { throw CommandFailure(HistoryRevertError.conflicts(t.transactionNumber, plan.conflicts).description) }
+            if dryRun {
+                try StandardOutput.line("(a dry run: nothing written)")
+                return
+            }
+            let number = try CommandFailure.rethrowing { try coordinator.revert(plan) }
+            try StandardOutput.line("Taken back in transaction \(number.map(String.init) ?? "—") (author “termdata revert”).")
             return
         }
         var request = HistoryRequest(after: try since.map { try token($0, "--since") })
@@ -78,6 +108,11 @@ struct HistoryCommand: ParsableCommand {
             try StandardOutput.line(try JSONValue.text(.array(transactions.map(Self.json))))
         case .table:
             var rows: [[String: JSONValue]] = []
+            var after: [Int64: [String: ObjectValue]] = [:]
+            if let objectID {
+                let current = try? context.existingObject(with: objectID)
+                after = transactions.valuesAfter(changesOf: objectID) { current?.historyValue(forKey: $0) }
+            }
             for transaction in transactions {
                 for change in transaction.changes {
                     rows.append([
@@ -87,7 +122,7 @@ struct HistoryCommand: ParsableCommand {
                         "context": transaction.contextName.map(JSONValue.string) ?? .null,
                         "change": .string(Self.word(change.changeType)),
                         "object": .string(Self.objectName(change.changedObjectID)),
-                        "details": .string(Self.details(change)),
+                        "details": .string(Self.details(change, after: after[change.changeID] ?? [:])),
                     ])
                 }
             }
@@ -100,9 +135,7 @@ struct HistoryCommand: ParsableCommand {
         }
     }
 
-    /// An object's values as the store holds them now, or that it is gone. (The history keeps
-    /// which keys each update changed, and a deleted object's kept values; the values between
-    /// are not kept.)
+    /// An object's values as the store holds them now, or that it is gone.
     private static func now(_ id: ManagedObjectID, in context: ManagedObjectContext) -> String {
         guard let object = try? context.existingObject(with: id) else {
             return "now: \(objectName(id)) is no longer in the store"
@@ -112,6 +145,33 @@ struct HistoryCommand: ParsableCommand {
             return "\(attribute.name)=\(TextTable.cell(JSONValue.from(value)))"
         }
         return "now: " + values.joined(separator: ", ")
+    }
+
+    /// A value for a line of text: a related object as `Shelf 2`.
+    private static func text(_ value: ObjectValue) -> String {
+        switch value {
+        case .object(let object):
+            if let id = object as? ManagedObjectID { return objectName(id) }
+            if let managed = object as? ManagedObject { return objectName(managed.objectID) }
+            return TextTable.cell(JSONValue.from(value))
+        case .array(let members), .set(let members):
+            return "[" + members.map(text).joined(separator: ", ") + "]"
+        default:
+            return TextTable.cell(JSONValue.from(value))
+        }
+    }
+
+    /// A step of a revert, for its listing.
+    private static func describe(_ step: HistoryRevert.Step) -> String {
+        let name = objectName(step.objectID)
+        switch step.kind {
+        case .remove:
+            return "remove \(name) (it inserted it)"
+        case .restore:
+            return "restore \(name): " + step.values.map { "\($0.key) \(text($0.now)) → \(text($0.restored))" }.joined(separator: "; ")
+        case .recreate:
+            return "make again \(name): " + step.values.map { "\($0.key)=\(text($0.restored))" }.joined(separator: ", ")
+        }
     }
 
     private static func word(_ type: HistoryChangeType) -> String {
@@ -127,13 +187,40 @@ struct HistoryCommand: ParsableCommand {
         "\(id.entityName) \(id.primaryKey.map(String.init) ?? id.description)"
     }
 
-    /// The properties an update changed, or what a deleted object left behind.
-    private static func details(_ change: HistoryChange) -> String {
-        if let properties = change.updatedProperties { return properties.sorted().joined(separator: ", ") }
+    /// The properties an update changed, with their values before (and after, where known),
+    /// and the members that joined or left; what a deleted object had, or left behind.
+    private static func details(_ change: HistoryChange, after: [String: ObjectValue] = [:]) -> String {
+        let previous = change.previousValues ?? [:]
+        if let properties = change.updatedProperties {
+            return properties.sorted().map { key in
+                var members: [String] = (change.joined[key] ?? []).map { "+" + objectName($0) }
+                members += (change.left[key] ?? []).map { "−" + objectName($0) }
+                if !members.isEmpty { return "\(key) " + members.joined(separator: " ") }
+                guard let before = previous[key] else { return key }
+                guard let now = after[key] else { return "\(key) was \(text(before))" }
+                return "\(key) \(text(before)) → \(text(now))"
+            }.joined(separator: "; ")
+        }
+        if change.changeType == .delete, !previous.isEmpty {
+            let values = previous.filter { !$0.value.isNull }.sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }
+            let members = change.left.sorted { $0.key < $1.key }.map { "\($0.key)=[\($0.value.map(objectName).joined(separator: ", "))]" }
+            return (values + members).joined(separator: ", ")
+        }
         if let tombstone = change.tombstone {
-            return tombstone.sorted { $0.key < $1.key }.map { "\($0.key)=\(TextTable.cell(JSONValue.from($0.value)))" }.joined(separator: ", ")
+            return tombstone.sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }.joined(separator: ", ")
+        }
+        if change.changeType == .insert, !change.joined.isEmpty {
+            return change.joined.sorted { $0.key < $1.key }.map { "\($0.key)=[\($0.value.map(objectName).joined(separator: ", "))]" }.joined(separator: ", ")
         }
         return ""
+    }
+
+    private static func uri(_ id: ManagedObjectID) -> JSONValue { .string(id.uriRepresentation.absoluteString) }
+
+    /// A previous value for JSON: a related object by its URI.
+    private static func json(_ value: ObjectValue) -> JSONValue {
+        if case .object(let object) = value, let id = object as? ManagedObjectID { return uri(id) }
+        return JSONValue.from(value)
     }
 
     private static func json(_ transaction: HistoryTransaction) -> JSONValue {
@@ -153,6 +240,9 @@ struct HistoryCommand: ParsableCommand {
                 ]
                 if let properties = change.updatedProperties { object["updatedProperties"] = .array(properties.sorted().map(JSONValue.string)) }
                 if let tombstone = change.tombstone { object["tombstone"] = .object(tombstone.mapValues(JSONValue.from)) }
+                if let previous = change.previousValues { object["previousValues"] = .object(previous.mapValues(json)) }
+                if !change.joined.isEmpty { object["joined"] = .object(change.joined.mapValues { .array($0.map(uri)) }) }
+                if !change.left.isEmpty { object["left"] = .object(change.left.mapValues { .array($0.map(uri)) }) }
                 return .object(object)
             }),
         ])

@@ -295,10 +295,11 @@ extension BrowserTests {
 }
 
 extension BrowserTests {
-    @Test("H shows the selected object's history — each change with its time, author and the keys it changed — and its values now")
+    @Test("H shows the selected object's history — each change with its time, author and the values it changed, before and after — and its values now")
     func objectHistory() throws {
         let (browser, driver) = try launch(entity: "Person", tracksHistory: true)
         let person = try #require(browser.objects?.selectedObjects.first)
+        let name = try #require(person["firstName"].stringValue)
         browser.app.runScript("H")
         #expect(driver.screenLines.joined().contains("No change to it is in the history (it began after)."))
         browser.app.runScript("<Esc><Enter><C-u>Zed<Enter><C-s>")
@@ -307,7 +308,7 @@ extension BrowserTests {
         browser.app.runScript("H")
         let screen = driver.screenLines.joined(separator: "\n")
         #expect(screen.contains("History — Person “Zed”"), "\(screen)")
-        #expect(screen.contains("  browser  changed firstName"), "\(screen)")
+        #expect(screen.contains("  browser  changed firstName “\(name)” → “Zed”"), "\(screen)")
         #expect(screen.contains("now: ") && screen.contains("firstName=Zed"))
     }
 }

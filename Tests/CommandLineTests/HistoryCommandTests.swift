@@ -53,6 +53,8 @@ struct HistoryCommandTests {
         let home = try #require(try context.fetch(FetchRequest(entityName: "Category")).first { $0.objectID.primaryKey == 1 }, "the first save's Home")
         home["name"] = "House"
         try context.save()
+        home["name"] = "Cottage"
+        try context.save()
         let uri = home.objectID.uriRepresentation.absoluteString
         coordinator.removeStore(coordinator.stores[0])
 
@@ -60,13 +62,54 @@ struct HistoryCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("1 ") && $0.contains("tester") && $0.contains("insert  Category 1") }, "\(result.stdout)")
-        #expect(lines.contains { $0.hasPrefix("3 ") && $0.contains("editor") && $0.contains("update  Category 1") && $0.hasSuffix("name") },
+        // Each update with the value before and after: the next update's before, or the value now.
+        #expect(lines.contains { $0.hasPrefix("3 ") && $0.contains("editor") && $0.contains("update  Category 1") && $0.hasSuffix("name Home → House") },
                 "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("4 ") && $0.hasSuffix("name House → Cottage") }, "\(result.stdout)")
         #expect(!lines.contains { $0.contains("ToDo ") }, "no other object's changes")
-        #expect(lines.contains("(2 transactions; the last token is 3)"))
-        #expect(lines.last == "now: name=House", "\(lines.last ?? "")")
+        #expect(lines.contains("(3 transactions; the last token is 4)"))
+        #expect(lines.last == "now: name=Cottage", "\(lines.last ?? "")")
         let bad = try cli.run(["history", "--store", store, "--object", "x-coredata://elsewhere/Category/p1"])
         #expect(bad.status != 0 && bad.stderr.contains("--object x-coredata://elsewhere/Category/p1: an object's URI"), "\(bad.stderr)")
+    }
+
+    @Test("--revert takes a transaction back in a new one; --dry-run shows what it would write; a later change of the same value refuses it")
+    func revert() throws {
+        let (cli, store) = try trackedStore()
+        do {
+            let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.toDoModel())
+            try coordinator.addStore(type: .sqlite, at: URL(fileURLWithPath: store), options: StoreOptions(tracksHistory: true))
+            let context = ManagedObjectContext(coordinator: coordinator)
+            context.transactionAuthor = "editor"
+            let home = try #require(try context.fetch(FetchRequest(entityName: "Category")).first { $0.objectID.primaryKey == 1 })
+            home["name"] = "House"
+            try context.save()
+            coordinator.removeStore(coordinator.stores[0])
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let dry = try cli.run(["history", "--store", store, "--revert", "3", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("by editor: 1 change. Taking it back would write:"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("  restore Category 1: name House → Home"), "\(dry.stdout)")
+        #expect(dry.stdout.hasSuffix("(a dry run: nothing written)\n"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before, "the file untouched")
+
+        let done = try cli.run(["history", "--store", store, "--revert", "3"])
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.stdout.contains("Taken back in transaction 4 (author “termdata revert”)."), "\(done.stdout)")
+        let uri = try #require(try cli.run(["history", "--store", store, "--format", "json"]).stdout
+            .components(separatedBy: "\"").first { $0.hasSuffix("/Category/p1") })
+        let story = try cli.run(["history", "--store", store, "--object", uri])
+        #expect(story.stdout.contains("termdata revert"), "\(story.stdout)")
+        #expect(story.stdout.hasSuffix("now: name=Home\n"), "\(story.stdout)")
+
+        // The revert changed the name after transaction 3: taking 3 back again is refused.
+        let again = try cli.run(["history", "--store", store, "--revert", "3"])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("transaction 3 cannot be taken back"), "\(again.stderr)")
+        #expect(again.stderr.contains("Category 1: transaction 4 (termdata revert, revert of transaction 3) changed name after"), "\(again.stderr)")
+        let missing = try cli.run(["history", "--store", store, "--revert", "40"])
+        #expect(missing.status != 0 && missing.stderr.contains("no transaction 40"), "\(missing.stderr)")
     }
 
     @Test("--since, --author and --entity choose transactions; json lists them with their changes")

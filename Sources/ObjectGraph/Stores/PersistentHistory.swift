@@ -69,14 +69,30 @@ public struct HistoryChange: Sendable, Hashable {
     /// For a delete, the values of the attributes the model keeps after deletion
     /// (`preservesValueInHistoryOnDeletion`), by name.
     public var tombstone: [String: ObjectValue]?
+    /// What the change replaced, by property name, where the store recorded it (stores made
+    /// here do; Core Data's own history keeps no such record, and this is `nil` there): for an
+    /// update, each changed attribute and to-one relationship as it was before (a to-one as
+    /// `.object(ManagedObjectID)`, or `.null`); for a delete, every attribute and to-one
+    /// relationship the object had. A to-many relationship's members are in `joined` and `left`.
+    public var previousValues: [String: ObjectValue]?
+    /// Members that joined a to-many relationship of the object in this change, by
+    /// relationship name, where the store recorded them: the members of relationships kept in
+    /// a join table (a many-to-many). The members of a to-many whose inverse is a to-one say
+    /// it in their own changes, as their to-one's previous value.
+    public var joined: [String: [ManagedObjectID]] = [:]
+    /// Members that left a to-many relationship of the object, as `joined`; for a deleted
+    /// object, the members it had in its many-to-many relationships.
+    public var left: [String: [ManagedObjectID]] = [:]
 
     public init(changeID: Int64, changeType: HistoryChangeType, changedObjectID: ManagedObjectID,
-                updatedProperties: Set<String>? = nil, tombstone: [String: ObjectValue]? = nil) {
+                updatedProperties: Set<String>? = nil, tombstone: [String: ObjectValue]? = nil,
+                previousValues: [String: ObjectValue]? = nil) {
         self.changeID = changeID
         self.changeType = changeType
         self.changedObjectID = changedObjectID
         self.updatedProperties = updatedProperties
         self.tombstone = tombstone
+        self.previousValues = previousValues
     }
 }
 

@@ -15,6 +15,12 @@ struct HistorySchema: Sendable {
     static let transactionTable = "ATRANSACTION"
     static let changeTable = "ACHANGE"
     static let stringTable = "ATRANSACTIONSTRING"
+    /// The values each update replaced and each delete removed, a row per column: what Core
+    /// Data's history does not keep, and a revert needs. Tables of this store's own, beside
+    /// Core Data's (which reads only its own).
+    static let valueTable = "TDHISTORYVALUE"
+    /// The rows each transaction added to and removed from join tables (many-to-many members).
+    static let memberTable = "TDHISTORYMEMBER"
     /// Core Data's entity numbers for its history entities, in `Z_PRIMARYKEY`.
     static let changeEntity: Int64 = 16001
     static let transactionEntity: Int64 = 16002
@@ -68,6 +74,13 @@ struct HistorySchema: Sendable {
 
     static func tombstoneColumn(_ i: Int) -> String { "ZTOMBSTONE\(i)" }
 
+    /// The columns that hold an entity's values: its attributes' and its to-one
+    /// relationships' (key and entity), in the table's order.
+    static func columns(of mapping: StoreSchema.EntityMapping) -> [String] {
+        let own = Set(mapping.attributes.map(\.column) + mapping.toOne.flatMap { [$0.key.column] + ($0.key.entityColumn.map { [$0] } ?? []) })
+        return mapping.table.columns.map(\.name).filter(own.contains)
+    }
+
     // MARK: Tables
 
     /// The history tables and their indexes, for a store that has none.
@@ -93,6 +106,20 @@ struct HistorySchema: Sendable {
             .createIndex("ATRANSACTION_ZTIMESTAMP_INDEX", on: Self.transactionTable, columns: ["ZTIMESTAMP"]),
             .createIndex("ATRANSACTION_ZAUTHORTS_INDEX", on: Self.transactionTable, columns: ["ZAUTHORTS"]),
             .createUniqueIndex("Z_TRANSACTIONSTRING_UNIQUE_NAME", on: Self.stringTable, columns: ["ZNAME"]),
+        ] + Self.valueTableStatements
+    }
+
+    /// The tables of previous values and members, for a store whose history has none yet (one
+    /// made by Core Data, or before they were kept): from then on its changes have them.
+    static var valueTableStatements: [SQLStatement] {
+        [
+            .createTable(valueTable, columns: [SQLColumnDefinition("ZCHANGE", .integer), SQLColumnDefinition("ZCOLUMN", .varchar),
+                                               SQLColumnDefinition("ZVALUE", .blob)]),
+            .createIndex("TDHISTORYVALUE_ZCHANGE_INDEX", on: valueTable, columns: ["ZCHANGE"]),
+            .createTable(memberTable, columns: [SQLColumnDefinition("ZTRANSACTIONID", .integer), SQLColumnDefinition("ZTABLE", .varchar),
+                                                SQLColumnDefinition("ZFIRST", .integer), SQLColumnDefinition("ZSECOND", .integer),
+                                                SQLColumnDefinition("ZJOINED", .integer)]),
+            .createIndex("TDHISTORYMEMBER_ZTRANSACTIONID_INDEX", on: memberTable, columns: ["ZTRANSACTIONID"]),
         ]
     }
 
@@ -118,6 +145,27 @@ struct HistorySchema: Sendable {
         if let mask { columns.append("ZCOLUMNS"); values.append(mask) }
         for (i, value) in tombstones { columns.append(tombstoneColumn(i)); values.append(value) }
         return .insert(into: changeTable, columns: columns, values: values)
+    }
+
+    /// Statements that keep a row's values under the change just recorded (the largest in
+    /// `ACHANGE`): each of `columns` that `changed` says changed, or, without it, each that
+    /// held a value (a deleted row's `Z_OPT`, which always has one, says that its values were
+    /// kept, none of them perhaps).
+    private static func recordValues(of columns: [String], changed: ((String) -> SQLExpression)?) -> [SQLStatement] {
+        let change = SQLExpression.subquery(SQLSelect(columns: [.function("MAX", [.column("Z_PK")])], from: .table(changeTable)))
+        return columns.map { column in
+            var select = SQLSelect(columns: [change, .literal(name: column), .column(column, of: "OLD")])
+            select.filter = changed?(column) ?? .column(column, of: "OLD").isNull(negated: true)
+            return .insert(into: valueTable, columns: ["ZCHANGE", "ZCOLUMN", "ZVALUE"], select: select)
+        }
+    }
+
+    /// Records a join-table row added or removed, under the open transaction.
+    private static func recordMember(_ join: StoreSchema.JoinTable, row: String, joined: Bool) -> SQLStatement {
+        .insert(into: memberTable, columns: ["ZTRANSACTIONID", "ZTABLE", "ZFIRST", "ZSECOND", "ZJOINED"], values: [
+            openTransaction, .literal(name: join.name), .column(join.firstColumn, of: row), .column(join.secondColumn, of: row),
+            .literal(Int64(joined ? 1 : 0)),
+        ])
     }
 
     /// An update of the object that owns a to-many relationship, when a member joins or
@@ -253,10 +301,26 @@ struct HistorySchema: Sendable {
                 } + ownerChanges(on: table.name, row: "NEW") { column in
                     .binary(.column(column, of: "OLD"), .isNot, .column(column, of: "NEW"))
                 }
+                // A to-one's entity column goes with its key, so that the old destination is known.
+                var partners: [String: String] = [:]
+                for mapping in schema.model.entities.compactMap({ schema.mapping(for: $0.name) }) where mapping.table.name == table.name {
+                    for (_, key) in mapping.toOne {
+                        guard let entityColumn = key.entityColumn else { continue }
+                        partners[entityColumn] = key.column
+                        partners[key.column] = entityColumn
+                    }
+                }
+                func moved(_ column: String) -> SQLExpression {
+                    .binary(.column(column, of: "OLD"), .isNot, .column(column, of: "NEW"))
+                }
+                let values = Self.recordValues(of: tableSlots.columns) { column in
+                    guard let partner = partners[column] else { return moved(column) }
+                    return .or([moved(column), moved(partner)])
+                }
                 triggers.append((prefix + "_UPDATE", .createTrigger(
                     prefix + "_UPDATE", after: .update(of: tableSlots.columns), on: table.name, when: .or(changed.map(\.test)),
                     body: [Self.recordChange(1, entity: .column("Z_ENT", of: "NEW"), key: .column("Z_PK", of: "NEW"), columns: mask)]
-                        + movedOwners)))
+                        + values + movedOwners)))
             }
 
             let leaving = ownerChanges(on: table.name, row: "OLD") { _ in .true }
@@ -267,15 +331,15 @@ struct HistorySchema: Sendable {
                 triggers.append((trigger, .createTrigger(
                     trigger, after: .delete, on: table.name, when: .column("Z_ENT", of: "OLD") == .literal(Int64(number)),
                     body: [Self.recordChange(2, entity: .literal(Int64(number)), key: .column("Z_PK", of: "OLD"), tombstones: tombstones)]
-                        + leaving)))
+                        + Self.recordValues(of: ["Z_OPT"] + Self.columns(of: mapping), changed: nil) + leaving)))
             }
         }
         for join in schema.joinTables {
             let prefix = Self.triggerPrefix + join.name
-            let added = ownerChanges(on: join.name, row: "NEW") { _ in .true }
-            let removed = ownerChanges(on: join.name, row: "OLD") { _ in .true }
-            if !added.isEmpty { triggers.append((prefix + "_INSERT", .createTrigger(prefix + "_INSERT", after: .insert, on: join.name, body: added))) }
-            if !removed.isEmpty { triggers.append((prefix + "_DELETE", .createTrigger(prefix + "_DELETE", after: .delete, on: join.name, body: removed))) }
+            let added = [Self.recordMember(join, row: "NEW", joined: true)] + ownerChanges(on: join.name, row: "NEW") { _ in .true }
+            let removed = [Self.recordMember(join, row: "OLD", joined: false)] + ownerChanges(on: join.name, row: "OLD") { _ in .true }
+            triggers.append((prefix + "_INSERT", .createTrigger(prefix + "_INSERT", after: .insert, on: join.name, body: added)))
+            triggers.append((prefix + "_DELETE", .createTrigger(prefix + "_DELETE", after: .delete, on: join.name, body: removed)))
         }
         return triggers
     }

@@ -25,6 +25,9 @@ extension SQLiteStore: HistoryTrackingStore {
         if try !hasHistoryTables(db) {
             for statement in history.tableStatements { try db.execute(sql: statement.sqlite) }
         } else {
+            if try !db.tableExists(HistorySchema.valueTable) {
+                for statement in HistorySchema.valueTableStatements { try db.execute(sql: statement.sqlite) }
+            }
             // More attributes kept after deletion than the table has tombstone columns for.
             let columns = Set(try db.columns(in: HistorySchema.changeTable).map(\.name))
             for i in 0..<history.tombstoneCount where !columns.contains(HistorySchema.tombstoneColumn(i)) {
@@ -112,11 +115,13 @@ extension SQLiteStore: HistoryTrackingStore {
         for (name, (table, keys)) in keysByTable.sorted(by: { $0.key < $1.key }) {
             let statement = try db.cachedStatement(sql: history.insertedRows(of: name).sqlite)
             let numbers = table.entityNumbers.map(String.init).joined(separator: ", ")
-            let updates = try db.cachedStatement(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID = ? AND ZENTITYPK BETWEEN ? AND ? "
-                + "AND ZCHANGETYPE = 1 AND ZENTITY IN (\(numbers))")
+            let updated = "ZTRANSACTIONID = ? AND ZENTITYPK BETWEEN ? AND ? AND ZCHANGETYPE = 1 AND ZENTITY IN (\(numbers))"
+            let values = try db.cachedStatement(sql: "DELETE FROM \(HistorySchema.valueTable) WHERE ZCHANGE IN (SELECT Z_PK FROM ACHANGE WHERE \(updated))")
+            let updates = try db.cachedStatement(sql: "DELETE FROM ACHANGE WHERE " + updated)
             let sorted = keys.sorted()
             var first = sorted[0], last = sorted[0]
             func record() throws {
+                try values.execute(arguments: [transaction, first, last])
                 try updates.execute(arguments: [transaction, first, last])
                 try statement.execute(arguments: [transaction, first, last])
             }
@@ -197,13 +202,18 @@ extension SQLiteStore: HistoryTrackingStore {
     /// transaction with no author, stamped now. Returns its number, or nil when there were none.
     @discardableResult
     static func fileStrayChanges(history: HistorySchema, in db: Database) throws -> Int64? {
-        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID IS NULL)")) == true else {
-            return nil
-        }
+        let members = try db.tableExists(HistorySchema.memberTable)
+        let stray = "SELECT EXISTS (SELECT 1 FROM ACHANGE WHERE ZTRANSACTIONID IS NULL)"
+            + (members ? " OR EXISTS (SELECT 1 FROM \(HistorySchema.memberTable) WHERE ZTRANSACTIONID IS NULL)" : "")
+        guard try Bool.fetchOne(db.cachedStatement(sql: stray)) == true else { return nil }
         let number = try lastTransactionNumber(in: db) + 1
         try db.cachedStatement(sql: "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZTIMESTAMP) VALUES (?, ?, 1, ?)")
             .execute(arguments: [number, HistorySchema.transactionEntity, Date().timeIntervalSinceReferenceDate])
         try db.cachedStatement(sql: "UPDATE ACHANGE SET ZTRANSACTIONID = ? WHERE ZTRANSACTIONID IS NULL").execute(arguments: [number])
+        if members {
+            try db.cachedStatement(sql: "UPDATE \(HistorySchema.memberTable) SET ZTRANSACTIONID = ? WHERE ZTRANSACTIONID IS NULL")
+                .execute(arguments: [number])
+        }
         try recordOwners(of: number, history: history, in: db)
         try updateHistoryCounters(in: db)
         return number
@@ -291,6 +301,7 @@ extension SQLiteStore: HistoryTrackingStore {
                       let change = change(from: row, entityNumber: number, history: history, tombstoneColumns: tombstoneColumns) else { continue }
                 changes[transaction, default: []].append(change)
             }
+            try addPreviousValues(to: &changes, from: first, through: last, in: db)
             var result: [HistoryTransaction] = []
             for row in transactions {
                 let number: Int64 = row["number"]
@@ -375,6 +386,11 @@ extension SQLiteStore: HistoryTrackingStore {
                 guard try hasHistoryTables(db) else { return .commit }
                 // The counters first, so that the numbers deleted are never given again.
                 try Self.updateHistoryCounters(in: db)
+                if try db.tableExists(HistorySchema.valueTable) {
+                    try db.execute(sql: "DELETE FROM \(HistorySchema.valueTable) WHERE ZCHANGE IN (SELECT Z_PK FROM ACHANGE WHERE ZTRANSACTIONID <= ?)",
+                                   arguments: [last])
+                    try db.execute(sql: "DELETE FROM \(HistorySchema.memberTable) WHERE ZTRANSACTIONID <= ?", arguments: [last])
+                }
                 try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= ?", arguments: [last])
                 try db.execute(sql: "DELETE FROM ATRANSACTION WHERE Z_PK <= ?", arguments: [last])
                 deleted = db.changesCount
