@@ -251,6 +251,12 @@ final class PostgresConnections: Sendable {
             return found.first?.first(where: { _ in true })?.bytes != nil
         }
 
+        func hasColumn(_ column: String, in table: String) throws -> Bool {
+            let found = try run("SELECT count(*) FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND column_name = $3",
+                                [.text(location.schema), .text(table), .text(column)])
+            return try found.first.flatMap { try PostgresValueCoding.integer(Array($0)[0]) } == 1
+        }
+
         /// Runs the program's own SQL text with bound values.
         @discardableResult
         func run(_ sql: String, _ values: [SQLValue]) throws -> PostgresQueryResult {

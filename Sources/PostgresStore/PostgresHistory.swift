@@ -35,7 +35,7 @@ struct PostgresHistorySchema {
             """#,
             #"""
             CREATE TABLE "ACHANGE" ("Z_PK" BIGINT PRIMARY KEY, "Z_ENT" BIGINT, "Z_OPT" BIGINT, "ZCHANGETYPE" BIGINT,
-              "ZENTITY" BIGINT, "ZENTITYPK" BIGINT, "ZTRANSACTIONID" BIGINT, "ZCOLUMNS" TEXT[])
+              "ZENTITY" BIGINT, "ZENTITYPK" BIGINT, "ZTRANSACTIONID" BIGINT, "ZCOLUMNS" TEXT[], "ZPREVIOUS" JSONB)
             """#,
             #"CREATE INDEX "ACHANGE_ZTRANSACTIONID_INDEX" ON "ACHANGE" ("ZTRANSACTIONID", "ZENTITYPK")"#,
             #"CREATE INDEX "ATRANSACTION_ZTIMESTAMP_INDEX" ON "ATRANSACTION" ("ZTIMESTAMP")"#,
@@ -81,23 +81,51 @@ struct PostgresHistorySchema {
         layout.tables.flatMap(tableTrigger) + layout.joinTables.flatMap(joinTrigger)
     }
 
+    /// What brings the history of a store made before changes kept their previous values up
+    /// to now: the column, and the trigger functions anew (the triggers stay).
+    var previousValuesUpgrade: [String] {
+        [#"ALTER TABLE "ACHANGE" ADD COLUMN "ZPREVIOUS" JSONB"#] + triggerStatements.filter { $0.hasPrefix("CREATE OR REPLACE FUNCTION") }
+    }
+
     private func q(_ name: String) -> String { dialect.quote(name) }
 
     /// A name as an SQL string literal.
     private func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
-    /// An `ACHANGE` row: `kind` 0 insert, 1 update, 2 delete.
-    private func change(_ kind: Int, entity: String, key: String, columns: String) -> String {
-        #"INSERT INTO "ACHANGE" VALUES (nextval('"Z_PK_SEQ_16001"'), 16001, 1, \#(kind), \#(entity), \#(key), t, \#(columns));"#
+    /// An `ACHANGE` row: `kind` 0 insert, 1 update, 2 delete; `previous`, the values it
+    /// replaced (`ZPREVIOUS`, see `previousValues`).
+    private func change(_ kind: Int, entity: String, key: String, columns: String, previous: String = "NULL") -> String {
+        #"INSERT INTO "ACHANGE" VALUES (nextval('"Z_PK_SEQ_16001"'), 16001, 1, \#(kind), \#(entity), \#(key), t, \#(columns), \#(previous));"#
     }
 
     /// An update of the owner row `key` of `ownerTable`, whose relationship `relationship` changed;
-    /// nothing when the owner is gone.
-    private func ownerChange(ownerTable: String, key: String, relationship: String) -> String {
+    /// nothing when the owner is gone. A join row's change says which member joined (`{"+": key}`)
+    /// or left (`{"-": key}`).
+    private func ownerChange(ownerTable: String, key: String, relationship: String, member: String? = nil) -> String {
         #"""
-        INSERT INTO "ACHANGE" SELECT nextval('"Z_PK_SEQ_16001"'), 16001, 1, 1, o."Z_ENT", o."Z_PK", t, ARRAY[\#(literal("@" + relationship))]
-          FROM \#(q(ownerTable)) o WHERE o."Z_PK" = \#(key);
+        INSERT INTO "ACHANGE" SELECT nextval('"Z_PK_SEQ_16001"'), 16001, 1, 1, o."Z_ENT", o."Z_PK", t, ARRAY[\#(literal("@" + relationship))],
+          \#(member ?? "NULL") FROM \#(q(ownerTable)) o WHERE o."Z_PK" = \#(key);
         """#
+    }
+
+    /// A row's values as a JSON object of text, by column: `OLD`'s, for what an update or a
+    /// delete replaced. Each value is kept as text that reads back exactly (a time as seconds
+    /// since 1970, bytes in base 64), in pieces of 50 columns (a function takes 100 arguments).
+    private func previousValues(of columns: [(name: String, type: SQLColumnType)]) -> String {
+        let pairs = columns.map { column -> String in
+            let value = "OLD.\(q(column.name))"
+            let text: String
+            switch column.type {
+            case .timestamptz: text = "extract(epoch FROM \(value))::text"
+            case .bytea: text = "encode(\(value), 'base64')"
+            default: text = "\(value)::text"
+            }
+            return "\(literal(column.name)), \(text)"
+        }
+        guard !pairs.isEmpty else { return "'{}'::jsonb" }
+        return stride(from: 0, to: pairs.count, by: 50).map {
+            "jsonb_build_object(" + pairs[$0..<min($0 + 50, pairs.count)].joined(separator: ", ") + ")"
+        }.joined(separator: " || ")
     }
 
     /// Foreign keys on `table` that make rows members of an owner's to-many relationship.
@@ -119,9 +147,12 @@ struct PostgresHistorySchema {
         let changed = watched.isEmpty ? "ARRAY[]::TEXT[]" : "array_remove(ARRAY[" + watched.map {
             "CASE WHEN OLD.\(q($0)) IS DISTINCT FROM NEW.\(q($0)) THEN \(literal($0)) END"
         }.joined(separator: ", ") + "], NULL)"
+        let values = schema.columnTypes[table.name]!.filter { watched.contains($0.name) }
+        let all = previousValues(of: [("Z_OPT", .bigint)] + values)
         var onInsert = [change(0, entity: #"NEW."Z_ENT""#, key: #"NEW."Z_PK""#, columns: "NULL")]
-        var onUpdate = [#"IF cardinality(cols) > 0 THEN "# + change(1, entity: #"NEW."Z_ENT""#, key: #"NEW."Z_PK""#, columns: "cols") + " END IF;"]
-        var onDelete = [change(2, entity: #"OLD."Z_ENT""#, key: #"OLD."Z_PK""#, columns: "NULL")]
+        var onUpdate = [#"IF cardinality(cols) > 0 THEN "# + change(1, entity: #"NEW."Z_ENT""#, key: #"NEW."Z_PK""#, columns: "cols",
+            previous: "(SELECT jsonb_object_agg(key, value) FROM jsonb_each(\(all)) WHERE key = ANY(cols))") + " END IF;"]
+        var onDelete = [change(2, entity: #"OLD."Z_ENT""#, key: #"OLD."Z_PK""#, columns: "NULL", previous: all)]
         for (column, owner, relationship) in memberships(of: table.name) {
             let c = q(column)
             onInsert.append("IF NEW.\(c) IS NOT NULL THEN " + ownerChange(ownerTable: owner, key: "NEW.\(c)", relationship: relationship) + " END IF;")
@@ -132,7 +163,7 @@ struct PostgresHistorySchema {
         }
         return [
             """
-            CREATE FUNCTION \(q(function))() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $hc$
+            CREATE OR REPLACE FUNCTION \(q(function))() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $hc$
             DECLARE t BIGINT := "Z_HC_TRANSACTION"(); cols TEXT[];
             BEGIN
               IF TG_OP = 'INSERT' THEN
@@ -163,12 +194,15 @@ struct PostgresHistorySchema {
         }
         let function = "Z_HC_" + join.name
         let row = { (record: String) in
-            sides.map { ownerChange(ownerTable: $0.ownerTable, key: "\(record).\(q($0.column))", relationship: $0.relationship) }
-                .joined(separator: "\n    ")
+            sides.map { side in
+                let other = side.column == join.firstColumn ? join.secondColumn : join.firstColumn
+                return ownerChange(ownerTable: side.ownerTable, key: "\(record).\(q(side.column))", relationship: side.relationship,
+                                   member: "jsonb_build_object(\(literal(record == "NEW" ? "+" : "-")), \(record).\(q(other)))")
+            }.joined(separator: "\n    ")
         }
         return [
             """
-            CREATE FUNCTION \(q(function))() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $hc$
+            CREATE OR REPLACE FUNCTION \(q(function))() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $hc$
             DECLARE t BIGINT := "Z_HC_TRANSACTION"();
             BEGIN
               IF TG_OP = 'INSERT' THEN

@@ -70,10 +70,12 @@ extension PostgresStore: HistoryTrackingStore {
             values.append(.integer(Int64(n)))
             limit = " LIMIT $\(values.count)"
         }
+        // A store made before changes kept their values has no such column until it is opened to write.
+        let previous = try connections.withConnection { try $0.hasColumn("ZPREVIOUS", in: "ACHANGE") } ? #"c."ZPREVIOUS"::text"# : "NULL"
         let sql = #"""
             WITH chosen AS (SELECT * FROM "ATRANSACTION" t WHERE \#(conditions.joined(separator: " AND ")) ORDER BY t."ZNUMBER"\#(limit))
             SELECT t."ZNUMBER", t."ZTIMESTAMP", t."ZAUTHOR", t."ZCONTEXTNAME", t."ZPROCESSID",
-                   c."Z_PK", c."ZCHANGETYPE", c."ZENTITY", c."ZENTITYPK", c."ZCOLUMNS"
+                   c."Z_PK", c."ZCHANGETYPE", c."ZENTITY", c."ZENTITYPK", c."ZCOLUMNS", \#(previous)
             FROM chosen t LEFT JOIN "ACHANGE" c ON c."ZTRANSACTIONID" = t."Z_PK"
             ORDER BY t."ZNUMBER", c."Z_PK"
             """#
@@ -98,17 +100,25 @@ extension PostgresStore: HistoryTrackingStore {
                   let mapping = layout.mapping(for: entity) else { continue }
             if let wanted = request.entityNames, !wanted.contains(entity) { continue }
             var updated: Set<String>?
+            var columns: [String] = []
             if type == .update {
-                let columns = cells[9].bytes == nil ? [] : try cells[9].decode([String].self)
+                columns = cells[9].bytes == nil ? [] : try cells[9].decode([String].self)
                 let table = mapping.table.name
                 if propertiesByTable[table] == nil { propertiesByTable[table] = history.properties(ofTable: table) }
                 updated = Set(columns.compactMap { $0.hasPrefix("@") ? String($0.dropFirst()) : propertiesByTable[table]?[$0] })
             }
-            transactions[transactions.count - 1].changes.append(
-                HistoryChange(changeID: changeID, changeType: type, changedObjectID: objectID(entityName: entity, primaryKey: key),
-                              updatedProperties: updated))
+            var change = HistoryChange(changeID: changeID, changeType: type, changedObjectID: objectID(entityName: entity, primaryKey: key),
+                                       updatedProperties: updated)
+            if cells[10].bytes != nil, let text = try PostgresValueCoding.plainValue(cells[10]).stringValue {
+                addPrevious(text, to: &change, columns: columns, mapping: mapping)
+            }
+            // An owner's update when a member came or went replaced no value of its own.
+            if type == .update, change.previousValues == nil, columns.allSatisfy({ $0.hasPrefix("@") }) { change.previousValues = [:] }
+            transactions[transactions.count - 1].changes.append(change)
         }
-        for i in transactions.indices { transactions[i].changes = Self.coalesced(transactions[i].changes) }
+        for i in transactions.indices {
+            transactions[i].changes = Self.withMembersOfDeleted(Self.coalesced(transactions[i].changes), model: model)
+        }
         if request.entityNames != nil {
             transactions.removeAll { $0.changes.isEmpty }
             if let n = request.fetchLimit { transactions = Array(transactions.prefix(n)) }
@@ -129,11 +139,23 @@ extension PostgresStore: HistoryTrackingStore {
             }
             switch (seen.changeType, change.changeType) {
             case (.insert, .delete): byObject[change.changedObjectID] = nil   // came and went within the transaction
-            case (.insert, _): break
+            case (.insert, _):
+                seen.joined.merge(change.joined) { $0 + $1 }
+                byObject[change.changedObjectID] = seen
+            case (.update, .delete):
+                // The values before the transaction: what the updates replaced first.
+                var deleted = change
+                if let values = deleted.previousValues { deleted.previousValues = values.merging(seen.previousValues ?? [:]) { _, first in first } }
+                byObject[change.changedObjectID] = deleted
             case (_, .delete): byObject[change.changedObjectID] = change
             case (.update, .update):
                 seen.updatedProperties = (seen.updatedProperties ?? []).union(change.updatedProperties ?? [])
+                // Known only when every update of the object in the transaction kept them.
+                seen.previousValues = seen.previousValues.flatMap { first in change.previousValues.map { first.merging($0) { old, _ in old } } }
+                seen.joined.merge(change.joined) { $0 + $1 }
+                seen.left.merge(change.left) { $0 + $1 }
                 byObject[change.changedObjectID] = seen
+            case (.delete, _): break
             default: byObject[change.changedObjectID] = change
             }
         }

@@ -106,6 +106,9 @@ public final class PostgresStore: PersistentStore {
             // History is on where the schema has it; asked for, it starts now, so that every
             // client's writes are recorded from here on.
             history = try Self.hasHistory(session)
+            if history, !options.readOnly, try !session.hasColumn("ZPREVIOUS", in: "ACHANGE") {
+                for sql in PostgresHistorySchema(schema: PostgresSchema(layout: opened.0)).previousValuesUpgrade { try session.execute(sql) }
+            }
             if !history, options.tracksHistory, !options.readOnly {
                 try Self.installHistory(PostgresSchema(layout: opened.0), in: session)
                 history = true

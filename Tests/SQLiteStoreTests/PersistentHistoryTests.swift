@@ -10,26 +10,7 @@ import TestSupport
 /// A shelf of books with tags: a one-to-many, a many-to-many, and two attributes a deleted
 /// book keeps in its history.
 enum LibraryModel {
-    static func model() throws -> ManagedObjectModel {
-        let url = try ModelFixtures.writeModelFile(ModelFixtures.modelXML("""
-            <entity name="Shelf" syncable="YES">
-                <attribute name="title" optional="YES" attributeType="String"/>
-                <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/>
-            </entity>
-            <entity name="Book" syncable="YES">
-                <attribute name="title" optional="YES" attributeType="String" preserveAfterDeletion="YES"/>
-                <attribute name="isbn" optional="YES" attributeType="String" preserveAfterDeletion="YES"/>
-                <attribute name="pages" optional="YES" attributeType="Integer 64" usesScalarValueType="NO"/>
-                <relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf" inverseName="books" inverseEntity="Shelf"/>
-                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="books" inverseEntity="Tag"/>
-            </entity>
-            <entity name="Tag" syncable="YES">
-                <attribute name="label" optional="YES" attributeType="String"/>
-                <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="tags" inverseEntity="Tag"/>
-            </entity>
-            """), name: "Library")
-        return try XcodeModelFile.read(url).current
-    }
+    static func model() throws -> ManagedObjectModel { try ModelFixtures.libraryModel() }
 
     static func stack(url: URL? = nil, tracksHistory: Bool = true) throws -> SQLiteTestStack {
         try SQLiteTestStack(model: model(), url: url, options: StoreOptions(tracksHistory: tracksHistory))

@@ -35,6 +35,32 @@ public enum ModelFixtures {
     }
 
     /// The current version of the bundled ToDo model.
+    /// A shelf of books with tags: a one-to-many, a many-to-many, two attributes a deleted
+    /// book keeps in its history, and a date, a decimal and bytes.
+    public static func libraryModel() throws -> ManagedObjectModel {
+        let url = try ModelFixtures.writeModelFile(ModelFixtures.modelXML("""
+            <entity name="Shelf" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/>
+            </entity>
+            <entity name="Book" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String" preserveAfterDeletion="YES"/>
+                <attribute name="isbn" optional="YES" attributeType="String" preserveAfterDeletion="YES"/>
+                <attribute name="pages" optional="YES" attributeType="Integer 64" usesScalarValueType="NO"/>
+                <attribute name="published" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+                <attribute name="price" optional="YES" attributeType="Decimal"/>
+                <attribute name="cover" optional="YES" attributeType="Binary"/>
+                <relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf" inverseName="books" inverseEntity="Shelf"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="books" inverseEntity="Tag"/>
+            </entity>
+            <entity name="Tag" syncable="YES">
+                <attribute name="label" optional="YES" attributeType="String"/>
+                <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="tags" inverseEntity="Tag"/>
+            </entity>
+            """), name: "Library")
+        return try XcodeModelFile.read(url).current
+    }
+
     public static func toDoModel() throws -> ManagedObjectModel {
         try XcodeModelFile.read(toDo).current
     }
