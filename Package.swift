@@ -141,6 +141,7 @@ let package = Package(
             name: "termdata-bench",
             dependencies: [
                 "Predicates", "ObjectModel", "ObjectGraph", "Bindings", "Migration", "SQLiteStore", "PostgresStore", "TerminalUI", "ToDoApp",
+                "Interchange",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -17,6 +17,7 @@ let groups: [(name: String, run: () throws -> Void)] = [
     ("typed", TypedBenchmarks.run),
     ("related", RelatedInsertBenchmarks.run),
     ("counts", CountsBenchmarks.run),
+    ("diff", DiffBenchmarks.run),
 ]
 
 // Every store type the benchmarks open, registered once for the whole program.

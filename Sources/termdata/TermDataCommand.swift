@@ -14,7 +14,7 @@ struct TermDataCommand: ParsableCommand {
         commandName: "termdata",
         abstract: "Core Data for Linux: models, stores and a terminal ToDo application.",
         discussion: "With no subcommand, opens the ToDo application.",
-        subcommands: [ToDoCommand.self, BrowseCommand.self, ModelCommand.self, QueryCommand.self, ImportCommand.self, ExportCommand.self, CheckCommand.self, MigrateCommand.self, HistoryCommand.self, PortCommand.self],
+        subcommands: [ToDoCommand.self, BrowseCommand.self, ModelCommand.self, QueryCommand.self, ImportCommand.self, ExportCommand.self, CheckCommand.self, DiffCommand.self, MigrateCommand.self, HistoryCommand.self, PortCommand.self],
         defaultSubcommand: ToDoCommand.self
     )
 
