@@ -83,6 +83,8 @@ extension BrowserApplication: ContextEditing, Marking, SavedFiltering {
                 MenuItem("Value whole", command: "browser.value"),
                 MenuItem("Model of the entity", command: "browser.model"),
                 MenuItem("Value counts", command: "browser.counts"),
+                MenuItem("Object history", command: "browser.history"),
+                MenuItem("History timeline", command: "browser.timeline"),
                 MenuItem("Run a fetch request template…", command: "browser.template"),
                 MenuItem("Command palette", command: "app.palette"),
             ]),

@@ -53,6 +53,7 @@ extension BrowserApplication {
                 [weak self] in
                 self?.showObjectHistory() ?? .ignored
             },
+            timelineCommand(prefix: "browser"),
         ]
     }
 
@@ -95,15 +96,7 @@ extension BrowserApplication {
                 for transaction in transactions {
                     let who = [transaction.author, transaction.contextName.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
                     for change in transaction.changes {
-                        let what: String
-                        switch change.changeType {
-                        case .insert: what = "inserted"
-                        case .update: what = "changed " + self.changedValues(change, after: after[change.changeID] ?? [:])
-                        case .delete:
-                            let kept = (change.previousValues ?? change.tombstone ?? [:]).filter { !$0.value.isNull }
-                            what = "deleted" + (kept.isEmpty ? "" : ": " + kept.sorted { $0.key < $1.key }
-                                .map { "\($0.key)=\(self.historyText($0.value))" }.joined(separator: ", "))
-                        }
+                        let what = self.historyLine(change, after: after[change.changeID] ?? [:], naming: false)
                         let time = ValueFormat.date(showsTime: true).string(for: .date(transaction.timestamp))
                         lines.append(TextViewer.Line("\(transaction.token)  \(time)  \(who.isEmpty ? "—" : who)  \(what)"))
                     }
@@ -118,34 +111,6 @@ extension BrowserApplication {
             }
         })
         return .redraw
-    }
-
-    /// An update's keys, each with its value before and after where the history tells them
-    /// (`title “Dune” → “Dune Messiah”`), and the members that joined (+) or left (−).
-    private func changedValues(_ change: HistoryChange, after: [String: ObjectValue]) -> String {
-        (change.updatedProperties ?? []).sorted().map { key in
-            let members = (change.joined[key] ?? []).map { "+" + historyText(.object($0)) }
-                + (change.left[key] ?? []).map { "−" + historyText(.object($0)) }
-            if !members.isEmpty { return "\(key) " + members.joined(separator: " ") }
-            guard let before = change.previousValues?[key] else { return key }
-            guard let now = after[key] else { return "\(key) (was \(historyText(before)))" }
-            return "\(key) \(historyText(before)) → \(historyText(now))"
-        }.joined(separator: "; ")
-    }
-
-    /// A value of the history as the tables show it; an object by its name.
-    private func historyText(_ value: ObjectValue) -> String {
-        switch value {
-        case .object(let object):
-            guard let id = object as? ManagedObjectID else { return ValueFormat.automatic.string(for: CellValue(value)) }
-            return CellValue.displayName(context.object(with: id))
-        case .array(let members):
-            return "[" + members.map(historyText).joined(separator: ", ") + "]"
-        case .string(let text):
-            return "“\(text)”"
-        default:
-            return ValueFormat.automatic.string(for: CellValue(value))
-        }
     }
 
     // MARK: How the fetch runs

@@ -81,7 +81,7 @@ struct HistoryCommand: ParsableCommand {
             let who = [t.author, t.contextName].compactMap { $0 }.joined(separator: ", ")
             try output.line("Transaction \(t.token) of \(JSONValue.dateText(t.timestamp))\(who.isEmpty ? "" : " by \(who)"): "
                 + "\(t.changes.count) change\(t.changes.count == 1 ? "" : "s"). Taking it back \(dryRun ? "would write" : "writes"):")
-            for step in plan.steps { try output.line("  " + Self.describe(step)) }
+            for step in plan.steps { try output.line("  " + step.text(name: Self.objectName, value: Self.text)) }
             try output.flush()
             guard plan.conflicts.isEmpty else { throw CommandFailure(HistoryRevertError.conflicts(t.transactionNumber, plan.conflicts).description) }
             if dryRun {
@@ -158,19 +158,6 @@ struct HistoryCommand: ParsableCommand {
             return "[" + members.map(text).joined(separator: ", ") + "]"
         default:
             return TextTable.cell(JSONValue.from(value))
-        }
-    }
-
-    /// A step of a revert, for its listing.
-    private static func describe(_ step: HistoryRevert.Step) -> String {
-        let name = objectName(step.objectID)
-        switch step.kind {
-        case .remove:
-            return "remove \(name) (it inserted it)"
-        case .restore:
-            return "restore \(name): " + step.values.map { "\($0.key) \(text($0.now)) → \(text($0.restored))" }.joined(separator: "; ")
-        case .recreate:
-            return "make again \(name): " + step.values.map { "\($0.key)=\(text($0.restored))" }.joined(separator: ", ")
         }
     }
 

@@ -312,3 +312,48 @@ extension BrowserTests {
         #expect(screen.contains("now: ") && screen.contains("firstName=Zed"))
     }
 }
+
+extension BrowserTests {
+    @Test("L lists the store's transactions, newest first; Enter shows one's changes; r takes one back after showing what it writes; a later change of the same value refuses it; / filters")
+    func timeline() throws {
+        let (browser, driver) = try launch(entity: "Person", tracksHistory: true)
+        let person = try #require(browser.objects?.selectedObjects.first)
+        let name = try #require(person["firstName"].stringValue)
+        browser.app.runScript("<Enter><C-u>Zed<Enter><C-s>")
+        browser.app.runScript("L")
+        var screen = text(driver)
+        #expect(screen.contains("History — the store's transactions, newest first"), "\(screen)")
+        #expect(screen.contains("1 transaction · Enter shows it"))
+        #expect(driver.screenLines.contains { $0.contains("│1 ") && $0.contains("browser") && $0.contains("1 changed · Person") }, "\(screen)")
+
+        browser.app.runScript("<Enter>")
+        screen = text(driver)
+        #expect(screen.contains("Transaction 1"))
+        #expect(screen.contains("changed Person “Zed”: firstName (was “\(name)”)"), "\(screen)")
+
+        // Taken back: the dialog says what it writes; the store and the table follow.
+        browser.app.runScript("<Esc>r")
+        screen = text(driver)
+        #expect(screen.contains("Take back transaction 1?"), "\(screen)")
+        #expect(screen.contains("restore Person “Zed”: firstName “Zed” → “\(name)”"), "\(screen)")
+        browser.app.runScript("<Enter>")
+        #expect(try storedFirstNames().contains(name))
+        #expect(!(try storedFirstNames()).contains("Zed"))
+        #expect(person["firstName"].stringValue == name, "the browser's object follows")
+        browser.app.runScript("")
+        screen = text(driver)
+        #expect(screen.contains("Took back transaction 1 in transaction 2"), "\(screen)")
+        #expect(driver.screenLines.contains { $0.contains("│2 ") && $0.contains("termdata revert") }, "\(screen)")
+
+        // The revert changed the name after transaction 1: taking 1 back again is refused.
+        browser.app.runScript("jr")
+        screen = text(driver)
+        #expect(screen.contains("Cannot take back transaction 1"), "\(screen)")
+        #expect(screen.contains("Person 1: transaction 2 (termdata revert, revert of") && screen.contains("changed firstName after"), "\(screen)")
+        browser.app.runScript("<Esc>/author:browser<Enter>")
+        browser.app.runScript("")
+        screen = text(driver)
+        #expect(screen.contains("1 transaction · filter: author:browser"), "\(screen)")
+        #expect(!driver.screenLines.contains { $0.contains("termdata revert") })
+    }
+}

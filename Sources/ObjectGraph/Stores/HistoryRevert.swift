@@ -27,6 +27,19 @@ public struct HistoryRevert: Sendable {
         /// for `recreate`, the values it gets back (now `.null`). To-many relationships list
         /// their members as `.array` of IDs.
         public var values: [(key: String, now: ObjectValue, restored: ObjectValue)]
+
+        /// The step in words — `restore Book 3: title “Dune Messiah” → “Dune”` — with objects
+        /// named by `name` and values written by `value`.
+        public func text(name: (ManagedObjectID) -> String, value: (ObjectValue) -> String) -> String {
+            switch kind {
+            case .remove:
+                return "remove \(name(objectID)) (it inserted it)"
+            case .restore:
+                return "restore \(name(objectID)): " + values.map { "\($0.key) \(value($0.now)) → \(value($0.restored))" }.joined(separator: "; ")
+            case .recreate:
+                return "make again \(name(objectID)): " + values.map { "\($0.key)=\(value($0.restored))" }.joined(separator: ", ")
+            }
+        }
     }
 
     /// A later transaction that changed what the revert would set back.
