@@ -85,6 +85,8 @@ extension BrowserApplication: ContextEditing, Marking, SavedFiltering {
                 MenuItem("Value counts", command: "browser.counts"),
                 MenuItem("Object history", command: "browser.history"),
                 MenuItem("History timeline", command: "browser.timeline"),
+                MenuItem("Check the store", command: "browser.check"),
+                MenuItem("Compare with a store…", command: "browser.compare"),
                 MenuItem("Run a fetch request template…", command: "browser.template"),
                 MenuItem("Command palette", command: "app.palette"),
             ]),

@@ -54,6 +54,14 @@ extension BrowserApplication {
                 self?.showObjectHistory() ?? .ignored
             },
             timelineCommand(prefix: "browser"),
+            Command("browser.compare", title: "Compare this store with another of its model (a copy, a backup): added, removed, changed",
+                    keys: [.character("D")]) { [weak self] in
+                self?.beginCompare() ?? .ignored
+            },
+            Command("browser.check", title: "Check the store against its model: dangling references, nil required values, …",
+                    keys: [.character("K")]) { [weak self] in
+                self?.checkStore() ?? .ignored
+            },
         ]
     }
 

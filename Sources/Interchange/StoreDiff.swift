@@ -27,6 +27,9 @@ public enum StoreDiff {
         /// The values that differ (changed), or every value it has (added, removed): a
         /// relationship's destinations by their identities (`.string`, `.array` of them).
         public var values: [Value]
+        /// The object's primary key in the first store and in the second (nil where it is not there).
+        public var firstKey: Int64?
+        public var secondKey: Int64?
 
         public var description: String {
             switch kind {
@@ -312,7 +315,7 @@ public enum StoreDiff {
                 }
                 if !changed.isEmpty {
                     differences.append(Difference(kind: .changed, entityName: entity.name, identity: sides[0].identity(entity: entity.name, key: a),
-                                                  values: changed))
+                                                  values: changed, firstKey: a, secondKey: b))
                 }
             }
             func whole(_ cells: [Cell]?, side: Side, first isFirst: Bool) -> [Value] {
@@ -325,11 +328,11 @@ public enum StoreDiff {
             }
             for pk in removed {
                 differences.append(Difference(kind: .removed, entityName: entity.name, identity: sides[0].identity(entity: entity.name, key: pk),
-                                              values: whole(first[pk], side: sides[0], first: true)))
+                                              values: whole(first[pk], side: sides[0], first: true), firstKey: pk))
             }
             for pk in added {
                 differences.append(Difference(kind: .added, entityName: entity.name, identity: sides[1].identity(entity: entity.name, key: pk),
-                                              values: whole(second[pk], side: sides[1], first: false)))
+                                              values: whole(second[pk], side: sides[1], first: false), secondKey: pk))
             }
             return differences
         }

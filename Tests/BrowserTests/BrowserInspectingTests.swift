@@ -3,6 +3,7 @@ import Testing
 import ObjectModel
 import ObjectGraph
 import Predicates
+import SQLiteStore
 import TerminalUI
 import Browser
 import TestSupport
@@ -355,5 +356,77 @@ extension BrowserTests {
         screen = text(driver)
         #expect(screen.contains("1 transaction · filter: author:browser"), "\(screen)")
         #expect(!driver.screenLines.contains { $0.contains("termdata revert") })
+    }
+}
+
+extension BrowserTests {
+    @Test("K checks the store: a sound one says so; a dangling reference is listed with its count, v lists its objects, Enter goes to the first")
+    func checkStore() throws {
+        let (sound, soundDriver) = try launch()
+        sound.app.runScript("K")
+        sound.app.runScript("")
+        #expect(soundDriver.screenLines.last?.contains("The store is sound") == true, "\(text(soundDriver))")
+
+        SQLiteStore.register()
+        let url = try Fixtures.temporaryDirectory("check").appendingPathComponent("Directory.sqlite")
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.employeeModel())
+        try coordinator.addStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let sales = try context.insertObject(forEntityName: "Department")
+        sales["name"] = "Sales"
+        for name in ["Ann", "Bob"] {
+            let employee = try context.insertObject(forEntityName: "Employee")
+            employee["firstName"] = .string(name)
+            employee["lastName"] = "Archer"
+            employee["salary"] = 10
+            try employee.setValue(sales, forKey: "department")
+        }
+        try context.save()
+        context.delete(sales)               // No Action: both still point at Sales
+        try context.save()
+        context.reset()
+
+        let driver = MemoryDriver(size: Size(width: 120, height: 26))
+        let browser = try BrowserApplication(context: context, title: "Directory.sqlite", driver: driver)
+        browser.app.runScript("")
+        browser.app.runScript("K")
+        browser.app.runScript("")
+        var screen = text(driver)
+        #expect(screen.contains("Store check — what does not hold"), "\(screen)")
+        #expect(screen.contains("✗ Employee.department holds the key of a Department that is not in the store"), "\(screen)")
+        #expect(driver.screenLines.contains { $0.contains("✗ Employee.department") && $0.contains(" 2│") }, "\(screen)")
+        browser.app.runScript("v")
+        screen = text(driver)
+        #expect(screen.components(separatedBy: "/Employee/p").count == 3, "both employees by URI: \(screen)")
+        browser.app.runScript("<Esc><Enter>")
+        #expect(browser.objects?.entityName == "Employee")
+        #expect(browser.objects?.selectedObjects.first?.objectID.primaryKey == 1, "the first of them")
+        #expect(!text(driver).contains("Store check"), "the panel closed")
+    }
+}
+
+extension BrowserTests {
+    @Test("D compares the store with a copy: what changed since, with the values before and now; Enter goes to the object; the same store says so")
+    func compareStores() throws {
+        let copy = try Fixtures.temporaryDirectory("compare").appendingPathComponent("yesterday.sqlite")
+        try FileManager.default.copyItem(at: storeURL, to: copy)
+        let (browser, driver) = try launch(entity: "Person")
+        browser.app.runScript("D\(copy.path)<Enter>")
+        browser.app.runScript("")
+        #expect(driver.screenLines.last?.contains("This store holds the same objects as yesterday.sqlite (145 objects)") == true,
+                "\(text(driver))")
+
+        let person = try #require(browser.objects?.selectedObjects.first)
+        let name = try #require(person["firstName"].stringValue)
+        browser.app.runScript("<Enter><C-u>Zed<Enter><C-s>")
+        browser.app.runScript("<Home>D\(copy.path)<Enter>")
+        browser.app.runScript("")
+        let screen = text(driver)
+        #expect(screen.contains("0 added · 0 removed · 1 changed since yesterday.sqlite"), "\(screen)")
+        #expect(driver.screenLines.contains { $0.contains("~ changed") && $0.contains("Person \(person.objectID.primaryKey!)")
+            && $0.contains("firstName “\(name)” → “Zed”") }, "\(screen)")
+        browser.app.runScript("<Enter>")
+        #expect(browser.objects?.selectedObjects.first === person, "gone to the object")
+        #expect(!text(driver).contains("Compared with"))
     }
 }

@@ -4,40 +4,7 @@ import ObjectGraph
 import ObjectModel
 import SQLSyntax
 
-/// What a store check found wrong: one kind of problem on one entity's key, how many objects
-/// have it, and the first of them by URI.
-public struct StoreFinding: Sendable, Codable, Equatable {
-    public enum Kind: String, Sendable, Codable {
-        /// A to-one relationship holds the key of a row that is not there.
-        case danglingReference
-        /// A one-to-one relationship whose inverse does not point back.
-        case oneSidedReference
-        /// A many-to-many join row whose object on one side is not there.
-        case orphanJoinRow
-        /// A value the model requires is nil.
-        case missingRequiredValue
-        /// Objects that share the values of a uniqueness constraint.
-        case duplicateUnique
-        /// `Z_PRIMARYKEY` is behind the largest key of a table: the next insert would reuse a key.
-        case keyCounterBehind
-        /// Rows whose `Z_ENT` names no entity of their table.
-        case unknownEntityNumber
-    }
-
-    public var kind: Kind
-    public var entity: String
-    /// The attribute, relationship or constraint concerned; nil for the table as a whole.
-    public var key: String?
-    /// How many objects (or rows) have the problem.
-    public var count: Int
-    /// The first of them, by URI (`x-coredata://…/Car/p4`), or by key for rows of no entity.
-    public var objects: [String]
-    /// The problem in words.
-    public var message: String
-
-    /// How many objects a finding names.
-    public static let namedObjects = 20
-}
+extension SQLiteStore: CheckingStore {}
 
 extension SQLiteStore {
     /// Checks the store against its model, reading only: references to rows that are not
