@@ -10,7 +10,7 @@ import TerminalUI
 extension BrowserApplication {
     func checkStore() -> EventResult {
         guard context.coordinator.stores.contains(where: { $0 is any CheckingStore }) else {
-            app.showMessage("Only SQLite stores are checked", isError: true)
+            app.showMessage("Only SQLite and PostgreSQL stores are checked", isError: true)
             return .redraw
         }
         let coordinator = context.coordinator

@@ -8,7 +8,7 @@ import SQLiteStore
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check a SQLite store against its model, reading only.",
+        abstract: "Check a SQLite or PostgreSQL store against its model, reading only.",
         discussion: """
         Finds references to objects that are not there (to-one keys and many-to-many join rows), \
         one-to-one relationships whose inverse does not point back, nil values the model requires, \
@@ -32,10 +32,11 @@ struct CheckCommand: ParsableCommand {
         let model = try storeArguments.loadModel()
         if repair, format == .json { throw ValidationError("--repair says what it does as text; it does not take --format json") }
         let context = try storeArguments.open(model: model, readOnly: !repair)
-        guard let store = context.coordinator.stores.first as? SQLiteStore else {
-            throw CommandFailure("check reads SQLite stores; this store is \(context.coordinator.stores.first?.type.rawValue ?? "none")")
+        guard let store = context.coordinator.stores.first as? any CheckingStore else {
+            throw CommandFailure("check reads SQLite and PostgreSQL stores; this store is \(context.coordinator.stores.first?.type.rawValue ?? "none")")
         }
-        let findings = try store.check()
+        if repair, !(store is SQLiteStore) { throw CommandFailure("--repair mends SQLite stores; this one is checked only") }
+        let findings = try CommandFailure.rethrowing { try store.check() }
         var output = StandardOutput()
         switch format {
         case .json:
@@ -55,7 +56,7 @@ struct CheckCommand: ParsableCommand {
                 : "\(findings.count) problem\(findings.count == 1 ? "" : "s") found in \(objects) objects" + (repair ? "." : "; the store was not changed."))
         }
         try output.flush()
-        if repair, !findings.isEmpty {
+        if repair, !findings.isEmpty, let store = store as? SQLiteStore {
             let (repairs, refused) = store.repairs(for: findings)
             try output.line("")
             for repair in repairs { try output.line("repair: " + repair.action) }

@@ -31,6 +31,26 @@ struct PostgresCommandTests {
                 "no file or folder named after the URL")
     }
 
+    @Test("check reads a store on the server: sound (exit 0), then a dangling reference another client wrote (exit 1); --repair is refused there")
+    func check() throws {
+        let cli = try CommandLineSession()
+        let url = try PostgresServer.shared().storeURL()
+        let path = try cli.write(StoreCommandTests.graph, to: "todo.json")
+        #expect(try cli.run(["import", "--store", url.absoluteString, "--model", "ToDo", path]).status == 0)
+        let sound = try cli.run(["check", "--store", url.absoluteString])
+        #expect(sound.status == 0, "\(sound.stdout)\(sound.stderr)")
+        #expect(sound.stdout.hasPrefix("The store is sound: 6 objects"), "\(sound.stdout)")
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.toDoModel())
+        try coordinator.addStore(type: .postgres, at: url)
+        _ = try (coordinator.stores[0] as! PostgresStore).plainRows(#"UPDATE "ZTODO" SET "ZCATEGORY" = 999 WHERE "ZNAME" = 'Buy milk'"#)
+        coordinator.removeStore(coordinator.stores[0])
+        let broken = try cli.run(["check", "--store", url.absoluteString])
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("✗ ToDo.category holds the key of a Category that is not in the store: 1 object"), "\(broken.stdout)")
+        let repair = try cli.run(["check", "--store", url.absoluteString, "--repair"])
+        #expect(repair.status != 0 && repair.stderr.contains("--repair mends SQLite stores"), "\(repair.stderr)")
+    }
+
     @Test("a store URL is never taken for a file name", arguments: [
         ("postgres:/tmp/x", "is not a postgres:// URL"),
         ("postgresql:team", "is not a postgres:// URL"),
