@@ -12,8 +12,9 @@ struct CheckCommand: ParsableCommand {
         discussion: """
         Finds references to objects that are not there (to-one keys and many-to-many join rows), \
         one-to-one relationships whose inverse does not point back, nil values the model requires, \
-        values a uniqueness constraint allows once held twice, a Z_PRIMARYKEY counter behind a \
-        table's keys, and rows of no entity. Exits 0 for a sound store, 1 when something was found. \
+        values a uniqueness constraint allows once held twice, to-many relationships outside their \
+        count rule, a Z_PRIMARYKEY counter behind a table's keys (on PostgreSQL, a key sequence) or \
+        a Z_PRIMARYKEY row that contradicts the model, and rows of no entity. Exits 0 for a sound store, 1 when something was found. \
         --repair then fixes what is safe to fix and checks again.
         """
     )

@@ -28,6 +28,7 @@ struct PostgresCheckTests {
         (#"SELECT setval(('"Z_PK_SEQ_' || (SELECT "Z_ENT" FROM "Z_PRIMARYKEY" WHERE "Z_NAME" = 'Employee') || '"')::regclass, 1)"#,
          .keyCounterBehind, "Employee", nil, 1),
         (#"UPDATE "ZNOTE" SET "Z_ENT" = 99 WHERE "ZTEXT" = 'new'"#, .unknownEntityNumber, "Note", nil, 1),
+        (#"UPDATE "Z_PRIMARYKEY" SET "Z_SUPER" = 99 WHERE "Z_NAME" = 'Note'"#, .metadataMismatch, "Note", nil, 1),
     ] as [(String, StoreFinding.Kind, String, String?, Int)])
     func finds(_ sql: String, _ kind: StoreFinding.Kind, _ entity: String, _ key: String?, _ count: Int) throws {
         let stack = try Self.stack()

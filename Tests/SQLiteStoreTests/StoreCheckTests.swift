@@ -3,6 +3,7 @@ import GRDB
 import ObjectGraph
 import ObjectModel
 import Predicates
+import SQLSyntax
 import SQLiteStore
 import Testing
 import TestSupport
@@ -46,13 +47,14 @@ struct StoreCheckTests {
         ("UPDATE ZTAG SET ZLABEL = 'red'", .duplicateUnique, "Tag", "label", 2),
         ("UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_NAME = 'Employee'", .keyCounterBehind, "Employee", nil, 1),
         ("UPDATE ZNOTE SET Z_ENT = 99 WHERE ZTEXT = 'new'", .unknownEntityNumber, "Note", nil, 1),
+        ("UPDATE Z_PRIMARYKEY SET Z_SUPER = 99 WHERE Z_NAME = 'Note'", .metadataMismatch, "Note", nil, 1),
     ] as [(String, StoreFinding.Kind, String, String?, Int)])
     func finds(_ sql: String, _ kind: StoreFinding.Kind, _ entity: String, _ key: String?, _ count: Int) throws {
         let findings = try check(after: sql)
         let found = try #require(findings.first { $0.kind == kind }, "\(findings)")
         #expect(found.entity == entity && found.key == key && found.count == count, "\(found)")
         #expect(findings.allSatisfy { $0.kind == kind }, "nothing else: \(findings.map(\.kind))")
-        if kind != .keyCounterBehind, kind != .orphanJoinRow {
+        if ![.keyCounterBehind, .orphanJoinRow, .metadataMismatch].contains(kind) {
             #expect(found.objects.count == min(count, StoreFinding.namedObjects))
         }
         if kind == .danglingReference { #expect(found.objects.first?.hasSuffix("/Employee/p1") == true, "\(found.objects)") }
@@ -81,5 +83,32 @@ struct StoreCheckTests {
         let ada = try #require(try other.context.object(forEntityName: "Employee", matchingKey: "name", value: "Ada"))
         #expect(ada.object("department") == nil)
         #expect(ada.objects("projects").map { $0.string("name") } == ["Database"])
+    }
+
+    @Test("a count rule another writer broke is found (a project of four members where the model allows three), and left by repair; a Z_PRIMARYKEY row set right")
+    func countRule() throws {
+        let stack = try Self.stack()
+        let schema = try StoreSchema(model: stack.model)
+        guard case .joinTable(let join, let own, let other)? = schema.mapping(for: "Project")?.toManyStorage(for: "members") else {
+            Issue.record("Project.members is kept in a join table")
+            return
+        }
+        try DatabaseQueue(path: stack.url.path).write { db in
+            try db.execute(sql: "INSERT INTO \(join) (\(own), \(other)) SELECT p.Z_PK, e.Z_PK FROM ZPROJECT p, ZEMPLOYEE e "
+                           + "WHERE p.ZNAME = 'Compiler' AND e.ZNAME IN ('Bob', 'Cécile')")
+            try db.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Badge'")
+        }
+        let store = stack.store
+        let findings = try store.check()
+        let count = try #require(findings.first { $0.kind == .countOutOfRange }, "\(findings)")
+        #expect(count.entity == "Project" && count.key == "members" && count.count == 1)
+        #expect(count.message == "Project.members holds at most 3 objects in the model, and these objects hold another number")
+        #expect(count.objects.first?.hasSuffix("/Project/p1") == true, "\(count.objects)")
+        let metadata = try #require(findings.first { $0.kind == .metadataMismatch }, "\(findings)")
+        #expect(metadata.entity == "Badge")
+        let (repairs, refused) = store.repairs(for: findings)
+        #expect(refused.map(\.kind) == [.countOutOfRange], "a count rule needs a choice")
+        try store.repair(repairs)
+        #expect(try store.check().map(\.kind) == [.countOutOfRange])
     }
 }

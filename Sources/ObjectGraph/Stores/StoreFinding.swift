@@ -18,6 +18,11 @@ public struct StoreFinding: Sendable, Codable, Equatable {
         case keyCounterBehind
         /// Rows whose `Z_ENT` names no entity of their table.
         case unknownEntityNumber
+        /// A to-many relationship holding fewer or more objects than the model's count rule allows.
+        case countOutOfRange
+        /// `Z_PRIMARYKEY` says otherwise than the model and the tables: an entity's row missing,
+        /// or under another parent.
+        case metadataMismatch
     }
 
     public var kind: Kind

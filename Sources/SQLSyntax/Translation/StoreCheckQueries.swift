@@ -7,6 +7,7 @@ package struct StoreCheckQuery: Sendable {
     /// The kinds of `StoreFinding` a statement finds (the same names).
     package enum Kind: String, Sendable {
         case danglingReference, oneSidedReference, orphanJoinRow, missingRequiredValue, duplicateUnique, unknownEntityNumber
+        case countOutOfRange, metadataMismatch
     }
 
     package var kind: Kind
@@ -82,6 +83,37 @@ extension StoreSchema {
                     "\(name) has \(missing) row\(missing == 1 ? "" : "s") joining \(entity.name).\(relationship.name) to an object that is not in the store"
                 })
             }
+            // Count rules: how many members a to-many relationship holds (an optional one may hold none).
+            for (relationship, storage) in mapping.toMany where own.contains(relationship.name) && (relationship.minCount > 1 || relationship.maxCount > 0) {
+                let members: String
+                switch storage {
+                case .joinTable(let name, let ownColumn, _): members = "SELECT COUNT(*) FROM \(q(name)) j WHERE j.\(q(ownColumn)) = o.\(pk)"
+                case .foreignKey(let memberTable, let column): members = "SELECT COUNT(*) FROM \(q(memberTable)) m WHERE m.\(q(column)) = o.\(pk)"
+                }
+                var broken: [String] = []
+                if relationship.maxCount > 0 { broken.append("(\(members)) > \(relationship.maxCount)") }
+                if relationship.minCount > 1 {
+                    broken.append("(\(members)) < \(relationship.minCount)" + (relationship.isOptional ? " AND (\(members)) > 0" : ""))
+                }
+                let bounds = relationship.maxCount > 0
+                    ? (relationship.minCount > 1 ? "from \(relationship.minCount) to \(relationship.maxCount)" : "at most \(relationship.maxCount)")
+                    : "at least \(relationship.minCount)"
+                queries.append(StoreCheckQuery(kind: .countOutOfRange, entity: entity.name, key: relationship.name,
+                                               select: "SELECT o.\(pk), o.\(ent) FROM \(table) o WHERE o.\(ent) IN (\(kinds)) AND ("
+                                                   + broken.map { "(\($0))" }.joined(separator: " OR ") + ")") { _ in
+                    "\(entity.name).\(relationship.name) holds \(bounds) objects in the model, and these objects hold another number"
+                })
+            }
+            // The entity's row in Z_PRIMARYKEY: its name, number and parent, as the model has them.
+            let parent = entity.parentName.flatMap { self.mapping(for: $0)?.number } ?? 0
+            let literal = "'" + entity.name.replacingOccurrences(of: "'", with: "''") + "'"
+            queries.append(StoreCheckQuery(kind: .metadataMismatch, entity: entity.name, key: nil,
+                                           select: "SELECT 1 - COUNT(*) FROM \(q("Z_PRIMARYKEY")) WHERE \(ent) = \(mapping.number) "
+                                               + "AND \(q("Z_NAME")) = \(literal) AND COALESCE(\(q("Z_SUPER")), 0) = \(parent)",
+                                           countsOnly: true) { _ in
+                "Z_PRIMARYKEY has no row naming \(entity.name) entity \(mapping.number)"
+                    + (parent == 0 ? " with no parent" : " under entity \(parent) (\(entity.parentName ?? ""))") + ", as the model and the tables have it"
+            })
             for constraint in entity.declaration.uniquenessConstraints {
                 let columns = constraint.compactMap { mapping.column(forAttribute: $0) ?? mapping.foreignKey(for: $0)?.column }.map(q)
                 guard columns.count == constraint.count, !columns.isEmpty else { continue }

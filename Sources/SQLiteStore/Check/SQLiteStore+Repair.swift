@@ -50,7 +50,15 @@ extension SQLiteStore {
                 let root = mapping.table.rootEntityName
                 repairs.append(StoreRepair(finding: finding, action: "move Z_PRIMARYKEY's counter for \(root) up to \(mapping.table.name)'s largest key",
                                            statements: ["UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT MAX(Z_PK) FROM \(table)) WHERE Z_NAME = '\(root.replacingOccurrences(of: "'", with: "''"))'"]))
-            case .oneSidedReference, .missingRequiredValue, .duplicateUnique, .unknownEntityNumber:
+            case .metadataMismatch:
+                // The entity's row made as the model and the tables have it; a number another name holds is left.
+                let parent = mapping.entity.parentName.flatMap { schema.mapping(for: $0)?.number } ?? 0
+                let name = "'" + finding.entity.replacingOccurrences(of: "'", with: "''") + "'"
+                repairs.append(StoreRepair(finding: finding, action: "write Z_PRIMARYKEY's row for \(finding.entity): entity \(mapping.number), parent \(parent)",
+                                           statements: ["UPDATE Z_PRIMARYKEY SET Z_SUPER = \(parent) WHERE Z_ENT = \(mapping.number) AND Z_NAME = \(name)",
+                                                        "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) SELECT \(mapping.number), \(name), \(parent), "
+                                                        + "(SELECT IFNULL(MAX(Z_PK), 0) FROM \(table)) WHERE NOT EXISTS (SELECT 1 FROM Z_PRIMARYKEY WHERE Z_ENT = \(mapping.number))"]))
+            case .oneSidedReference, .missingRequiredValue, .duplicateUnique, .unknownEntityNumber, .countOutOfRange:
                 refused.append(finding)
             }
         }
