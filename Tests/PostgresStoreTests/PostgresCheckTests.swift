@@ -11,11 +11,7 @@ import TestSupport
 struct PostgresCheckTests {
     static func stack() throws -> PostgresTestStack {
         let stack = try PostgresTestStack(model: try ModelFixtures.companyModel())
-        let context = stack.context
-        try CompanyFixture.fill(context)
-        try CompanyFixture.addBadge(for: "Bob", in: context)
-        for label in ["red", "blue"] { try context.insertObject(forEntityName: "Tag")["label"] = .string(label) }
-        try context.save()
+        try CompanyFixture.fillForCheck(stack.context)
         return stack
     }
 

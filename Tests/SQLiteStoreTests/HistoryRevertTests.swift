@@ -10,74 +10,18 @@ import TestSupport
 /// The values each change replaced, and a transaction taken back by them.
 @Suite("History: values before, and a transaction taken back")
 struct HistoryRevertTests {
-    /// A library of two shelves, a book on the first with two tags, saved: the first transaction.
-    struct Library {
-        let stack: SQLiteTestStack
-        let poetry: ManagedObjectID, prose: ManagedObjectID, dune: ManagedObjectID
-        let classic: ManagedObjectID, scifi: ManagedObjectID
-
-        init() throws {
-            stack = try LibraryModel.stack()
-            let context = stack.context
-            let poetry = try context.insertObject(forEntityName: "Shelf"), prose = try context.insertObject(forEntityName: "Shelf")
-            poetry["title"] = "Poetry"
-            prose["title"] = "Prose"
-            let classic = try context.insertObject(forEntityName: "Tag"), scifi = try context.insertObject(forEntityName: "Tag")
-            classic["label"] = "classic"
-            scifi["label"] = "sf"
-            let dune = try context.insertObject(forEntityName: "Book")
-            dune["title"] = "Dune"
-            dune["pages"] = 412
-            dune["shelf"] = .object(poetry)
-            dune["tags"] = .set([.object(classic), .object(scifi)])
-            try context.save()
-            (self.poetry, self.prose, self.dune) = (poetry.objectID, prose.objectID, dune.objectID)
-            (self.classic, self.scifi) = (classic.objectID, scifi.objectID)
-        }
-
-        /// Changes objects in a fresh context and saves; returns the transaction's token.
-        func save(author: String? = nil, _ change: (ManagedObjectContext) throws -> Void) throws -> HistoryToken {
-            let context = stack.newContext()
-            context.transactionAuthor = author
-            try change(context)
-            try context.save()
-            return try stack.coordinator.currentHistoryToken()
-        }
-
-        /// The object as the store holds it now (the stack's context, reset: objects read before are gone).
-        func object(_ id: ManagedObjectID) throws -> ManagedObject {
-            stack.context.reset()
-            return try stack.context.existingObject(with: id)
-        }
-
-        func change(of id: ManagedObjectID, in token: HistoryToken) throws -> HistoryChange {
-            let number = try #require(token.transactionNumbers.first?.value)
-            let after = HistoryToken(token.transactionNumbers.mapValues { _ in number - 1 })
-            let transaction = try #require(try stack.coordinator.fetchHistory(HistoryRequest(after: after, fetchLimit: 1)).first)
-            return try #require(transaction.changes.first { $0.changedObjectID == id })
-        }
+    /// The library on a SQLite store that keeps history.
+    static func library() throws -> LibraryFixture {
+        let stack = try LibraryModel.stack()
+        return try LibraryFixture(coordinator: stack.coordinator, context: stack.context)
     }
 
-    static func id(_ value: ObjectValue?) -> ManagedObjectID? {
-        if case .object(let object)? = value { return (object as? ManagedObjectID) ?? (object as? ManagedObject)?.objectID }
-        return nil
-    }
-
-    /// The IDs of a to-many relationship's members.
-    static func members(_ object: ManagedObject, _ key: String) -> Set<ManagedObjectID> {
-        switch object[key] {
-        case .set(let values), .array(let values): Set(values.compactMap { id($0) })
-        default: []
-        }
-    }
-
-    static func exists(_ id: ManagedObjectID, in stack: SQLiteTestStack) -> Bool {
-        (try? stack.newContext().existingObject(with: id)) != nil
-    }
+    static func id(_ value: ObjectValue?) -> ManagedObjectID? { LibraryFixture.id(value) }
+    static func members(_ object: ManagedObject, _ key: String) -> Set<ManagedObjectID> { LibraryFixture.members(object, key) }
 
     @Test("an update keeps the values it replaced — attributes and a to-one — and a delete every value with its many-to-many members")
     func previousValues() throws {
-        let library = try Library()
+        let library = try Self.library()
         let moved = try library.save { context in
             let dune = try context.existingObject(with: library.dune)
             dune["title"] = "Dune Messiah"
@@ -109,7 +53,7 @@ struct HistoryRevertTests {
 
     @Test("taking back an update restores its values, its to-one and its many-to-many, in a transaction of its own")
     func revertUpdate() throws {
-        let library = try Library()
+        let library = try Self.library()
         let moved = try library.save(author: "importer") { context in
             let dune = try context.existingObject(with: library.dune)
             dune["title"] = "Dune Messiah"
@@ -119,14 +63,14 @@ struct HistoryRevertTests {
         // A later change of another key does not stand in the way.
         _ = try library.save { context in try context.existingObject(with: library.dune)["pages"] = 500 }
 
-        let plan = try library.stack.coordinator.planRevert(of: moved)
+        let plan = try library.coordinator.planRevert(of: moved)
         #expect(plan.conflicts.isEmpty)
         #expect(plan.transaction.author == "importer")
         let step = try #require(plan.steps.first { $0.objectID == library.dune })
         #expect(step.kind == .restore)
         #expect(step.values.first { $0.key == "title" }.map { [$0.now, $0.restored] } == ["Dune Messiah", "Dune"])
 
-        let number = try #require(try library.stack.coordinator.revert(plan))
+        let number = try #require(try library.coordinator.revert(plan))
         let dune = try library.object(library.dune)
         #expect(dune["title"] == "Dune")
         #expect(dune["pages"] == 500, "a later change of another key stays")
@@ -134,7 +78,7 @@ struct HistoryRevertTests {
         #expect(Self.members(dune, "tags") == [library.classic, library.scifi])
         #expect(Self.members(try library.object(library.poetry), "books") == [library.dune])
 
-        let history = try library.stack.coordinator.fetchHistory(HistoryRequest())
+        let history = try library.coordinator.fetchHistory(HistoryRequest())
         let revert = try #require(history.last)
         #expect(revert.transactionNumber == number)
         #expect(revert.author == "termdata revert")
@@ -143,31 +87,31 @@ struct HistoryRevertTests {
 
     @Test("a value changed again later refuses the revert, naming the later transaction, and the store is left as it was")
     func conflict() throws {
-        let library = try Library()
+        let library = try Self.library()
         let renamed = try library.save { context in try context.existingObject(with: library.dune)["title"] = "Dune Messiah" }
         let again = try library.save(author: "editor") { context in try context.existingObject(with: library.dune)["title"] = "Children of Dune" }
 
-        let plan = try library.stack.coordinator.planRevert(of: renamed)
+        let plan = try library.coordinator.planRevert(of: renamed)
         let conflict = try #require(plan.conflicts.first)
         #expect(plan.conflicts.count == 1)
         #expect(conflict.objectID == library.dune)
         #expect(conflict.keys == ["title"])
         #expect(conflict.later.transactionNumber == again.transactionNumbers.first?.value)
         #expect(conflict.description.contains("(editor) changed title after"))
-        #expect(throws: HistoryRevertError.self) { try library.stack.coordinator.revert(plan) }
+        #expect(throws: HistoryRevertError.self) { try library.coordinator.revert(plan) }
         #expect(try library.object(library.dune)["title"] == "Children of Dune")
-        #expect(try library.stack.coordinator.currentHistoryToken() == again, "no transaction written")
+        #expect(try library.coordinator.currentHistoryToken() == again, "no transaction written")
     }
 
     @Test("taking back a delete makes the object again under its ID, with its values, shelf and tags")
     func revertDelete() throws {
-        let library = try Library()
+        let library = try Self.library()
         let deleted = try library.save { context in context.delete(try context.existingObject(with: library.dune)) }
-        #expect(!Self.exists(library.dune, in: library.stack))
+        #expect(!library.exists(library.dune))
 
-        let plan = try library.stack.coordinator.planRevert(of: deleted)
+        let plan = try library.coordinator.planRevert(of: deleted)
         #expect(plan.steps.map(\.kind).contains(.recreate))
-        try library.stack.coordinator.revert(plan)
+        try library.coordinator.revert(plan)
         let dune = try library.object(library.dune)
         #expect(dune["title"] == "Dune")
         #expect(dune["pages"] == 412)
@@ -178,7 +122,7 @@ struct HistoryRevertTests {
 
     @Test("taking back an insert removes what it inserted, unless a later transaction changed it")
     func revertInsert() throws {
-        let library = try Library()
+        let library = try Self.library()
         var emma: ManagedObjectID?
         let added = try library.save { context in
             let book = try context.insertObject(forEntityName: "Book")
@@ -188,11 +132,11 @@ struct HistoryRevertTests {
             emma = book.objectID
         }
         let emmaID = try #require(emma)
-        let plan = try library.stack.coordinator.planRevert(of: added)
+        let plan = try library.coordinator.planRevert(of: added)
         #expect(plan.conflicts.isEmpty)
         #expect(plan.steps.contains { $0.kind == .remove && $0.objectID == emmaID })
-        try library.stack.coordinator.revert(plan)
-        #expect(!Self.exists(emmaID, in: library.stack))
+        try library.coordinator.revert(plan)
+        #expect(!library.exists(emmaID))
         #expect(Self.members(try library.object(library.prose), "books").isEmpty)
 
         // Inserted, then changed: refused.
@@ -204,26 +148,26 @@ struct HistoryRevertTests {
         }
         let kim = try #require(emma)
         _ = try library.save { context in try context.existingObject(with: kim)["pages"] = 300 }
-        let refused = try library.stack.coordinator.planRevert(of: again)
+        let refused = try library.coordinator.planRevert(of: again)
         #expect(refused.conflicts.map(\.objectID) == [kim])
-        #expect(throws: HistoryRevertError.self) { try library.stack.coordinator.revert(refused) }
+        #expect(throws: HistoryRevertError.self) { try library.coordinator.revert(refused) }
         #expect(try library.object(kim)["title"] == "Kim")
     }
 
     @Test("another program's plain SQL is recorded with the values it replaced, and can be taken back")
     func plainSQL() throws {
-        let library = try Library()
-        let other = try DatabaseQueue(path: library.stack.url.path)
+        let library = try Self.library()
+        let other = try DatabaseQueue(path: try #require(library.coordinator.stores.first?.url).path)
         try other.write { db in try db.execute(sql: "UPDATE ZBOOK SET ZTITLE = 'Dune (abridged)', ZPAGES = 99") }
         // The next save files the other program's change under a transaction of its own.
         _ = try library.save { context in try context.existingObject(with: library.poetry)["title"] = "Verse" }
-        let history = try library.stack.coordinator.fetchHistory(HistoryRequest())
+        let history = try library.coordinator.fetchHistory(HistoryRequest())
         let stray = try #require(history.first { $0.changes.contains { $0.changedObjectID == library.dune && $0.changeType == .update } })
         #expect(stray.author == nil)
         let update = try #require(stray.changes.first { $0.changedObjectID == library.dune })
         #expect(update.previousValues == ["title": "Dune", "pages": 412])
 
-        try library.stack.coordinator.revert(try library.stack.coordinator.planRevert(of: stray.token))
+        try library.coordinator.revert(try library.coordinator.planRevert(of: stray.token))
         let dune = try library.object(library.dune)
         #expect(dune["title"] == "Dune")
         #expect(dune["pages"] == 412)
@@ -232,13 +176,13 @@ struct HistoryRevertTests {
 
     @Test("history a store recorded before it kept values cannot be taken back, and says why")
     func valuesNotKept() throws {
-        let library = try Library()
+        let library = try Self.library()
         let renamed = try library.save { context in try context.existingObject(with: library.dune)["title"] = "Dune Messiah" }
-        let raw = try DatabaseQueue(path: library.stack.url.path)
+        let raw = try DatabaseQueue(path: try #require(library.coordinator.stores.first?.url).path)
         try raw.write { db in try db.execute(sql: "DELETE FROM TDHISTORYVALUE") }
         #expect(try library.change(of: library.dune, in: renamed).previousValues == nil)
         do {
-            _ = try library.stack.coordinator.planRevert(of: renamed)
+            _ = try library.coordinator.planRevert(of: renamed)
             Issue.record("planned without the values")
         } catch let error as HistoryRevertError {
             #expect(error.description.contains("did not keep the values transaction"))

@@ -15,11 +15,7 @@ struct StoreCheckTests {
     /// The company fixture saved, with a badge for Bob and two tags.
     static func stack() throws -> SQLiteTestStack {
         let stack = try SQLiteTestStack(model: try ModelFixtures.companyModel())
-        let context = stack.context
-        try CompanyFixture.fill(context)
-        try CompanyFixture.addBadge(for: "Bob", in: context)
-        for label in ["red", "blue"] { try context.insertObject(forEntityName: "Tag")["label"] = .string(label) }
-        try context.save()
+        try CompanyFixture.fillForCheck(stack.context)
         return stack
     }
 

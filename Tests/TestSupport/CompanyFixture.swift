@@ -47,6 +47,15 @@ public enum CompanyFixture {
         return badge
     }
 
+    /// The fixture with a badge for Bob and two tags, saved: a sound store for the store
+    /// check, with a one-to-one, a many-to-many, a count rule and a uniqueness constraint.
+    public static func fillForCheck(_ context: ManagedObjectContext) throws {
+        try fill(context)
+        try addBadge(for: "Bob", in: context)
+        for label in ["red", "blue"] { try context.insertObject(forEntityName: "Tag")["label"] = .string(label) }
+        try context.save()
+    }
+
     /// One case of the shared table: a predicate and the employees it matches.
     public struct Case: Sendable, CustomTestStringConvertible {
         public var format: String
