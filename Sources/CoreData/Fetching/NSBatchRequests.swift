@@ -240,8 +240,10 @@ extension ManagedObjectContext {
             case .count: return NSBatchInsertResult(result.count, type: insert.resultType)
             case .objectIDs: return NSBatchInsertResult(result.objectIDs ?? [], type: insert.resultType)
             }
+        case let history as NSPersistentHistoryChangeRequest:
+            return try executeHistory(history)
         default:
-            preconditionFailure("execute(_:) runs batch requests; fetch with fetch(_:), not \(type(of: request))")
+            preconditionFailure("execute(_:) runs batch and history requests; fetch with fetch(_:), not \(type(of: request))")
         }
     }
 }
