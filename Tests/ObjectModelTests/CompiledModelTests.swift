@@ -110,6 +110,24 @@ struct CompiledModelTests {
         }
     }
 
+    @Test("a relationship whose maximum is archived as -1 (Apple's \"no limit\" in some archives) reads as a to-many without a maximum; -2 is refused")
+    func maxCountMinusOne() throws {
+        func model(maxCount: Int) throws -> ManagedObjectModel {
+            try ManagedObjectModel(entities: [
+                EntityDescription(name: "Owner", relationships: [
+                    RelationshipDescription(name: "items", destination: "Item", inverse: "owner", isToMany: true, maxCount: maxCount),
+                ]),
+                EntityDescription(name: "Item", relationships: [RelationshipDescription(name: "owner", destination: "Owner", inverse: "items")]),
+            ])
+        }
+        let read = try CompiledModelFile.model(archive: CompiledModelEncoder.encode(try model(maxCount: -1)), file: "cache.mom")
+        let items = try #require(read.entity(named: "Owner")?.relationship(named: "items"))
+        #expect(items.isToMany && items.maxCount == 0)
+        #expect(throws: (any Error).self) {
+            try CompiledModelFile.model(archive: CompiledModelEncoder.encode(try model(maxCount: -2)), file: "bad.mom")
+        }
+    }
+
     @Test("defaults and bounds of every value type come back: decimal, date, UUID, URL, lengths")
     func valuesThroughTheArchive() throws {
         let day = Date(timeIntervalSinceReferenceDate: 86_400 * 365)

@@ -277,10 +277,13 @@ struct CompiledModelReader {
         guard let rule = Self.deleteRules[ruleCode] else {
             throw KeyedArchive.Problem(message: "NSDeleteRule \(ruleCode) is not a delete rule (0 No Action, 1 Nullify, 2 Cascade, 3 Deny)")
         }
-        let maxCount = object["NSMaxCount"]?.int ?? 1
+        // Some of Apple's archives (a store's cached model among them) keep "no limit" as -1
+        // where others keep 0: both mean a to-many relationship without a maximum.
+        let storedMax = object["NSMaxCount"]?.int ?? 1
+        let maxCount = storedMax == -1 ? 0 : storedMax
         let minCount = object["NSMinCount"]?.int ?? 0
         guard maxCount >= 0, minCount >= 0 else {
-            throw KeyedArchive.Problem(message: "the relationship's counts \(minCount)…\(maxCount) are negative")
+            throw KeyedArchive.Problem(message: "the relationship's counts \(minCount)…\(storedMax) are negative")
         }
         return RelationshipDescription(
             name: name,
