@@ -40,6 +40,7 @@ struct PostgresCommandTests {
         let sound = try cli.run(["check", "--store", url.absoluteString])
         #expect(sound.status == 0, "\(sound.stdout)\(sound.stderr)")
         #expect(sound.stdout.hasPrefix("The store is sound: 6 objects"), "\(sound.stdout)")
+        PostgresStore.register()
         let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.toDoModel())
         try coordinator.addStore(type: .postgres, at: url)
         _ = try (coordinator.stores[0] as! PostgresStore).plainRows(#"UPDATE "ZTODO" SET "ZCATEGORY" = 999 WHERE "ZNAME" = 'Buy milk'"#)
@@ -49,6 +50,30 @@ struct PostgresCommandTests {
         #expect(broken.stdout.contains("✗ ToDo.category holds the key of a Category that is not in the store: 1 object"), "\(broken.stdout)")
         let repair = try cli.run(["check", "--store", url.absoluteString, "--repair"])
         #expect(repair.status != 0 && repair.stderr.contains("--repair mends SQLite stores"), "\(repair.stderr)")
+    }
+
+    @Test("diff compares a store on the server with a SQLite file of the same objects, matched by name: the same, then one renamed on the server")
+    func diffAcrossEngines() throws {
+        let cli = try CommandLineSession()
+        let url = try PostgresServer.shared().storeURL()
+        let path = try cli.write(StoreCommandTests.graph, to: "todo.json")
+        let file = cli.file("Local.sqlite").path
+        #expect(try cli.run(["import", "--store", url.absoluteString, "--model", "ToDo", path]).status == 0)
+        #expect(try cli.run(["import", "--store", file, "--model", "ToDo", path]).status == 0)
+        let same = try cli.run(["diff", "--store", file, "--store", url.absoluteString, "--model", "ToDo", "--match", "name"])
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        #expect(same.stdout.hasPrefix("the stores hold the same objects (6 objects in ") && same.stdout.contains("Local.sqlite, 6 in postgres://"),
+                "\(same.stdout)")
+
+        PostgresStore.register()
+        let coordinator = PersistentStoreCoordinator(model: try ModelFixtures.toDoModel())
+        try coordinator.addStore(type: .postgres, at: url)
+        _ = try (coordinator.stores[0] as! PostgresStore).plainRows(#"UPDATE "ZTODO" SET "ZCOMPLETED" = 1 WHERE "ZNAME" = 'Buy milk'"#)
+        coordinator.removeStore(coordinator.stores[0])
+        let changed = try cli.run(["diff", "--store", file, "--store", url.absoluteString, "--model", "ToDo", "--match", "name"])
+        #expect(changed.status == 1)
+        #expect(changed.stdout.contains("changed ToDo name=“Buy milk”: completed false → true"), "\(changed.stdout)")
+        #expect(changed.stdout.contains("0 added, 0 removed, 1 changed"))
     }
 
     @Test("a store URL is never taken for a file name", arguments: [
