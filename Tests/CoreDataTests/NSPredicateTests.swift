@@ -115,3 +115,49 @@ struct NSPredicateTests {
         #expect(message.contains(#"NSPredicate(format: "name LIKE[c]")"#) && message.contains("1:13"), "\(message)")
     }
 }
+
+@MainActor
+@Suite("NSPredicate(block:): a closure evaluated in memory")
+struct BlockPredicateTests {
+    @Test("a block predicate evaluates objects and variables, joins compound predicates, and a fetch request carrying one throws, saying why")
+    func blockPredicate() throws {
+        let long = NSPredicate { object, bindings in
+            guard let title = (object as? [String: Any])?["title"] as? String else { return false }
+            return title.count > (bindings?["length"] as? Int ?? 5)
+        }
+        #expect(long.evaluate(with: ["title": "The Left Hand of Darkness"]))
+        #expect(!long.evaluate(with: ["title": "Dune"]))
+        #expect(!long.evaluate(with: ["title": "The Dispossessed"], substitutionVariables: ["length": 20]))
+        #expect(long.predicateFormat.hasPrefix("BLOCKPREDICATE("))
+
+        let recent = NSPredicate(format: "year > 1970")
+        let both = NSCompoundPredicate(andPredicateWithSubpredicates: [long, recent])
+        #expect(both.evaluate(with: ["title": "The Dispossessed", "year": 1974]))
+        #expect(!both.evaluate(with: ["title": "The Dispossessed", "year": 1969]))
+        #expect(!both.evaluate(with: ["title": "Dune", "year": 1974]))
+        #expect(NSCompoundPredicate(notPredicateWithSubpredicate: long).evaluate(with: ["title": "Dune"]))
+
+        try withTemporaryFolder { folder in
+            let container = try libraryContainer(in: folder)
+            let context = container.viewContext
+            Book(context: context).title = "The Left Hand of Darkness"
+            Book(context: context).title = "Dune"
+            try context.save()
+            let request = NSFetchRequest<Book>(entityName: "Book")
+            request.predicate = both
+            #expect(throws: (any Error).self) { try context.fetch(request) }
+            request.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [recent])
+            #expect(try context.fetch(request).isEmpty, "a compound of format predicates still runs in the store")
+            request.predicate = both
+            do {
+                _ = try context.fetch(request)
+            } catch {
+                #expect("\(error)".contains("a block (NSPredicate(block:)), which a store cannot run"), "\(error)")
+            }
+            // As Core Data code does instead: fetch, then filter in memory.
+            let all = try context.fetch(NSFetchRequest<Book>(entityName: "Book"))
+            let titled = all.filter { NSPredicate { book, _ in ((book as? Book)?.title.count ?? 0) > 5 }.evaluate(with: $0) }
+            #expect(titled.map(\.title) == ["The Left Hand of Darkness"])
+        }
+    }
+}

@@ -212,6 +212,7 @@ extension ManagedObjectContext {
         switch request {
         case let delete as NSBatchDeleteRequest:
             try checkAttached(for: delete.entityName)
+            if delete.predicate?.isEvaluatedInMemoryOnly == true { throw StackError(description: "a batch delete cannot run a block predicate") }
             var count = 0
             var ids: [NSManagedObjectID] = []
             for engineRequest in delete.engineRequests {
@@ -226,6 +227,7 @@ extension ManagedObjectContext {
             }
         case let update as NSBatchUpdateRequest:
             try checkAttached(for: update.entityName)
+            if update.predicate?.isEvaluatedInMemoryOnly == true { throw StackError(description: "a batch update cannot run a block predicate") }
             let result = try execute(update.engineRequest)
             switch update.resultType {
             case .statusOnlyResultType: return NSBatchUpdateResult(true, type: update.resultType)

@@ -13,6 +13,7 @@ extension ManagedObjectContext {
     ///
     /// - Throws: the store's error; an unknown entity or key.
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
+        try request.checkRunsInStore()
         let engineRequest = request.fetchRequest
         try checkAttached(for: engineRequest.entityName)
         switch request.resultType {
@@ -42,6 +43,7 @@ extension ManagedObjectContext {
 
     /// How many objects a request would fetch (its limit and offset applied).
     public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
+        try request.checkRunsInStore()
         let engineRequest = request.fetchRequest
         try checkAttached(for: engineRequest.entityName)
         return try count(for: engineRequest)
@@ -52,6 +54,17 @@ extension ManagedObjectContext {
     func checkAttached(for entityName: String) throws {
         guard isAttached else {
             throw StackError(description: "cannot fetch \(entityName): the context has no persistentStoreCoordinator or parent yet")
+        }
+    }
+}
+
+extension NSFetchRequest {
+    /// Refuses a request whose predicate is a block: a store cannot run Swift code (Core Data
+    /// raises there); the closure runs in memory, on the objects a fetch without it returns.
+    func checkRunsInStore() throws {
+        if predicate?.isEvaluatedInMemoryOnly == true || havingPredicate?.isEvaluatedInMemoryOnly == true {
+            throw StackError(description: "a fetch request's predicate is a block (NSPredicate(block:)), which a store cannot run: "
+                + "fetch without it and filter the objects with the predicate, or write it as a format")
         }
     }
 }

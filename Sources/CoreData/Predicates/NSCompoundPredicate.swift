@@ -25,16 +25,34 @@ open class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
         }
     }
 
-    /// Subpredicates joined as `type` says (`.not` takes exactly one).
+    /// Subpredicates joined as `type` says (`.not` takes exactly one). Block predicates among
+    /// them make the compound one too: it is evaluated in memory, each part as itself.
     public convenience init(type: LogicalType, subpredicates: [NSPredicate]) {
         let parts = subpredicates.map(\.objectPredicate)
+        let joined: ObjectPredicate
         switch type {
-        case .and: self.init(.and(parts))
-        case .or: self.init(.or(parts))
+        case .and: joined = .and(parts)
+        case .or: joined = .or(parts)
         case .not:
             precondition(parts.count == 1, "NSCompoundPredicate(type: .not) negates one predicate, not \(parts.count)")
-            self.init(.not(parts[0]))
+            joined = .not(parts[0])
         }
+        guard subpredicates.contains(where: \.isEvaluatedInMemoryOnly) else {
+            self.init(joined)
+            return
+        }
+        self.init(joined, evaluator: { object, bindings in
+            switch type {
+            case .and: subpredicates.allSatisfy { $0.evaluate(with: object, substitutionVariables: bindings) }
+            case .or: subpredicates.contains { $0.evaluate(with: object, substitutionVariables: bindings) }
+            case .not: !subpredicates[0].evaluate(with: object, substitutionVariables: bindings)
+            }
+        })
+    }
+
+    /// A compound predicate evaluated by a closure (it holds block predicates).
+    override init(_ predicate: ObjectPredicate, evaluator: @escaping (Any?, [String: Any]?) -> Bool) {
+        super.init(predicate, evaluator: evaluator)
     }
 
     /// All of the subpredicates hold (`TRUEPREDICATE` for none).

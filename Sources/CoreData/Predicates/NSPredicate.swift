@@ -15,16 +15,43 @@ import Predicates
 /// position.
 ///
 /// Immutable: every stored property is a `let` of a `Sendable` value, so instances may
-/// cross threads as Foundation's do (`@unchecked` only because the class is open).
+/// cross threads as Foundation's do (`@unchecked` because the class is open, and because a
+/// block predicate holds the caller's closure, which it only calls, as Foundation's does).
 open class NSPredicate: NSObject, @unchecked Sendable {
     /// The predicate in the engine's terms, as fetch requests hand it to a store.
     public let objectPredicate: ObjectPredicate
+    /// For a block predicate (or a compound holding one): what evaluates it, in memory only.
+    let evaluator: ((Any?, [String: Any]?) -> Bool)?
 
     /// A predicate for a condition built in the engine's terms.
     public init(_ predicate: ObjectPredicate) {
         objectPredicate = predicate
+        evaluator = nil
         super.init()
     }
+
+    /// A predicate evaluated by a closure; `predicate` stands for it where a format is shown.
+    init(_ predicate: ObjectPredicate, evaluator: @escaping (Any?, [String: Any]?) -> Bool) {
+        objectPredicate = predicate
+        self.evaluator = evaluator
+        super.init()
+    }
+
+    /// A predicate that calls a closure with the object and the substitution variables, as
+    /// Foundation's does. It is evaluated in memory (`evaluate(with:)`, filtering arrays); a
+    /// fetch request that carries one throws, since a store cannot run Swift code (Core Data
+    /// raises there).
+    ///
+    /// ```swift
+    /// let long = NSPredicate { book, _ in ((book as? Book)?.title.count ?? 0) > 20 }
+    /// ```
+    public convenience init(block: @escaping (Any?, [String: Any]?) -> Bool) {
+        self.init(.false, evaluator: block)
+    }
+
+    /// Whether the predicate is evaluated by a closure (a block predicate, or a compound
+    /// holding one): then only in memory.
+    var isEvaluatedInMemoryOnly: Bool { evaluator != nil }
 
     /// A predicate read from a format string, `%@`, `%K`, `%d`, … taking the arguments in
     /// order (strings, numbers, dates, managed objects, collections, `NSNumber`s, …).
@@ -52,7 +79,10 @@ open class NSPredicate: NSObject, @unchecked Sendable {
     }
 
     /// The predicate as a format string that reads back as the same predicate.
-    open var predicateFormat: String { objectPredicate.predicateFormat }
+    open var predicateFormat: String {
+        if evaluator != nil, !(self is NSCompoundPredicate) { return "BLOCKPREDICATE(\(String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)))" }
+        return objectPredicate.predicateFormat
+    }
 
     open override var description: String { predicateFormat }
 
@@ -66,6 +96,7 @@ open class NSPredicate: NSObject, @unchecked Sendable {
 
     /// Whether the condition holds, with `$variables` bound.
     open func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
+        if let evaluator { return evaluator(object, bindings) }
         let variables = (bindings ?? [:]).mapValues(CocoaValue.objectValue)
         do {
             return try objectPredicate.evaluate(with: CocoaValue.objectValue(object), variables: variables)
@@ -80,6 +111,8 @@ open class NSPredicate: NSObject, @unchecked Sendable {
     /// NSPredicate(format: "age > $minimum").withSubstitutionVariables(["minimum": 18])
     /// ```
     open func withSubstitutionVariables(_ bindings: [String: Any]) -> Self {
+        // A block predicate is given its variables when it is evaluated.
+        if evaluator != nil { return self }
         do {
             // Substitution keeps the predicate's shape, so its class for its kind is this one's.
             return NSPredicate.wrapping(try objectPredicate.substitutingVariables(bindings.mapValues(CocoaValue.objectValue))) as! Self
