@@ -88,7 +88,7 @@ extension BrowserApplication {
                 guard let self, let list, list.state.selectedRow < differences.count else { return .ignored }
                 let difference = differences[list.state.selectedRow]
                 let lines = [TextViewer.Line("\(difference.kind.rawValue) \(difference.identity)", kind: .heading)]
-                    + DifferencesSource.lines(difference).map { TextViewer.Line($0) }
+                    + difference.valueTexts.map { TextViewer.Line($0) }
                 self.app.show(TextViewer(title: difference.identity, lines: lines))
                 return .redraw
             },
@@ -105,14 +105,6 @@ final class DifferencesSource: TableDataSource {
 
     var numberOfRows: Int { differences.count }
 
-    /// A difference's values, a line each: `model “Panda” → “Punto”`.
-    static func lines(_ difference: StoreDiff.Difference) -> [String] {
-        let text = difference.description
-        guard let colon = text.range(of: ": ") else { return [] }
-        let separator = difference.kind == .changed ? "; " : ", "
-        return text[colon.upperBound...].components(separatedBy: separator)
-    }
-
     func value(row: Int, column: String) -> CellValue {
         guard row < differences.count else { return .empty }
         let difference = differences[row]
@@ -124,7 +116,7 @@ final class DifferencesSource: TableDataSource {
             case .changed: return .text("~ changed")
             }
         case "object": return .text(difference.identity)
-        case "values": return .text(Self.lines(difference).joined(separator: " · "))
+        case "values": return .text(difference.valueTexts.joined(separator: " · "))
         default: return .empty
         }
     }

@@ -32,13 +32,18 @@ public enum StoreDiff {
         public var secondKey: Int64?
 
         public var description: String {
-            switch kind {
-            case .changed:
-                return "changed \(identity): " + values.map { "\($0.key) \($0.text($0.first)) → \($0.text($0.second))" }.joined(separator: "; ")
-            case .added:
-                return "added \(identity): " + values.map { "\($0.key)=\($0.text($0.second))" }.joined(separator: ", ")
-            case .removed:
-                return "removed \(identity): " + values.map { "\($0.key)=\($0.text($0.first))" }.joined(separator: ", ")
+            "\(kind.rawValue) \(identity): " + valueTexts.joined(separator: kind == .changed ? "; " : ", ")
+        }
+
+        /// Each value in words: `model “Panda” → “Punto”` for a change, `model=“Punto”` for an
+        /// object added or removed.
+        public var valueTexts: [String] {
+            values.map { value in
+                switch kind {
+                case .changed: "\(value.key) \(value.text(value.first)) → \(value.text(value.second))"
+                case .added: "\(value.key)=\(value.text(value.second))"
+                case .removed: "\(value.key)=\(value.text(value.first))"
+                }
             }
         }
 
@@ -166,7 +171,7 @@ public enum StoreDiff {
                 request.fetchLimit = batchSize
                 let rows = try context.fetchDictionaries(request)
                 for row in rows {
-                    guard let id = Self.objectID(row["objectID"]), let pk = id.primaryKey else { continue }
+                    guard let id = row["objectID"]?.objectID, let pk = id.primaryKey else { continue }
                     values[pk] = row[key].map { Difference.text($0) } ?? "nil"
                 }
                 if rows.count < batchSize { break }
@@ -202,11 +207,6 @@ public enum StoreDiff {
                 return "\(entity) \(keyName)=\(value)"
             }
             return "\(entity) \(pk)"
-        }
-
-        static func objectID(_ value: ObjectValue?) -> ManagedObjectID? {
-            guard case .object(let object)? = value else { return nil }
-            return (object as? ManagedObjectID) ?? (object as? ManagedObject)?.objectID
         }
     }
 
@@ -253,18 +253,18 @@ public enum StoreDiff {
             var result: [Int64: [Cell]] = [:]
             result.reserveCapacity(keys.count)
             for row in try side.context.fetchDictionaries(request) {
-                guard let id = Side.objectID(row["objectID"]), let pk = id.primaryKey else { continue }
+                guard let id = row["objectID"]?.objectID, let pk = id.primaryKey else { continue }
                 var cells: [Cell] = []
                 cells.reserveCapacity(attributes.count + toOne.count + many.count)
                 for attribute in attributes { cells.append(.value(row[attribute.name] ?? .null)) }
                 for relationship in toOne {
-                    cells.append(.destinations(Side.objectID(row[relationship.name]).map { [Destination(entity: $0.entityName, key: $0.primaryKey ?? 0)] } ?? []))
+                    cells.append(.destinations(row[relationship.name]?.objectID.map { [Destination(entity: $0.entityName, key: $0.primaryKey ?? 0)] } ?? []))
                 }
                 result[pk] = cells
             }
             if !many.isEmpty {
                 for (pk, value) in zip(keys, ids) {
-                    guard let id = Side.objectID(value), let object = try? side.context.existingObject(with: id) else { continue }
+                    guard let id = value.objectID, let object = try? side.context.existingObject(with: id) else { continue }
                     for relationship in many {
                         let members = object.objects(relationship.name).map { Destination(entity: $0.entity.name, key: $0.objectID.primaryKey ?? 0) }
                         result[pk]?.append(.destinations(members.sorted()))

@@ -71,7 +71,10 @@ extension PostgresStore: HistoryTrackingStore {
             limit = " LIMIT $\(values.count)"
         }
         // A store made before changes kept their values has no such column until it is opened to write.
-        let previous = try connections.withConnection { try $0.hasColumn("ZPREVIOUS", in: "ACHANGE") } ? #"c."ZPREVIOUS"::text"# : "NULL"
+        if !historyKeepsPreviousValues.withLock({ $0 }), try connections.withConnection({ try $0.hasColumn("ZPREVIOUS", in: "ACHANGE") }) {
+            historyKeepsPreviousValues.withLock { $0 = true }
+        }
+        let previous = historyKeepsPreviousValues.withLock { $0 } ? #"c."ZPREVIOUS"::text"# : "NULL"
         let sql = #"""
             WITH chosen AS (SELECT * FROM "ATRANSACTION" t WHERE \#(conditions.joined(separator: " AND ")) ORDER BY t."ZNUMBER"\#(limit))
             SELECT t."ZNUMBER", t."ZTIMESTAMP", t."ZAUTHOR", t."ZCONTEXTNAME", t."ZPROCESSID",

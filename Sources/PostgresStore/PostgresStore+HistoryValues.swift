@@ -73,16 +73,21 @@ extension PostgresStore {
     /// A deleted object's many-to-many members, from the other side: its own side's join rows
     /// went after its row, when no owner was left to record them.
     static func withMembersOfDeleted(_ changes: [HistoryChange], model: ManagedObjectModel) -> [HistoryChange] {
-        var deleted: [ManagedObjectID: Int] = [:]
-        for (i, change) in changes.enumerated() where change.changeType == .delete { deleted[change.changedObjectID] = i }
+        // Deleted objects by key: a member is named by its relationship's destination entity,
+        // the deleted object by its own (perhaps a sub-entity), so the key finds it.
+        var deleted: [Int64: [Int]] = [:]
+        for (i, change) in changes.enumerated() where change.changeType == .delete {
+            if let key = change.changedObjectID.primaryKey { deleted[key, default: []].append(i) }
+        }
         guard !deleted.isEmpty else { return changes }
         var result = changes
         for change in changes {
             for (name, members) in change.left {
                 guard let inverse = model.entity(named: change.changedObjectID.entityName)?.relationship(named: name)?.inverseName else { continue }
                 for member in members {
-                    guard let i = deleted.first(where: { $0.key.primaryKey == member.primaryKey
-                        && model.entity(named: $0.key.entityName)?.relationship(named: inverse) != nil })?.value else { continue }
+                    guard let key = member.primaryKey, let i = deleted[key]?.first(where: {
+                        model.entity(named: changes[$0].changedObjectID.entityName)?.relationship(named: inverse) != nil
+                    }) else { continue }
                     if result[i].left[inverse]?.contains(change.changedObjectID) != true {
                         result[i].left[inverse, default: []].append(change.changedObjectID)
                     }

@@ -4,6 +4,7 @@ import ObjectModel
 import PostgresNIO
 import Predicates
 import SQLSyntax
+import Synchronization
 
 /// A store in a PostgreSQL database, shared by every client that opens the same URL: Core
 /// Data's tables in a schema of the database, written in one transaction per save, with
@@ -32,6 +33,10 @@ public final class PostgresStore: PersistentStore {
     public let madeStore: Bool
     /// Whether the store has its history tables and triggers: every writer is recorded.
     public let tracksHistory: Bool
+    /// Whether `ACHANGE` has been seen to have `ZPREVIOUS`: once it has, it keeps it, and
+    /// reading the history no longer asks. (A store made before gets the column when a
+    /// client opens it to write, perhaps after this one opened it to read.)
+    let historyKeepsPreviousValues = Mutex(false)
 
     let connections: PostgresConnections
     /// The digest of `Z_METADATA.Z_PLIST` when the store was opened: a save finds it changed
@@ -117,6 +122,7 @@ public final class PostgresStore: PersistentStore {
         }
         madeStore = made
         tracksHistory = history
+        if history { historyKeepsPreviousValues.withLock { $0 = made || !options.readOnly } }
         metadataDigest = digest
         self.metadata = metadata
         schema = PostgresSchema(layout: layout)

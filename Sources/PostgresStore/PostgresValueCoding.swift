@@ -44,9 +44,8 @@ enum PostgresValueCoding {
         case .data(let d): return .blob(d)
         case .uuid(let u): return .uuid(u)
         case .url(let u): return .text(u.absoluteString)
-        case .object(let o):
-            let id = (o as? ManagedObjectID) ?? (o as? ManagedObject)?.objectID
-            return id?.primaryKey.map(SQLValue.integer) ?? .null
+        case .object:
+            return value.objectID?.primaryKey.map(SQLValue.integer) ?? .null
         }
     }
 

@@ -206,7 +206,7 @@ struct HistoryCommand: ParsableCommand {
 
     /// A previous value for JSON: a related object by its URI.
     private static func json(_ value: ObjectValue) -> JSONValue {
-        if case .object(let object) = value, let id = object as? ManagedObjectID { return uri(id) }
+        if let id = value.objectID { return uri(id) }
         return JSONValue.from(value)
     }
 

@@ -67,6 +67,16 @@ struct PersistentHistoryRequestTests {
             for transaction in transactions { viewContext.mergeChanges(fromContextDidSave: transaction.objectIDNotification()) }
             #expect(seen.title == "Renamed by the importer")
 
+            // Transactions only, chosen by their changes: those that updated something.
+            let updating = NSPersistentHistoryChangeRequest.fetchHistory(after: lastToken)
+            let changesRequest = try #require(NSPersistentHistoryChange.fetchRequest)
+            changesRequest.predicate = NSPredicate(format: "changeType == %d", NSPersistentHistoryChangeType.update.rawValue)
+            updating.fetchRequest = changesRequest
+            updating.resultType = .transactionsOnly
+            let updatingTransactions = try #require((try viewContext.execute(updating) as? NSPersistentHistoryResult)?.result as? [NSPersistentHistoryTransaction])
+            #expect(updatingTransactions.map(\.author) == ["importer"])
+            #expect(updatingTransactions.first?.changes == nil)
+
             let counting = NSPersistentHistoryChangeRequest.fetchHistory(after: lastToken)
             counting.resultType = .count
             #expect((try viewContext.execute(counting) as? NSPersistentHistoryResult)?.result as? Int == 2)

@@ -188,4 +188,27 @@ struct HistoryRevertTests {
             #expect(error.description.contains("did not keep the values transaction"))
         }
     }
+
+    @Test("trimming the history removes the values and members its changes kept, and later changes keep theirs")
+    func trimmingRemovesValues() throws {
+        let library = try Self.library()
+        let moved = try library.save { context in
+            let dune = try context.existingObject(with: library.dune)
+            dune["title"] = "Dune Messiah"
+            dune["tags"] = .set([])
+        }
+        let renamed = try library.save { context in try context.existingObject(with: library.dune)["title"] = "Children of Dune" }
+        let url = try #require(library.coordinator.stores.first?.url)
+        func counts() throws -> (values: Int, members: Int) {
+            let rows = try SQLiteTestStack.rawRows(url, "SELECT (SELECT COUNT(*) FROM TDHISTORYVALUE), (SELECT COUNT(*) FROM TDHISTORYMEMBER)")
+            return (rows[0][0], rows[0][1])
+        }
+        let before = try counts()
+        #expect(before.values >= 2 && before.members >= 2, "\(before)")
+        try library.coordinator.deleteHistory(through: moved)
+        let after = try counts()
+        #expect(after.members == 0, "the join rows the trimmed transactions removed")
+        #expect(after.values == 1, "only the later rename's old title is left: \(after)")
+        #expect(try library.change(of: library.dune, in: renamed).previousValues == ["title": "Dune Messiah"])
+    }
 }

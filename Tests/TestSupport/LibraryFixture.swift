@@ -72,10 +72,7 @@ public struct LibraryFixture {
     }
 
     /// The object ID a value names (an ID, or a managed object's).
-    public static func id(_ value: ObjectValue?) -> ManagedObjectID? {
-        if case .object(let object)? = value { return (object as? ManagedObjectID) ?? (object as? ManagedObject)?.objectID }
-        return nil
-    }
+    public static func id(_ value: ObjectValue?) -> ManagedObjectID? { value?.objectID }
 
     /// The IDs of a to-many relationship's members.
     public static func members(_ object: ManagedObject, _ key: String) -> Set<ManagedObjectID> {

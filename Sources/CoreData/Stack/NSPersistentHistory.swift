@@ -64,7 +64,7 @@ open class NSPersistentHistoryTransaction: NSObject {
     public let token: NSPersistentHistoryToken
     let engine: HistoryTransaction
 
-    init(_ transaction: HistoryTransaction, model: NSManagedObjectModel, withChanges: Bool) {
+    init(_ transaction: HistoryTransaction, model: NSManagedObjectModel) {
         engine = transaction
         timestamp = transaction.timestamp
         transactionNumber = transaction.transactionNumber
@@ -75,7 +75,7 @@ open class NSPersistentHistoryTransaction: NSObject {
         author = transaction.author
         token = NSPersistentHistoryToken(transaction.token)
         super.init()
-        if withChanges { changes = transaction.changes.map { NSPersistentHistoryChange($0, transaction: self, model: model) } }
+        changes = transaction.changes.map { NSPersistentHistoryChange($0, transaction: self, model: model) }
     }
 
     /// The transaction as a save notice, for `mergeChanges(fromContextDidSave:)`: the IDs of
@@ -245,8 +245,8 @@ extension ManagedObjectContext {
             var transactions = try coordinator.fetchHistory(HistoryRequest(after: after))
             if let date { transactions.removeAll { $0.timestamp <= date } }
             let model = NSManagedObjectModel(coordinator.model)
-            let withChanges = request.resultType != .transactionsOnly
-            var wrapped = transactions.map { NSPersistentHistoryTransaction($0, model: model, withChanges: withChanges) }
+            // With their changes, even for transactions only: a change request's predicate reads them.
+            var wrapped = transactions.map { NSPersistentHistoryTransaction($0, model: model) }
             if let filter = request.fetchRequest, let predicate = filter.predicate {
                 switch filter.entityName {
                 case historyChangeEntityName:

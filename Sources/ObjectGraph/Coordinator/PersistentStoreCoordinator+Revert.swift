@@ -87,13 +87,11 @@ private struct RevertPlanner {
                 // What refers to it now must be going too, or have come to it in this transaction.
                 for relationship in entity.relationships {
                     guard let inverse = relationship.inverseName else { continue }
-                    for other in try destinations(of: row, relationship) where !inserted.contains(other) {
-                        guard mine[other]?.updatedProperties?.contains(inverse) == true else {
-                            let since = later.last { $0.changes.contains { $0.changedObjectID == other } }
-                            if let since {
-                                conflicts.append(.init(objectID: other, keys: [inverse], later: since, laterChange: .update))
-                            }
-                            continue
+                    for other in try destinations(of: row, relationship) where !inserted.contains(other)
+                        && mine[other]?.updatedProperties?.contains(inverse) != true {
+                        // It came to refer to the object after this transaction.
+                        if let since = later.last(where: { $0.changes.contains { $0.changedObjectID == other } }) {
+                            conflicts.append(.init(objectID: other, keys: [inverse], later: since, laterChange: .update))
                         }
                     }
                 }
@@ -107,7 +105,7 @@ private struct RevertPlanner {
                     if let relationship = entity.relationship(named: key) {
                         guard !relationship.isToMany else { continue }
                         values.append((key, row.toOne[key].map { .object($0) } ?? .null, value))
-                        row.toOne[key] = Self.objectID(value)
+                        row.toOne[key] = value.objectID
                     } else {
                         values.append((key, row.attributes[key] ?? .null, value))
                         row.attributes[key] = value.isNull ? nil : value
@@ -132,7 +130,7 @@ private struct RevertPlanner {
                 for (key, value) in previous.sorted(by: { $0.key < $1.key }) where !value.isNull {
                     values.append((key, .null, value))
                     if entity.relationship(named: key) != nil {
-                        guard let destination = Self.objectID(value) else { continue }
+                        guard let destination = value.objectID else { continue }
                         try requireExisting(destination, for: id, key: key, recreated: recreated)
                         toOne[key] = destination
                     } else {
@@ -167,10 +165,5 @@ private struct RevertPlanner {
         if try store.row(for: destination) == nil {
             throw HistoryRevertError.missingDestination(id, key: key, destination: destination)
         }
-    }
-
-    private static func objectID(_ value: ObjectValue) -> ManagedObjectID? {
-        if case .object(let object) = value { return object as? ManagedObjectID }
-        return nil
     }
 }

@@ -149,3 +149,12 @@ enum TemporaryIDs {
         return UUID(uuid: bytes)
     }
 }
+
+extension ObjectValue {
+    /// The object ID an `.object` value names — an ID itself, or a managed object's; nil for
+    /// any other value.
+    public var objectID: ManagedObjectID? {
+        guard case .object(let object) = self else { return nil }
+        return (object as? ManagedObjectID) ?? (object as? ManagedObject)?.objectID
+    }
+}

@@ -27,9 +27,8 @@ enum DatabaseValueCoding {
         case .data(let d): return .blob(d)
         case .uuid(let u): return .blob(withUnsafeBytes(of: u.uuid) { Data($0) })
         case .url(let u): return .text(u.absoluteString)
-        case .object(let o):
-            let id = (o as? ManagedObjectID) ?? (o as? ManagedObject)?.objectID
-            return id?.primaryKey.map(SQLValue.integer) ?? .null
+        case .object:
+            return value.objectID?.primaryKey.map(SQLValue.integer) ?? .null
         case .array, .set, .dictionary: return .null
         }
     }
