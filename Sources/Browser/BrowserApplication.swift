@@ -87,9 +87,12 @@ public final class BrowserApplication {
     /// The places left by following relationships, most recent last.
     var backStack: [Place] = []
 
+    /// A browser over the entities and objects of a context's store.
+    ///
     /// - Parameters:
     ///   - context: a context on the store to browse.
     ///   - title: what the window's title calls the store (its file name).
+    ///   - driver: the terminal the browser draws on and reads keys from.
     ///   - isReadOnly: refuse changes (for a store opened read-only).
     public init(context: ManagedObjectContext, title: String, driver: TerminalDriver, isReadOnly: Bool = false) throws {
         self.context = context

@@ -41,6 +41,8 @@ public enum CSV {
             ? "\"" + f.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : f
     }
 
+    /// A value's text as a field holds it, before quoting: empty for `null`, `true` or `false`,
+    /// numbers as Swift writes them, a string as it is (no leading `'`), an array or object as compact JSON.
     public static func text(_ value: JSONValue) -> String {
         switch value {
         case .null: return ""

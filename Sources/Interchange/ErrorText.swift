@@ -12,6 +12,11 @@ import Predicates
 /// ErrorText.message(for: error, cellWidth: DisplayWidth.of)
 /// ```
 public enum ErrorText {
+    /// The error as a person reads it: for a predicate that does not parse, the message, the
+    /// input line and a caret under the position; for anything else, its description.
+    ///
+    /// - Parameter error: the error to describe.
+    /// - Parameter cellWidth: How many terminal cells a character takes; one each unless given.
     public static func message(for error: any Error, cellWidth: (Character) -> Int = { _ in 1 }) -> String {
         switch error {
         case let syntax as PredicateSyntaxError:

@@ -12,6 +12,7 @@ extension GraphFile {
     /// ```
     ///
     /// - Parameters:
+    ///   - context: the context the objects are inserted into (and saved through).
     ///   - saving: save after inserting; without it the objects are left as unsaved
     ///     changes of the context (the apps let the user look, then save or undo).
     ///   - checked: the caller found no `problems(for:)` with the context's model already

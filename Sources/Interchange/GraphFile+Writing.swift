@@ -12,9 +12,19 @@ extension GraphFile {
     /// written.
     ///
     /// - Parameters:
-    ///   - output: given the text in pieces, in order.
+    ///   - context: the context the objects are fetched through; reset between batches when
+    ///     the store is read a batch at a time.
+    ///   - entityNames: the entities whose objects are written (each its own objects, not its
+    ///     subentities'); `nil` for every concrete entity.
+    ///   - keepsOutsideReferences: with `entityNames`, whether references to objects of other
+    ///     entities stay, as for `export`.
+    ///   - forImport: whether the file is one import reads, so that a warning may say what
+    ///     import will make of it, as for `export`.
+    ///   - batchSize: how many objects of an entity are read (and held) at a time from a
+    ///     SQLite or PostgreSQL store.
     ///   - progress: called before each entity's objects are read, with its name and the
     ///     objects read so far.
+    ///   - output: given the text in pieces, in order.
     /// - Returns: what could not be written as the store has it (`problems` of `export`).
     public static func writeExport(from context: ManagedObjectContext, entityNames: [String]? = nil,
                                    keepsOutsideReferences: Bool = true, forImport: Bool = true, batchSize: Int = 10_000,

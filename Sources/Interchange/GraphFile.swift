@@ -14,7 +14,9 @@ import Predicates
 /// base64; `null` means no value and an absent key takes the model's default; to-one
 /// relationships hold an `@id`, to-many ones an array of them.
 public struct GraphFile: Sendable {
+    /// The value of a graph file's `format` key; reading refuses a file with any other.
     public static let format = "termdata-graph"
+    /// The format version written in the `version` key, and the only one reading accepts.
     public static let version = 1
 
     /// Objects by entity name, in file order.
@@ -26,6 +28,7 @@ public struct GraphFile: Sendable {
     /// How many objects the file holds.
     public var objectCount: Int { entities.values.reduce(0) { $0 + $1.count } }
 
+    /// A graph file of these objects, by entity name, with the problems an export met writing them.
     public init(entities: [String: [[String: JSONValue]]], problems: [GraphProblem] = []) {
         self.entities = entities
         self.problems = problems
@@ -61,6 +64,7 @@ public struct GraphFile: Sendable {
         self.entities = entities
     }
 
+    /// The file as graph JSON: its `format`, `version` and `entities` (the problems are not written).
     public var json: JSONValue {
         .object(["format": .string(Self.format), "version": .int(Self.version),
                  "entities": .object(entities.mapValues { .array($0.map(JSONValue.object)) })])
@@ -80,6 +84,7 @@ public struct GraphFile: Sendable {
     /// Inserts every object into the context (not saved). Call after `problems(for:)` is empty.
     ///
     /// - Returns: each inserted object's `@id`, to name it in errors.
+    /// - Parameter context: the context the objects are inserted into.
     /// - Parameter progress: called now and then with the objects inserted so far; an error
     ///   it throws ends the insert with that error.
     @discardableResult
@@ -165,6 +170,9 @@ public struct GraphFile: Sendable {
     /// `@id`s `Entity/n` numbered in that order.
     ///
     /// - Parameters:
+    ///   - context: the context the objects are fetched through.
+    ///   - entityNames: the entities whose objects are written (each its own objects, not its
+    ///     subentities'); `nil` for every concrete entity.
     ///   - keepsOutsideReferences: with `entityNames`, whether references to objects of other
     ///     entities stay. Without them the file imports on its own: a to-one to an object
     ///     left out is not written, and a to-many lists only the members written.

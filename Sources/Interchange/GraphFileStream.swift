@@ -15,6 +15,7 @@ import Predicates
 /// let count = try file.importObjects(into: coordinator)
 /// ```
 public final class GraphFileStream {
+    /// The path the file was opened from, as errors name it.
     public let path: String
     private let mapped: MappedFile
     private var checked: GraphCheck?
@@ -61,6 +62,7 @@ public final class GraphFileStream {
     /// Reads the whole file and checks it against the model, as `GraphFile.problems(for:)`
     /// does, and the model's rules for values and relationship counts besides.
     ///
+    /// - Parameter model: the model the file's entities, values and relationships must fit.
     /// - Parameter progress: called now and then with the bytes read so far.
     /// - Throws: `GraphFileError` when the file is not a graph file; `GraphImportError`
     ///   with every problem found.
@@ -82,6 +84,10 @@ public final class GraphFileStream {
     /// made of them in any context: a context that is to show them fetches them, or merges
     /// the store's history.
     ///
+    /// - Parameter coordinator: the coordinator whose store receives the rows.
+    /// - Parameter transaction: the author and context name the transaction is recorded under
+    ///   in the store's history.
+    /// - Parameter partSize: how many rows are written at a time.
     /// - Parameter progress: called after each part with the objects written so far; an
     ///   error it throws ends the import with nothing written, and is thrown.
     /// - Returns: how many objects were imported.
@@ -231,6 +237,7 @@ public final class GraphFileStream {
 
 /// Why a graph file could not be read or imported as a stream.
 public enum GraphFileStreamError: Error, Equatable, CustomStringConvertible {
+    /// The file could not be opened or mapped: its path and the system's reason.
     case cannotRead(path: String, reason: String)
     /// `importObjects` before `check`.
     case notChecked
@@ -240,6 +247,7 @@ public enum GraphFileStreamError: Error, Equatable, CustomStringConvertible {
     /// relationships that need objects: import it through a context.
     case cannotWriteRows
 
+    /// The failure as one line of text, naming the file where there is one.
     public var description: String {
         switch self {
         case let .cannotRead(path, reason): "cannot read \(path): \(reason)"

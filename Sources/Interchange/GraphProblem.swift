@@ -11,11 +11,15 @@ import Foundation
 public struct GraphProblem: Error, Equatable, Sendable, CustomStringConvertible {
     /// The object: `ToDo t1`, `ToDo[3]` (no `@id`), `Note/1`; nil for the file as a whole.
     public var subject: String?
+    /// What is wrong, without the object: the text after the colon in `description`.
     public var message: String
+    /// The key the problem is about (an unknown key, an attribute or a relationship); nil when it is about no one key.
     public var key: String?
     /// The entity's key closest to an unknown one.
     public var suggestion: String?
 
+    /// A problem with `subject` (nil for the whole file), with what is wrong, the key it concerns
+    /// and the key most likely meant.
     public init(_ subject: String?, _ message: String, key: String? = nil, suggestion: String? = nil) {
         self.subject = subject
         self.message = message
@@ -23,26 +27,37 @@ public struct GraphProblem: Error, Equatable, Sendable, CustomStringConvertible 
         self.suggestion = suggestion
     }
 
+    /// The problem as one line: the object, a colon and the message (the message alone for the file).
     public var description: String { subject.map { "\($0): \(message)" } ?? message }
 }
 
 /// Why data is not a graph file (before any model is consulted).
 public struct GraphFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with the data.
     public enum Kind: Equatable, Sendable {
         /// The JSON parser's own account of where and why.
         case notJSON(String)
+        /// The top level is not a JSON object.
         case notAnObject
+        /// The `format` key is missing or is not `termdata-graph`.
         case wrongFormat
+        /// The `version` key is missing or is not the one version read (`GraphFile.version`).
         case unsupportedVersion
+        /// There is no `entities` key, or it does not hold an object.
         case noEntities
+        /// The named entity's objects are not listed in an array.
         case entityNotAnArray(String)
+        /// The item at `index` (from 0) in the entity's list is not a JSON object.
         case objectNotAnObject(entity: String, index: Int)
     }
 
+    /// What is wrong.
     public let kind: Kind
 
+    /// An error saying what is wrong.
     public init(_ kind: Kind) { self.kind = kind }
 
+    /// What is wrong, as one line of text.
     public var description: String {
         switch kind {
         case .notJSON(let detail): return "not valid JSON: \(detail)"
@@ -58,8 +73,10 @@ public struct GraphFileError: Error, Equatable, Sendable, CustomStringConvertibl
 
 /// An import that wrote nothing, with every problem found.
 public struct GraphImportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Every problem found, each naming its object; the import wrote nothing because of them.
     public let problems: [GraphProblem]
 
+    /// An error for an import refused because of these problems.
     public init(problems: [GraphProblem]) { self.problems = problems }
 
     /// How many problems a message lists before it counts the rest: a file made by a

@@ -45,6 +45,8 @@ public enum JSONSyntax {
     /// object, read whole.
     ///
     /// - Parameters:
+    ///   - raw: the JSON text, as UTF-8 bytes.
+    ///   - streamed: the name of the top-level member whose arrays are streamed.
     ///   - opened: called with the member name as each array of `streamed` begins.
     ///   - element: the array's member name, the element's place in it (nil for a member
     ///     that is not an array, given whole) and its value: an object as its members in
@@ -108,6 +110,8 @@ public enum JSONSyntax {
     public enum Element {
         /// An object's members, in the order written, each key once.
         case members([(key: String, value: JSONValue)])
+        /// Any other value, read whole: an array element that is not an object, or a member of
+        /// `streamed` that is not an array.
         case value(JSONValue)
     }
 
@@ -371,15 +375,20 @@ public enum JSONSyntax {
 
 /// Where JSON text breaks the grammar, and how.
 public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The line of the error, counted from 1.
     public let line: Int
+    /// The column of the error on its line, in characters, counted from 1.
     public let column: Int
+    /// What is wrong there, such as "the key "a" is given twice in this object".
     public let message: String
 
+    /// An error at this line and column (both from 1), saying what is wrong.
     public init(line: Int, column: Int, message: String) {
         self.line = line
         self.column = column
         self.message = message
     }
 
+    /// The error as `line:column: message`.
     public var description: String { "\(line):\(column): \(message)" }
 }

@@ -161,6 +161,8 @@ extension JSONValue {
         return nil
     }
 
+    /// A date as ISO-8601 text in UTC, as the export writes it: whole seconds as
+    /// `2024-05-01T10:00:00Z`, anything finer to the millisecond (`2024-05-01T10:00:00.250Z`).
     public static func dateText(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
         guard seconds.rounded() != seconds else { return plainStyle.format(date) }

@@ -12,16 +12,25 @@ import Predicates
 /// try value.predicateValue()   // .date(2024-05-01 00:00:00 UTC)
 /// ```
 public enum JSONValue: Encodable, Equatable, Sendable {
+    /// JSON `null`: no value.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number written as an integer that fits `Int`.
     case int(Int)
+    /// Any other number, when a `Double` holds all its digits.
     case double(Double)
     /// A number whose digits a `Double` cannot hold (a Decimal's), kept exactly.
     case decimal(Decimal)
+    /// A string, its escapes already read.
     case string(String)
+    /// An array of values, in order.
     case array([JSONValue])
+    /// An object's members by key; the order they were written in is not kept.
     case object([String: JSONValue])
 
+    /// Encodes the value as the JSON it stands for: `null`, a boolean, a number, a string, an
+    /// array or an object.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
@@ -87,6 +96,8 @@ public enum JSONValue: Encodable, Equatable, Sendable {
         }
     }
 
+    /// What kind of value this is, as messages name it: `null`, `a boolean`, `a number`,
+    /// `a string`, `an array` or `an object`.
     public var kindName: String {
         switch self {
         case .null: return "null"

@@ -5,6 +5,7 @@ import Predicates
 
 /// Why text is not the JSON value it was given as.
 public struct JSONValueError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong with the text, with what the message needs to say so.
     public enum Kind: Equatable, Sendable {
         /// `what` (such as `--arg 2`) does not parse; a bare word was most likely meant as a string.
         case notJSON(what: String, text: String, isBareWord: Bool)
@@ -18,10 +19,13 @@ public struct JSONValueError: Error, Equatable, CustomStringConvertible {
         case unknownTag(String)
     }
 
+    /// What is wrong.
     public let kind: Kind
 
+    /// An error saying what is wrong.
     public init(_ kind: Kind) { self.kind = kind }
 
+    /// What is wrong, as one line of text; for a bare word, with the quoted string meant.
     public var description: String {
         switch kind {
         case .notJSON(let what, let text, let isBareWord):

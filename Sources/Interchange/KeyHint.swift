@@ -9,6 +9,8 @@ import ObjectModel
 /// KeyHint.closest(to: "subCategories", in: category) // "subcategory"
 /// ```
 public enum KeyHint {
+    /// The hint to append to a message about an unknown key: ` (did you mean 'name'?)` for a
+    /// close key, else ` (its keys: …)` with up to twelve of them; empty for an entity with no keys.
     public static func text(for key: String, in entity: Entity) -> String {
         let names = keys(of: entity)
         guard !names.isEmpty else { return "" }
@@ -66,7 +68,9 @@ extension KeyHint {
 
 /// A key an entity does not have, in a key path given for a sort, a column or a predicate.
 public struct UnknownKeyError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The name of the entity that lacks the key: the one the path had reached at that step.
     public let entity: String
+    /// The step of the path that the entity does not have.
     public let key: String
     /// The whole key path the key was found in.
     public let path: String
@@ -74,6 +78,7 @@ public struct UnknownKeyError: Error, Equatable, Sendable, CustomStringConvertib
     public let suggestion: String?
     let hint: String
 
+    /// The error as one line: the entity, the key, the path when it has dots, and the hint.
     public var description: String {
         "entity \(entity) has no key '\(key)'" + (path.contains(".") ? " (in '\(path)')" : "") + hint
     }

@@ -13,7 +13,9 @@ import Predicates
 /// try file.finish()
 /// ```
 public struct ObjectRowsFile {
+    /// How the rows are written.
     public enum Format: String, Sendable {
+        /// CSV with a header line of `@id` and the keys, or a JSON array of one object per row.
         case csv, json
 
         /// `.json` for a path ending in `.json`, CSV otherwise.
@@ -22,8 +24,11 @@ public struct ObjectRowsFile {
         }
     }
 
+    /// The target: the file the rows take the place of at `finish()`.
     public let path: String
+    /// Whether the rows are written as CSV or JSON.
     public let format: Format
+    /// The key paths whose values follow each row's `@id`, in column order.
     public let keys: [String]
     /// How many rows were written.
     public private(set) var count = 0
@@ -31,6 +36,12 @@ public struct ObjectRowsFile {
     private let handle: FileHandle
     private var buffer: [UInt8] = []
 
+    /// Starts the rows file, written beside `path` until `finish()`; in CSV, writes the header.
+    ///
+    /// - Parameter path: the target file, which the rows take the place of at `finish()`.
+    /// - Parameter format: CSV or JSON; when nil, taken from the path's extension.
+    /// - Parameter keys: the key paths whose values follow each row's `@id`, in column order.
+    /// - Throws: `ObjectRowsFileError` when no file can be created beside the target.
     public init(path: String, format: Format? = nil, keys: [String]) throws {
         self.path = path
         self.format = format ?? Format(path: path)
@@ -99,7 +110,10 @@ public struct ObjectRowsFile {
 
 /// A rows file that could not be written, and why.
 public struct ObjectRowsFileError: Error, CustomStringConvertible {
+    /// The target file that was not written.
     public let path: String
+    /// Why, as the system gives it, or that its folder takes no new file.
     public let reason: String
+    /// The failure as `cannot write PATH: REASON`.
     public var description: String { "cannot write \(path): \(reason)" }
 }

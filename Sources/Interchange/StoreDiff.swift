@@ -19,18 +19,31 @@ import Predicates
 public enum StoreDiff {
     /// One object that differs.
     public struct Difference: Sendable, CustomStringConvertible {
-        public enum Kind: String, Sendable { case added, removed, changed }
+        /// How the object differs: `added` is only in the second store, `removed` only in the first,
+        /// `changed` in both with values that differ.
+        public enum Kind: String, Sendable {
+            /// The object is only in the second store.
+            case added
+            /// The object is only in the first store.
+            case removed
+            /// The object is in both stores, with values that differ.
+            case changed
+        }
+        /// Whether the object was added, removed or changed, going from the first store to the second.
         public var kind: Kind
+        /// The name of the object's concrete entity.
         public var entityName: String
         /// How the object is known in both stores: `Book 42`, or `Book isbn=0441013597`.
         public var identity: String
         /// The values that differ (changed), or every value it has (added, removed): a
         /// relationship's destinations by their identities (`.string`, `.array` of them).
         public var values: [Value]
-        /// The object's primary key in the first store and in the second (nil where it is not there).
+        /// The object's primary key in the first store; nil where it is not there.
         public var firstKey: Int64?
+        /// The object's primary key in the second store; nil where it is not there.
         public var secondKey: Int64?
 
+        /// The difference as one line: its kind, the object's identity, then each value in words.
         public var description: String {
             "\(kind.rawValue) \(identity): " + valueTexts.joined(separator: kind == .changed ? "; " : ", ")
         }
@@ -60,8 +73,11 @@ public enum StoreDiff {
 
     /// A property's value in the first store and the second (`nil` where the object is not there).
     public struct Value: Sendable {
+        /// The name of the attribute or relationship.
         public var key: String
+        /// The value in the first store; nil where the object is not there.
         public var first: ObjectValue?
+        /// The value in the second store; nil where the object is not there.
         public var second: ObjectValue?
         /// Whether the values are a relationship's destinations, by identity.
         public var isRelationship = false
@@ -76,12 +92,17 @@ public enum StoreDiff {
         }
     }
 
+    /// What a comparison found: how many objects differ, and how many each store holds.
     public struct Summary: Sendable, Equatable {
+        /// Objects only in the second store (`added`), only in the first (`removed`), and in both
+        /// with values that differ (`changed`).
         public var added = 0, removed = 0, changed = 0
         /// Objects in each store.
         public var first = 0, second = 0
+        /// Whether the stores are the same: nothing added, removed or changed.
         public var isEmpty: Bool { added == 0 && removed == 0 && changed == 0 }
 
+        /// A summary of these counts, each zero unless given.
         public init(added: Int = 0, removed: Int = 0, changed: Int = 0, first: Int = 0, second: Int = 0) {
             (self.added, self.removed, self.changed, self.first, self.second) = (added, removed, changed, first, second)
         }

@@ -8,6 +8,7 @@ import ObjectGraph
 /// StoreKind(inferringFrom: URL(fileURLWithPath: "list.xml")).storeType   // .xml
 /// ```
 public enum StoreKind: String, CaseIterable, Sendable {
+    /// A SQLite store, an XML store or a binary store, each named here as the command line takes it.
     case sqlite, xml, binary
 
     /// The type of an existing file by its first bytes; otherwise the type its extension
@@ -40,6 +41,7 @@ public enum StoreKind: String, CaseIterable, Sendable {
         return nil
     }
 
+    /// The store type to add a store of this kind with: `.sqlite`, `.xml` or `.binary`.
     public var storeType: StoreType {
         switch self {
         case .sqlite: return .sqlite

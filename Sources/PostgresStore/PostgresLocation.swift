@@ -16,11 +16,17 @@ import Foundation
 /// location.schema     // todo
 /// ```
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The server's host name or address; `localhost` when neither the URL nor `PGHOST` gives one.
     public var host: String
+    /// The server's TCP port, from 1 to 65535; 5432 unless given.
     public var port: Int
+    /// The user to connect as; by default the login name.
     public var user: String
+    /// The password to connect with; nil when neither the URL, `PGPASSWORD` nor a password file gives one.
     public var password: String?
+    /// The database that holds the store; by default named as the user.
     public var database: String
+    /// The schema of the database whose tables hold the store; `public` unless given.
     public var schema: String
     /// Whether the connection is encrypted, and how the server is checked: libpq's `sslmode`.
     public var sslMode: SSLMode = .prefer
@@ -125,6 +131,7 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         return inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
     }
 
+    /// A location given part by part; neither the environment nor a password file is read.
     public init(host: String, port: Int = 5432, user: String, password: String? = nil, database: String, schema: String = "public",
                 sslMode: SSLMode = .prefer, sslRootCertificate: String? = nil) {
         self.host = host
@@ -153,6 +160,7 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         return components.url!
     }
 
+    /// The location as a `postgres://` URL, without its password.
     public var description: String { url.absoluteString }
 
     // MARK: ~/.pgpass

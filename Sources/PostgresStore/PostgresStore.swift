@@ -20,12 +20,20 @@ import Synchronization
 /// without a lock that others wait on. `Z_PRIMARYKEY` names the entities, as in SQLite,
 /// and its `Z_MAX` is not kept.
 public final class PostgresStore: PersistentStore {
+    /// Where the store lives: the server, database and schema, and the user it connects as.
     public let location: PostgresLocation
+    /// The configuration whose entities this store holds; nil for all.
     public let configurationName: String?
+    /// The model the store was opened with; its tables follow this model's layout.
     public let model: ManagedObjectModel
+    /// Whether the store was opened read-only (`StoreOptions.readOnly`); saves to it fail.
     public let isReadOnly: Bool
+    /// What the store records about itself (its UUID and the model's version hashes), as read
+    /// or written when it was opened.
     public private(set) var metadata: StoreMetadata
+    /// The store's type: always `.postgres`.
     public var type: StoreType { .postgres }
+    /// The store's UUID, from its metadata; permanent object IDs carry it.
     public var identifier: String { metadata.uuid }
     /// The location without its password.
     public var url: URL? { location.url }
@@ -212,17 +220,25 @@ public final class PostgresStore: PersistentStore {
         }
     }
 
+    /// Refuses: a PostgreSQL store is not copied to a file.
+    ///
+    /// - Throws: `ObjectGraphError.storeFormat`, saying to export the store or use `pg_dump`.
     public func copyStore(to url: URL) throws {
         throw ObjectGraphError.storeFormat(file: location.description,
                                            reason: "a PostgreSQL store is not copied to a file; export it (termdata export) or use pg_dump")
     }
 
+    /// Closes the store's connections to the server.
     public func close() { connections.close() }
 
+    /// Always true: reads run on connections of the pool, so the coordinator need not take turns for them.
     public var readsConcurrently: Bool { true }
 
+    /// Always true: a sorted fetch ends its ORDER BY with Z_PK.
     public var ordersTiesByKey: Bool { true }
 
+    /// Whether a save that changes this to-many relationship carries all its members: not when
+    /// the members' own foreign keys hold it (unordered, with a to-one inverse).
     public func needsMembers(ofRelationship name: String, entityName: String) -> Bool {
         layout.mapping(for: entityName)?.writesMembers(of: name) ?? true
     }

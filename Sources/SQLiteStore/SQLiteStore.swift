@@ -17,12 +17,20 @@ import SQLSyntax
 /// try coordinator.addStore(type: .sqlite, at: URL(fileURLWithPath: "ToDo.sqlite"))
 /// ```
 public final class SQLiteStore: PersistentStore, ExplainingStore {
+    /// The store's file; nil for a store in memory.
     public let url: URL?
+    /// The configuration whose entities this store holds; nil for all.
     public let configurationName: String?
+    /// The model the store was opened with; its tables follow this model's layout.
     public let model: ManagedObjectModel
+    /// Whether the store was opened read-only (`StoreOptions.readOnly`); saves to it fail.
     public let isReadOnly: Bool
+    /// What the store records about itself (its UUID and the model's version hashes), as read
+    /// or written when it was opened.
     public private(set) var metadata: StoreMetadata
+    /// The store's type: always `.sqlite`.
     public var type: StoreType { .sqlite }
+    /// The store's UUID, from its metadata; permanent object IDs carry it.
     public var identifier: String { metadata.uuid }
 
     /// The connection that writes (and reads, for a store in memory).
@@ -269,6 +277,8 @@ public final class SQLiteStore: PersistentStore, ExplainingStore {
     /// A sorted fetch ends its ORDER BY with Z_PK.
     public var ordersTiesByKey: Bool { true }
 
+    /// Whether a save that changes this to-many relationship carries all its members: not when
+    /// the members' own foreign keys hold it (unordered, with a to-one inverse).
     public func needsMembers(ofRelationship name: String, entityName: String) -> Bool {
         schema.mapping(for: entityName)?.writesMembers(of: name) ?? true
     }

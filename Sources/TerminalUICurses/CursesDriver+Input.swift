@@ -2,6 +2,8 @@ import TerminalUI
 @preconcurrency import CNcursesw
 
 extension CursesDriver {
+    /// Reads the next key, paste, mouse event, resize or signal, or nil when `timeout` seconds
+    /// pass first; `.inputClosed` when not started or when input has ended.
     public func nextEvent(timeout: Double?) -> Event? {
         guard isActive, let window = shim_stdscr() else { return .inputClosed }
         // Keys typed while the loop was busy, read by the Esc watch, come first; `ungetch`

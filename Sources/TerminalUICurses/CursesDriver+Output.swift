@@ -8,6 +8,7 @@ struct ColorPairKey: Hashable {
 }
 
 extension CursesDriver {
+    /// Writes the cells that changed since the last frame, places the cursor, and refreshes.
     public func draw(_ screen: ScreenBuffer) {
         guard isActive, let window = shim_stdscr() else { return }
         let rows = Int(getmaxy(window)), columns = Int(getmaxx(window))

@@ -13,7 +13,9 @@ import TerminalUI
 ///     let app = Application(driver: CursesDriver())
 ///     do { try app.run() } catch { print("termdata: \(error)"); exit(1) }
 public final class CursesDriver: TerminalDriver {
+    /// The colours the terminal shows, found at `start()`: 256, 8, or none (also with `NO_COLOR`).
     public private(set) var colorSupport: ColorSupport = .monochrome
+    /// The system's clock.
     public let clock: TimeSource = SystemClock()
     /// Whether mouse clicks and the wheel are reported (this turns off the terminal's own selection).
     public var mouseEnabled: Bool
@@ -35,10 +37,14 @@ public final class CursesDriver: TerminalDriver {
     public var onEscapeWhileBusy: (@Sendable () -> Bool)?
     var escapeWatch: EscapeWatch?
 
+    /// A driver for the terminal the process runs in, taken over at `start()`.
+    ///
+    /// With `mouse` false, clicks and the wheel are left to the terminal, whose own text selection then works.
     public init(mouse: Bool = true) {
         self.mouseEnabled = mouse
     }
 
+    /// The terminal's size in cells; 80×24 while the driver is not started.
     public var size: Size {
         guard isActive, let screen = shim_stdscr() else { return Size(width: 80, height: 24) }
         return Size(width: Int(getmaxx(screen)), height: Int(getmaxy(screen)))
@@ -53,6 +59,8 @@ public final class CursesDriver: TerminalDriver {
         guard isatty(STDOUT_FILENO) == 1 else { throw TerminalError.noTerminal("standard output is not a terminal") }
     }
 
+    /// Takes over the terminal through ncurses, as the type's description says; does nothing
+    /// when already started.
     public func start() throws {
         guard !isActive else { return }
         let environment = ProcessInfo.processInfo.environment
@@ -116,6 +124,8 @@ public final class CursesDriver: TerminalDriver {
         def_prog_mode()
     }
 
+    /// Gives the terminal back: mouse reporting and bracketed paste off, the cursor shown,
+    /// ncurses ended and the signal handlers removed.
     public func stop() {
         guard isActive else { return }
         if mouseEnabled { mousemask(0, nil) }
@@ -131,20 +141,25 @@ public final class CursesDriver: TerminalDriver {
         previousFrame = nil
     }
 
+    /// Forgets the last frame and has ncurses clear the screen, so the next frame writes every cell.
     public func invalidate() {
         previousFrame = nil
         if isActive { clearok(shim_stdscr(), true) }
     }
 
+    /// Rings the terminal's bell (ncurses `beep`).
     public func bell() { if isActive { beep() } }
 
+    /// Writes the OSC 52 sequence that puts the text on the terminal's clipboard.
     public func copyToClipboard(_ text: String) {
         guard isActive else { return }
         fputs(Self.clipboardSequence(text), stdout)
         fflush(stdout)
     }
+    /// Flashes the screen (ncurses `flash`, which rings the bell where it cannot).
     public func flash() { if isActive { CNcursesw.flash() } }
 
+    /// Leaves ncurses while `body` runs on the terminal, then takes it back and draws every cell.
     public func runOutside(_ body: () -> Void) {
         guard isActive else { return body() }
         if mouseEnabled { mousemask(0, nil) }
@@ -160,6 +175,7 @@ public final class CursesDriver: TerminalDriver {
         Self.setBracketedPaste(true)
     }
 
+    /// Leaves ncurses and stops the process (`SIGTSTP`); once resumed, draws every cell again.
     public func suspend() {
         guard isActive else { return }
         Self.setBracketedPaste(false)

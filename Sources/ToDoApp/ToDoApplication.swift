@@ -69,6 +69,8 @@ public final class ToDoApplication {
     /// Builds the windows over the store's context.
     ///
     /// - Parameters:
+    ///   - store: the opened store whose items and categories are shown and edited.
+    ///   - driver: the terminal the windows are drawn on and keys read from.
     ///   - alertInterval: seconds between checks for due items (60 by default).
     ///   - now: the clock for alerts.
     ///   - viewSettingsURL: where the item table's sort and columns are kept between runs

@@ -35,7 +35,11 @@ public enum ExternalEditor {
     /// caller keeps the text as it was. A final line break the editor added to text that had
     /// none is taken off again.
     ///
+    /// - Parameter text: the text the editor opens with.
     /// - Parameter name: the file's name, which the editor shows (an attribute's name).
+    /// - Parameter driver: the terminal, given back to the editor while it runs.
+    /// - Parameter environment: where the editor's command is looked up (`command(environment:)`),
+    ///   and the editor's own environment.
     public static func edit(_ text: String, name: String, driver: TerminalDriver,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("termdata-edit-\(UUID().uuidString)")

@@ -7,24 +7,34 @@ import ObjectGraph
 /// `deleted` are indexes in the old arrangement; `inserted`, `updated` and the `to` of
 /// `moved` are indexes in the new one.
 public struct ArrangedChanges: Equatable, Sendable {
+    /// Rows of the new arrangement that hold objects not arranged before.
     public var inserted: IndexSet = []
+    /// Rows of the old arrangement whose objects are no longer arranged.
     public var deleted: IndexSet = []
+    /// Objects arranged before and after that changed place; those on a longest run kept in order
+    /// are not listed.
     public var moved: [Move] = []
+    /// Rows of the new arrangement whose objects stayed but changed.
     public var updated: IndexSet = []
     /// Whether the selection changed.
     public var selectionChanged = false
     /// Whether everything should be redrawn (a refetch, a new sort over a large store).
     public var reloaded = false
 
+    /// An object that moved: its row in the old arrangement and its row in the new one.
     public struct Move: Equatable, Sendable {
+        /// The object's row in the old arrangement.
         public var from: Int
+        /// The object's row in the new arrangement.
         public var to: Int
+        /// A move from a row of the old arrangement to a row of the new one.
         public init(from: Int, to: Int) {
             self.from = from
             self.to = to
         }
     }
 
+    /// Changes from their parts; each defaults to none.
     public init(inserted: IndexSet = [], deleted: IndexSet = [], moved: [Move] = [], updated: IndexSet = [],
                 selectionChanged: Bool = false, reloaded: Bool = false) {
         self.inserted = inserted
@@ -96,6 +106,7 @@ public final class BindingObservation {
 
     init(_ onCancel: @escaping () -> Void) { self.onCancel = onCancel }
 
+    /// Stops the observation: the handler is not called again. Calling it twice does nothing more.
     public func cancel() {
         onCancel?()
         onCancel = nil

@@ -6,13 +6,18 @@ import Predicates
 extension ArrayController {
     // MARK: Adding and removing
 
+    /// Whether `add()` may insert an object: the controller is editable and, in relationship mode,
+    /// has an owner.
     public var canAdd: Bool {
         guard isEditable else { return false }
         if case .relationship = mode { return owner != nil }
         return true
     }
 
+    /// Whether `insert(atArrangedObjectIndex:)` may insert an object; the same as `canAdd`.
     public var canInsert: Bool { canAdd }
+    /// Whether `removeSelection()` has something to remove: the controller is editable and
+    /// something is selected.
     public var canRemove: Bool { isEditable && !selectionIndexes.isEmpty }
 
     /// Inserts a new object into the context, adds it to the content and (by default) selects it.
@@ -55,7 +60,6 @@ extension ArrayController {
         return object
     }
 
-    /// Removes the selected objects.
     /// Whether removing objects deletes them (entity mode, or `deletesObjectsOnRemove`)
     /// rather than taking them out of the owner's relationship.
     public var removesByDeleting: Bool {
@@ -63,6 +67,10 @@ extension ArrayController {
         return true
     }
 
+    /// Removes the selected objects, as `remove(atArrangedObjectIndexes:)` removes them.
+    ///
+    /// - Throws: `ControllerError.notEditable` when the controller is not editable, or the
+    ///   relationship's error when an object cannot be taken out of it.
     public func removeSelection() throws {
         try remove(atArrangedObjectIndexes: selectionIndexes)
     }

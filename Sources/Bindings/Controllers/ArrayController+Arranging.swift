@@ -47,7 +47,10 @@ extension ArrayController {
     /// A new filter or sort for a lazily fetching controller, to be read on another
     /// context's queue (`run(in:)`) while this one goes on answering, then `apply`d here.
     public struct Arrangement: Sendable {
+        /// The filter to read the objects with (the controller's fetch predicate and owner are
+        /// added to it).
         public let filterPredicate: ObjectPredicate?
+        /// The order to read the objects in.
         public let sortDescriptors: [ObjectSortDescriptor]
         let request: FetchRequest<ManagedObject>
         let windowSize: Int
@@ -65,9 +68,14 @@ extension ArrayController {
 
     /// What an arrangement read, for `apply`.
     public struct ArrangedResults: Sendable {
+        /// The filter the results were read with; the controller's `filterPredicate` once applied.
         public let filterPredicate: ObjectPredicate?
+        /// The order the results were read in; the controller's `sortDescriptors` once applied.
         public let sortDescriptors: [ObjectSortDescriptor]
+        /// What the fetch found: the count, the sections, the first windows, and where the selected
+        /// objects sort.
         public let results: FetchedResultsController.Results
+        /// How many objects the arrangement holds.
         public var count: Int { results.count }
         let owner: ManagedObjectID?
     }

@@ -38,15 +38,24 @@ extension ArrayController {
         setSelectionIndexes(IndexSet(objects.compactMap { arrangedIndex(of: $0) }))
     }
 
+    /// Whether a row follows the last selected one (or, with nothing selected, whether there is a
+    /// first row).
     public var canSelectNext: Bool { (selectionIndexes.last ?? -1) + 1 < arrangedCount }
+    /// Whether a row precedes the first selected one.
     public var canSelectPrevious: Bool { (selectionIndexes.first ?? 0) > 0 }
 
+    /// Selects the row after the last selected one (the first row when nothing is selected).
+    ///
+    /// - Returns: `false` when there is no such row or an editor refused to commit.
     @discardableResult
     public func selectNext() -> Bool {
         guard canSelectNext else { return false }
         return setSelectionIndex((selectionIndexes.last ?? -1) + 1)
     }
 
+    /// Selects the row before the first selected one.
+    ///
+    /// - Returns: `false` when there is no such row or an editor refused to commit.
     @discardableResult
     public func selectPrevious() -> Bool {
         guard canSelectPrevious else { return false }
@@ -76,6 +85,7 @@ extension ArrayController {
 
     /// Registers an editor whose edit must be committed before the selection changes.
     public func registerEditor(_ editor: any Editor) { editors.register(editor) }
+    /// Stops asking an editor to commit before the selection changes.
     public func unregisterEditor(_ editor: any Editor) { editors.unregister(editor) }
     /// Whether an edit is in progress.
     public var isEditing: Bool { editors.isEditing }

@@ -18,7 +18,9 @@ import Predicates
 /// let new = try items.add()        // inserted, arranged and selected
 /// ```
 public final class ArrayController {
+    /// The context whose objects the controller arranges, and where it inserts and deletes them.
     public let context: ManagedObjectContext
+    /// The entity of the content's objects: the fetched entity, or a relationship's destination.
     public let entityName: String
 
     /// Which objects the content holds (entity mode); applied by the store.
@@ -56,6 +58,7 @@ public final class ArrayController {
     /// The last error met while following the context (a failed refetch); `nil` after a success.
     public internal(set) var lastError: Error?
 
+    /// The arranged indexes of the selected objects; change them with `setSelectionIndexes(_:)`.
     public internal(set) var selectionIndexes = IndexSet() {
         didSet { if lazy != nil { rememberedSelection = selectionIndexes.compactMap { arrangedObject(at: $0) } } }
     }
@@ -89,8 +92,14 @@ public final class ArrayController {
 
     /// A controller over every object of an entity that matches `fetchPredicate`.
     ///
-    /// - Parameter usesLazyFetching: keep only the visible window of objects in memory;
-    ///   filtering and sorting go to the store. For large stores.
+    /// - Parameters:
+    ///   - context: the context the objects are fetched from and live in.
+    ///   - entityName: the entity whose objects are the content.
+    ///   - fetchPredicate: which of the entity's objects are the content; `nil` for all of them.
+    ///   - sortDescriptors: the order of the arranged objects.
+    ///   - usesLazyFetching: keep only the visible window of objects in memory;
+    ///     filtering and sorting go to the store. For large stores.
+    ///   - automaticallyPreparesContent: fetch the content now; when false, `fetch()` reads it.
     /// - Throws: `ObjectGraphError.unknownEntity`, or the first fetch's error.
     public init(context: ManagedObjectContext, entityName: String, fetchPredicate: ObjectPredicate? = nil,
                 sortDescriptors: [ObjectSortDescriptor] = [], usesLazyFetching: Bool = false,
@@ -115,9 +124,12 @@ public final class ArrayController {
     /// let items = try ArrayController(contentOf: categories, relationship: "todos")
     /// ```
     ///
-    /// - Parameter usesLazyFetching: read the owner's objects from the store a window at a
-    ///   time (through the relationship's to-one inverse) instead of loading the whole
-    ///   relationship; for relationships that may hold many objects.
+    /// - Parameters:
+    ///   - master: the controller whose selected object owns the relationship.
+    ///   - key: the name of the to-many relationship of the master's entity.
+    ///   - usesLazyFetching: read the owner's objects from the store a window at a
+    ///     time (through the relationship's to-one inverse) instead of loading the whole
+    ///     relationship; for relationships that may hold many objects.
     ///   - automaticallyPreparesContent: read the content now; when false, `fetch()` reads it
     ///     (a detail list that is not shown yet costs nothing).
     public init(contentOf master: ArrayController, relationship key: String, usesLazyFetching: Bool = false,

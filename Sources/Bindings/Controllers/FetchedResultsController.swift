@@ -16,11 +16,15 @@ import Predicates
 public final class FetchedResultsController {
     /// A run of consecutive results that share a value of the section key path.
     public struct Section: Equatable, Sendable {
+        /// The section key path's value for the section's objects, as text (empty for `nil`, ISO
+        /// 8601 for a date).
         public var name: String
         /// Index of the section's first object in the whole result.
         public var offset: Int
+        /// How many objects the section holds.
         public var numberOfObjects: Int
 
+        /// A section from its name, the index of its first object and its size.
         public init(name: String, offset: Int, numberOfObjects: Int) {
             self.name = name
             self.offset = offset
@@ -28,7 +32,10 @@ public final class FetchedResultsController {
         }
     }
 
+    /// The fetch whose results the controller holds; `update(predicate:sortDescriptors:)` and
+    /// `install(_:)` change it.
     public private(set) var fetchRequest: FetchRequest<ManagedObject>
+    /// The context the results are read from and whose changes refetch them.
     public let context: ManagedObjectContext
     /// The key path whose values divide the results into sections; the request's first
     /// sort descriptor must sort by it.
@@ -42,6 +49,7 @@ public final class FetchedResultsController {
 
     /// How many objects match.
     public private(set) var count = 0
+    /// The sections of the results, in order; empty without a `sectionNameKeyPath`.
     public private(set) var sections: [Section] = []
     private var windows: [Int: [ManagedObjectID]] = [:]
     private var windowUse: [Int] = []
@@ -49,6 +57,7 @@ public final class FetchedResultsController {
     private var observation: ContextObservation?
     private var kinds: Set<String> = []
 
+    /// A controller over a fetch's results in a context; `performFetch()` reads them.
     public init(fetchRequest: FetchRequest<ManagedObject>, context: ManagedObjectContext, sectionNameKeyPath: String? = nil) {
         self.fetchRequest = fetchRequest
         self.context = context
@@ -57,8 +66,9 @@ public final class FetchedResultsController {
 
     /// Counts the results and reads their sections; objects are read when asked for.
     ///
-    /// - Throws: the store's or predicate's error, or `.unsupported` when sections are
-    ///   asked for and the first sort descriptor is not the section key path.
+    /// - Throws: `ControllerError.firstSortMustBeSectionKey` when sections are asked for and
+    ///   the first sort descriptor is not the section key path; `ObjectGraphError.unknownEntity`
+    ///   for an entity the model lacks; the store's or predicate's error.
     public func performFetch() throws {
         if let key = sectionNameKeyPath, fetchRequest.sortDescriptors.first?.key != key {
             throw ControllerError.firstSortMustBeSectionKey(key)
@@ -90,8 +100,11 @@ public final class FetchedResultsController {
     /// What a fetch found, as a context on any queue reads it for a controller on another:
     /// the count, the sections, the first window of results, and where some objects sort.
     public struct Results: Sendable {
+        /// The fetch that was run, which the controller takes as its `fetchRequest`.
         public let request: FetchRequest<ManagedObject>
+        /// How many objects match the fetch.
         public let count: Int
+        /// The sections of the results; empty without a section key path.
         public let sections: [Section]
         /// Windows of results by number (`windowSize` results each): the first, and those
         /// around the located objects, so that showing them reads nothing more.

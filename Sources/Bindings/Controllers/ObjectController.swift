@@ -27,8 +27,10 @@ public final class ObjectController {
         case value(ObjectValue)
     }
 
+    /// The array controller whose selection this controller edits.
     public let arrayController: ArrayController
 
+    /// A controller over the selection of an array controller.
     public init(selectionOf arrayController: ArrayController) {
         self.arrayController = arrayController
     }

@@ -12,22 +12,31 @@ open class NSPersistentStoreResult: NSObject {}
 
 /// What a batch delete returns: `true` (status only), the number of objects deleted, or their IDs.
 public enum NSBatchDeleteRequestResultType: UInt, Sendable {
+    /// The result is `true` once the objects are deleted.
     case resultTypeStatusOnly = 0
+    /// The result is the deleted objects' IDs, an `[NSManagedObjectID]`.
     case resultTypeObjectIDs = 1
+    /// The result is the number of objects deleted, an `Int`.
     case resultTypeCount = 2
 }
 
 /// What a batch update returns: `true` (status only), the updated objects' IDs, or their number.
 public enum NSBatchUpdateRequestResultType: UInt, Sendable {
+    /// The result is `true` once the objects are updated.
     case statusOnlyResultType = 0
+    /// The result is the updated objects' IDs, an `[NSManagedObjectID]`.
     case updatedObjectIDsResultType = 1
+    /// The result is the number of objects updated, an `Int`.
     case updatedObjectsCountResultType = 2
 }
 
 /// What a batch insert returns: `true` (status only), the new objects' IDs, or their number.
 public enum NSBatchInsertRequestResultType: UInt, Sendable {
+    /// The result is `true` once the objects are inserted.
     case statusOnly = 0
+    /// The result is the new objects' IDs, an `[NSManagedObjectID]`.
     case objectIDs = 1
+    /// The result is the number of objects inserted, an `Int`.
     case count = 2
 }
 
@@ -44,11 +53,16 @@ public enum NSBatchInsertRequestResultType: UInt, Sendable {
 open class NSBatchDeleteRequest: NSPersistentStoreRequest {
     /// The entity and predicate of the objects to delete.
     public let entityName: String
+    /// The fetch request's predicate, which picks the objects to delete; `nil` for all of the
+    /// entity's objects, or when the request was made from IDs.
     public let predicate: NSPredicate?
     /// Object IDs to delete, by entity, when the request was made from IDs.
     private var objectIDsByEntity: [(String, [NSManagedObjectID])] = []
+    /// What the result holds: `true` (the default), the number of objects deleted, or their IDs.
     open var resultType = NSBatchDeleteRequestResultType.resultTypeStatusOnly
 
+    /// The objects a fetch request matches: its entity and predicate (a request without an entity
+    /// is a programming error).
     public init<T>(fetchRequest: NSFetchRequest<T>) {
         guard let entityName = fetchRequest.entityName else {
             preconditionFailure("an NSBatchDeleteRequest needs a fetch request with an entity (entityName)")
@@ -95,20 +109,27 @@ open class NSBatchDeleteRequest: NSPersistentStoreRequest {
 /// request.resultType = .updatedObjectIDsResultType
 /// ```
 open class NSBatchUpdateRequest: NSPersistentStoreRequest {
+    /// The name of the entity whose objects (and sub-entities' objects) are updated.
     public let entityName: String
+    /// Which of the entity's objects are updated; `nil` for all of them.
     open var predicate: NSPredicate?
     /// The new values by attribute name (a key may be an `NSAttributeDescription`); a value
     /// may be an `NSExpression` of a constant.
     open var propertiesToUpdate: [AnyHashable: Any]?
+    /// What the result holds: `true` (the default), the updated objects' IDs, or their number.
     open var resultType = NSBatchUpdateRequestResultType.statusOnlyResultType
     /// Whether sub-entities' objects are updated too; always true here.
     open var includesSubentities = true
 
+    /// A request to update objects of the named entity; set `propertiesToUpdate` (and a
+    /// `predicate`) before running it.
     public init(entityName: String) {
         self.entityName = entityName
         super.init()
     }
 
+    /// A request to update objects of this entity; set `propertiesToUpdate` (and a `predicate`)
+    /// before running it.
     public convenience init(entity: NSEntityDescription) {
         self.init(entityName: entity.engineEntity.name)
     }
@@ -132,16 +153,21 @@ open class NSBatchUpdateRequest: NSPersistentStoreRequest {
 /// try context.execute(insert)
 /// ```
 open class NSBatchInsertRequest: NSPersistentStoreRequest {
+    /// The name of the entity of the new objects.
     public let entityName: String
+    /// The new objects, each a dictionary of attribute values by attribute name.
     open var objectsToInsert: [[String: Any]]?
+    /// What the result holds: `true` (the default), the new objects' IDs, or their number.
     open var resultType = NSBatchInsertRequestResultType.statusOnly
 
+    /// New objects of the named entity, one for each dictionary of attribute values.
     public init(entityName: String, objects: [[String: Any]]) {
         self.entityName = entityName
         objectsToInsert = objects
         super.init()
     }
 
+    /// New objects of this entity, one for each dictionary of attribute values.
     public convenience init(entity: NSEntityDescription, objects: [[String: Any]]) {
         self.init(entityName: entity.engineEntity.name, objects: objects)
     }
@@ -172,7 +198,10 @@ open class NSBatchInsertRequest: NSPersistentStoreRequest {
 /// What a batch delete did: `result` is `true`, the number of objects deleted, or their IDs
 /// (`[NSManagedObjectID]`), as the request's `resultType` asked.
 open class NSBatchDeleteResult: NSPersistentStoreResult {
+    /// The result type the request asked for, which says what `result` holds.
     public let resultType: NSBatchDeleteRequestResultType
+    /// `true`, the number of objects deleted (`Int`) or their IDs (`[NSManagedObjectID]`), as
+    /// `resultType` says.
     public let result: Any?
     init(_ result: Any?, type: NSBatchDeleteRequestResultType) {
         self.result = result
@@ -182,7 +211,10 @@ open class NSBatchDeleteResult: NSPersistentStoreResult {
 
 /// What a batch update did: `result` is `true`, the updated objects' IDs or their number.
 open class NSBatchUpdateResult: NSPersistentStoreResult {
+    /// The result type the request asked for, which says what `result` holds.
     public let resultType: NSBatchUpdateRequestResultType
+    /// `true`, the updated objects' IDs (`[NSManagedObjectID]`) or their number (`Int`), as
+    /// `resultType` says.
     public let result: Any?
     init(_ result: Any?, type: NSBatchUpdateRequestResultType) {
         self.result = result
@@ -192,7 +224,10 @@ open class NSBatchUpdateResult: NSPersistentStoreResult {
 
 /// What a batch insert did: `result` is `true`, the new objects' IDs or their number.
 open class NSBatchInsertResult: NSPersistentStoreResult {
+    /// The result type the request asked for, which says what `result` holds.
     public let resultType: NSBatchInsertRequestResultType
+    /// `true`, the new objects' IDs (`[NSManagedObjectID]`) or their number (`Int`), as
+    /// `resultType` says.
     public let result: Any?
     init(_ result: Any?, type: NSBatchInsertRequestResultType) {
         self.result = result

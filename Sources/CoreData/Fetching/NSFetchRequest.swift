@@ -13,12 +13,18 @@ extension NSNumber: NSFetchRequestResult {}
 
 /// What a fetch returns, with Core Data's names and numbers.
 public struct NSFetchRequestResultType: OptionSet, Sendable {
+    /// Core Data's number for the result type.
     public let rawValue: UInt
+    /// The result type with Core Data's number.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
+    /// Managed objects, made as the request's class (the default).
     public static let managedObjectResultType = NSFetchRequestResultType([])
+    /// The matching objects' IDs, as `NSManagedObjectID`s.
     public static let managedObjectIDResultType = NSFetchRequestResultType(rawValue: 1)
+    /// One `NSDictionary` for each result, of the `propertiesToFetch` (or of every attribute).
     public static let dictionaryResultType = NSFetchRequestResultType(rawValue: 2)
+    /// One `NSNumber`: how many objects match.
     public static let countResultType = NSFetchRequestResultType(rawValue: 4)
 }
 
@@ -48,17 +54,24 @@ open class NSPersistentStoreRequest: NSObject {
 open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
     /// The entity whose objects are fetched (with its sub-entities unless `includesSubentities` is off).
     open var entityName: String?
+    /// Which of the entity's objects are fetched; `nil` for all. A block predicate
+    /// (`NSPredicate(block:)`) makes the fetch throw.
     open var predicate: NSPredicate?
+    /// The order of the results, the first descriptor deciding first.
     open var sortDescriptors: [NSSortDescriptor]?
     /// At most this many results; 0 for no limit.
     open var fetchLimit = 0
+    /// How many matching objects to skip before the first result.
     open var fetchOffset = 0
     /// Objects load their values this many at a time as they are read; 0 loads them with the fetch.
     open var fetchBatchSize = 0
+    /// What the fetch returns: managed objects (the default), object IDs, dictionaries or a count.
     open var resultType = NSFetchRequestResultType.managedObjectResultType
+    /// Whether objects of the entity's sub-entities match too (the default).
     open var includesSubentities = true
     /// Whether unsaved changes in the context count (inserted objects that match, deleted ones left out).
     open var includesPendingChanges = true
+    /// Whether objects come back as faults, their values loaded on first access (the default).
     open var returnsObjectsAsFaults = true
     /// Kept for code that sets it: values are read with the objects here.
     open var includesPropertyValues = true
@@ -71,9 +84,12 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
     open var propertiesToGroupBy: [Any]?
     /// For grouped dictionary results: which groups to keep.
     open var havingPredicate: NSPredicate?
+    /// For dictionary results: whether duplicate dictionaries are dropped.
     open var returnsDistinctResults = false
+    /// Relationship key paths whose destination objects load together with the results.
     open var relationshipKeyPathsForPrefetching: [String]?
 
+    /// A request with no entity yet: set `entityName` or `entity` before it runs.
     public override init() { super.init() }
 
     /// A request for an entity's objects.
@@ -142,6 +158,7 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
         }
     }
 
+    /// The request in one line: its entity, predicate, sort descriptors, limit and result type.
     open override var description: String {
         "<NSFetchRequest: entity: \(entityName ?? "(none)"); predicate: (\(predicate?.predicateFormat ?? "null")); "
             + "sortDescriptors: (\((sortDescriptors ?? []).map(\.description).joined(separator: ", "))); limit: \(fetchLimit); type: \(resultType.rawValue)>"
@@ -158,10 +175,15 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest {
 /// total.expressionResultType = .doubleAttributeType
 /// ```
 open class NSExpressionDescription: NSObject {
+    /// The key the computed value has in each result dictionary.
     open var name = ""
+    /// What computes the value, such as `sum:` of a key path; a fetch without one is a
+    /// programming error.
     open var expression: NSExpression?
+    /// The attribute type of the computed value; `.undefinedAttributeType` until it is set.
     open var expressionResultType = NSAttributeType.undefinedAttributeType
 
+    /// A description with no name or expression yet; set both before a fetch uses it.
     public override init() { super.init() }
 
     /// The column in the engine's terms; one without an expression is a programming error.

@@ -4,9 +4,13 @@ import Predicates
 
 /// What happened to an object or a section of a fetched-results controller.
 public enum NSFetchedResultsChangeType: UInt, Sendable {
+    /// An object or section new to the results, at `newIndexPath` (or its section index).
     case insert = 1
+    /// An object or section gone from the results, from `indexPath` (or its section index).
     case delete = 2
+    /// An object whose place or section changed: from `indexPath` to `newIndexPath`.
     case move = 3
+    /// An object that changed but kept its place, given at both `indexPath` and `newIndexPath`.
     case update = 4
 }
 
@@ -16,7 +20,9 @@ public protocol NSFetchedResultsSectionInfo {
     var name: String { get }
     /// The section's title in an index (by default its name's first letter, capitalised).
     var indexTitle: String? { get }
+    /// How many objects the section holds.
     var numberOfObjects: Int { get }
+    /// The section's objects, in order.
     var objects: [Any]? { get }
 }
 
@@ -28,22 +34,34 @@ public protocol NSFetchedResultsSectionInfo {
 /// same results, as in Core Data; for a controller of another result type it is a view of it,
 /// not the same object.
 public protocol NSFetchedResultsControllerDelegate: AnyObject {
+    /// Called before the controller tells what one change of the context did to the results.
     func controllerWillChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>)
+    /// Called for each object inserted, deleted, moved or updated, with its old index path (nil for
+    /// an insert) and its new one (nil for a delete).
     func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
                     at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?)
+    /// Called for each section inserted or deleted, with its index in the new results (an insert)
+    /// or the old (a delete).
     func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange sectionInfo: any NSFetchedResultsSectionInfo,
                     atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType)
+    /// Called after the controller told every change: the time to refresh a list at once.
     func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>)
+    /// The index title of a section with this name; by default its first letter in upper case.
     func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, sectionIndexTitleForSectionName sectionName: String) -> String?
 }
 
 extension NSFetchedResultsControllerDelegate {
+    /// Does nothing; implement it to prepare a list for the changes that follow.
     public func controllerWillChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {}
+    /// Does nothing; implement it to insert, delete, move or reload a row.
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
                            at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {}
+    /// Does nothing; implement it to insert or delete a section.
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange sectionInfo: any NSFetchedResultsSectionInfo,
                            atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType) {}
+    /// Does nothing; implement it to finish updating a list.
     public func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {}
+    /// The name's first letter in upper case; `nil` for an empty name.
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>,
                            sectionIndexTitleForSectionName sectionName: String) -> String? {
         sectionName.first.map { String($0).uppercased() }
@@ -70,8 +88,12 @@ extension NSFetchedResultsControllerDelegate {
 open class NSFetchedResultsController<ResultType>: NSObject {
     /// The request; change its predicate or sort, then `performFetch()` again.
     public let fetchRequest: NSFetchRequest<ResultType>
+    /// The context the request runs in, whose changes the controller follows.
     public let managedObjectContext: NSManagedObjectContext
+    /// The key path whose value names each object's section (sort by it first); `nil` for one
+    /// section of everything.
     public let sectionNameKeyPath: String?
+    /// The cache name given; kept, with no effect, as there is no section cache here.
     public let cacheName: String?
     let results: FetchedResults
 
@@ -82,6 +104,8 @@ open class NSFetchedResultsController<ResultType>: NSObject {
         set { results.delegate = newValue }
     }
 
+    /// A controller of a request's results in a context, in sections by a key path's values;
+    /// `performFetch()` fetches them.
     public init(fetchRequest: NSFetchRequest<ResultType>, managedObjectContext context: NSManagedObjectContext,
                 sectionNameKeyPath: String?, cacheName name: String?) {
         self.fetchRequest = fetchRequest
@@ -352,19 +376,24 @@ final class FetchedResults {
 // A row's place under UIKit's and AppKit's names, which Core Data code uses with its
 // fetched-results controllers: a section and a row (or item).
 extension IndexPath {
+    /// The index path of a row in a section.
     public init(row: Int, section: Int) { self.init(indexes: [section, row]) }
+    /// The index path of an item in a section.
     public init(item: Int, section: Int) { self.init(indexes: [section, item]) }
 
+    /// The first index: the section.
     public var section: Int {
         get { self[0] }
         set { self[0] = newValue }
     }
 
+    /// The second index: the row within the section.
     public var row: Int {
         get { self[1] }
         set { self[1] = newValue }
     }
 
+    /// The second index: the item within the section, the same as `row`.
     public var item: Int {
         get { self[1] }
         set { self[1] = newValue }

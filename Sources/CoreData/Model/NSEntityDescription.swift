@@ -53,6 +53,7 @@ public final class NSEntityDescription: NSObject, @unchecked Sendable {
     /// "NSManagedObject".
     public var managedObjectClassName: String! { engineEntity.declaration.className ?? "NSManagedObject" }
 
+    /// Whether the entity has no objects of its own, only those of its sub-entities.
     public var isAbstract: Bool { engineEntity.isAbstract }
 
     /// The entity it inherits from.
@@ -73,20 +74,24 @@ public final class NSEntityDescription: NSObject, @unchecked Sendable {
     /// Whether the entity is `entity` or inherits from it.
     public func isKindOf(entity: NSEntityDescription) -> Bool { engineEntity.isKind(of: entity.engineEntity.name) }
 
-    /// Attributes, relationships and fetched properties, inherited ones included.
+    /// The attributes and relationships, inherited ones included; fetched properties are not
+    /// among them.
     public var properties: [NSPropertyDescription] {
         engineEntity.attributes.map { NSAttributeDescription($0, of: self) as NSPropertyDescription }
             + engineEntity.relationships.map { NSRelationshipDescription($0, of: self) }
     }
 
+    /// The attributes and relationships, inherited ones included, by name.
     public var propertiesByName: [String: NSPropertyDescription] {
         Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The attributes, inherited ones included, by name.
     public var attributesByName: [String: NSAttributeDescription] {
         Dictionary(engineEntity.attributes.map { ($0.name, NSAttributeDescription($0, of: self)) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The relationships, inherited ones included, by name.
     public var relationshipsByName: [String: NSRelationshipDescription] {
         Dictionary(engineEntity.relationships.map { ($0.name, NSRelationshipDescription($0, of: self)) }, uniquingKeysWith: { first, _ in first })
     }
@@ -100,18 +105,25 @@ public final class NSEntityDescription: NSObject, @unchecked Sendable {
     /// Each uniqueness constraint's property names.
     public var uniquenessConstraints: [[Any]] { engineEntity.declaration.uniquenessConstraints.map { $0 as [Any] } }
 
+    /// The model's user info for the entity itself (not inherited); empty when there is none.
     public var userInfo: [AnyHashable: Any]? { engineEntity.declaration.userInfo }
 
+    /// The entity's name in an earlier model version, for migration.
     public var renamingIdentifier: String? { engineEntity.declaration.renamingIdentifier }
 
+    /// Text mixed into the entity's version hash, to force a new model version.
     public var versionHashModifier: String? { engineEntity.declaration.versionHashModifier }
 
+    /// Whether the other describes an equal entity: the same declaration, ancestors and
+    /// sub-entities.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSEntityDescription else { return false }
         return other.engineEntity == engineEntity
     }
 
+    /// A hash of the entity, the same for equal descriptions.
     public override var hash: Int { engineEntity.hashValue }
 
+    /// `NSEntityDescription(NAME)`.
     public override var description: String { "NSEntityDescription(\(engineEntity.name))" }
 }

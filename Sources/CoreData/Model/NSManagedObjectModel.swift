@@ -64,10 +64,12 @@ public final class NSManagedObjectModel: NSObject, @unchecked Sendable {
         return NSManagedObjectModel(merged)
     }
 
+    /// Every entity of the model, in model order.
     public var entities: [NSEntityDescription] {
         engineModel.entities.map { NSEntityDescription($0, in: engineModel) }
     }
 
+    /// Every entity of the model, by name.
     public var entitiesByName: [String: NSEntityDescription] {
         Dictionary(uniqueKeysWithValues: entities.map { ($0.engineEntity.name, $0) })
     }
@@ -116,10 +118,13 @@ public final class NSManagedObjectModel: NSObject, @unchecked Sendable {
         return templates
     }
 
+    /// Whether the other is an equal model: the same entities, fetch request templates,
+    /// configurations and version identifier.
     public override func isEqual(_ object: Any?) -> Bool {
         (object as? NSManagedObjectModel)?.engineModel == engineModel
     }
 
+    /// A hash of the entities and templates, the same for equal models.
     public override var hash: Int { engineModel.hashValue }
 }
 

@@ -9,13 +9,19 @@ import ObjectModel
 open class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// The entity the property belongs to.
     public let entity: NSEntityDescription
+    /// The property's name: the key its values are read and set by.
     public let name: String
+    /// Whether the property may be left without a value (nil, or no objects for a to-many) when its
+    /// object is saved.
     public let isOptional: Bool
+    /// Whether the property's values live in memory only: tracked and undoable, never stored.
     public let isTransient: Bool
     /// The model's user info for the property.
     public var userInfo: [AnyHashable: Any]? { modelUserInfo }
     private let modelUserInfo: [String: String]
+    /// The property's name in an earlier model version, for migration.
     public let renamingIdentifier: String?
+    /// Text mixed into the property's version hash, to force a new model version.
     public let versionHashModifier: String?
     /// Whether the store keeps an index of the property's values.
     public let isIndexed: Bool
@@ -33,30 +39,49 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Whether the other is a property of the same kind, with the same name, on an equal entity.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSPropertyDescription, type(of: other) == type(of: self) else { return false }
         return other.name == name && other.entity == entity
     }
 
+    /// A hash of the name and entity, the same for equal properties.
     public override var hash: Int { name.hashValue ^ entity.hash }
 }
 
 /// An attribute's type, with Core Data's names and numbers.
 public enum NSAttributeType: UInt, Sendable {
+    /// No type (Xcode's "Undefined"); also an `NSExpressionDescription`'s result type until
+    /// one is set.
     case undefinedAttributeType = 0
+    /// A 16-bit signed integer.
     case integer16AttributeType = 100
+    /// A 32-bit signed integer.
     case integer32AttributeType = 200
+    /// A 64-bit signed integer.
     case integer64AttributeType = 300
+    /// A decimal number, made as `NSDecimalNumber`.
     case decimalAttributeType = 400
+    /// A 64-bit floating-point number.
     case doubleAttributeType = 500
+    /// A 32-bit floating-point number.
     case floatAttributeType = 600
+    /// A string, made as `NSString`.
     case stringAttributeType = 700
+    /// A Boolean, made as an `NSNumber`.
     case booleanAttributeType = 800
+    /// A point in time, made as `NSDate`.
     case dateAttributeType = 900
+    /// Raw bytes, made as `NSData`.
     case binaryDataAttributeType = 1000
+    /// A UUID, made as `NSUUID`.
     case UUIDAttributeType = 1100
+    /// A URL, made as `NSURL`.
     case URIAttributeType = 1200
+    /// A value of a class of its own (`attributeValueClassName`), stored as the bytes, number or
+    /// string it is; no value transformer runs here.
     case transformableAttributeType = 1800
+    /// An object ID, made as `NSManagedObjectID`.
     case objectIDAttributeType = 2000
     /// Xcode 15's composite attributes; the engine does not model them yet, so no attribute
     /// here has this type.
@@ -123,6 +148,7 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
                    versionHashModifier: attribute.versionHashModifier)
     }
 
+    /// The type of the attribute's values.
     public var attributeType: NSAttributeType { NSAttributeType(engineAttribute.type) }
 
     /// The model's default value, as Core Data code reads values (`String`, `Int`, `Date`, …).
@@ -144,17 +170,25 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
         }
     }
 
+    /// The name of a transformable attribute's value transformer, as the model gives it;
+    /// nothing here runs it.
     public var valueTransformerName: String? { engineAttribute.valueTransformerName }
 
+    /// Whether a SQLite store may keep large binary or transformable values in files beside the
+    /// database (Xcode's "Allows External Storage").
     public var allowsExternalBinaryDataStorage: Bool { engineAttribute.allowsExternalBinaryDataStorage }
 }
 
 /// What deleting an object does to the objects a relationship leads to, with Core Data's
 /// names and numbers.
 public enum NSDeleteRule: UInt, Sendable {
+    /// Do nothing: the destinations keep their reference to the deleted object.
     case noActionDeleteRule = 0
+    /// Remove the deleted object from each destination's inverse; the destinations survive.
     case nullifyDeleteRule = 1
+    /// Delete the destinations too, applying their own rules in turn.
     case cascadeDeleteRule = 2
+    /// Refuse the deletion at save while the relationship holds objects not deleted too.
     case denyDeleteRule = 3
 }
 
@@ -182,14 +216,19 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
         return NSRelationshipDescription(inverse, of: destination)
     }
 
+    /// Whether the relationship holds a set of objects rather than one.
     public var isToMany: Bool { engineRelationship.isToMany }
 
+    /// Whether a to-many relationship keeps its objects in order.
     public var isOrdered: Bool { engineRelationship.isOrdered }
 
+    /// The fewest objects a non-empty to-many relationship may hold when saved; 0 for no minimum.
     public var minCount: Int { engineRelationship.minCount }
 
+    /// The most objects a to-many relationship may hold when saved; 0 for no maximum.
     public var maxCount: Int { engineRelationship.maxCount }
 
+    /// What deleting the source object does to the objects the relationship leads to.
     public var deleteRule: NSDeleteRule {
         switch engineRelationship.deleteRule {
         case .noAction: return .noActionDeleteRule

@@ -148,75 +148,100 @@ extension ManagedObject {
 // MARK: Attribute values
 
 extension String: ManagedValue {
+    /// The string the object keeps; empty for none.
     public static func fromManaged(_ value: ObjectValue) -> String { value.stringValue ?? "" }
+    /// The string, as the object keeps it.
     public var managedObjectValue: ObjectValue { .string(self) }
 }
 
 extension Bool: ManagedValue {
+    /// The Boolean the object keeps; `false` for none.
     public static func fromManaged(_ value: ObjectValue) -> Bool { value.boolValue ?? false }
+    /// The Boolean, as the object keeps it.
     public var managedObjectValue: ObjectValue { .bool(self) }
 }
 
 extension Int: ManagedValue {
+    /// The integer the object keeps; 0 for none.
     public static func fromManaged(_ value: ObjectValue) -> Int { value.intValue ?? 0 }
+    /// The integer, as the object keeps it.
     public var managedObjectValue: ObjectValue { .int(self) }
 }
 
 extension Int16: ManagedValue {
+    /// The integer the object keeps, truncated to 16 bits; 0 for none.
     public static func fromManaged(_ value: ObjectValue) -> Int16 { Int16(truncatingIfNeeded: value.intValue ?? 0) }
+    /// The integer, as the object keeps it.
     public var managedObjectValue: ObjectValue { .int(Int(self)) }
 }
 
 extension Int32: ManagedValue {
+    /// The integer the object keeps, truncated to 32 bits; 0 for none.
     public static func fromManaged(_ value: ObjectValue) -> Int32 { Int32(truncatingIfNeeded: value.intValue ?? 0) }
+    /// The integer, as the object keeps it.
     public var managedObjectValue: ObjectValue { .int(Int(self)) }
 }
 
 extension Int64: ManagedValue {
+    /// The integer the object keeps; 0 for none.
     public static func fromManaged(_ value: ObjectValue) -> Int64 { Int64(value.intValue ?? 0) }
+    /// The integer, as the object keeps it.
     public var managedObjectValue: ObjectValue { .int(Int(self)) }
 }
 
 extension Double: ManagedValue {
+    /// The number the object keeps; 0 for none.
     public static func fromManaged(_ value: ObjectValue) -> Double { value.doubleValue ?? 0 }
+    /// The number, as the object keeps it.
     public var managedObjectValue: ObjectValue { .double(self) }
 }
 
 extension Float: ManagedValue {
+    /// The number the object keeps, as a `Float`; 0 for none.
     public static func fromManaged(_ value: ObjectValue) -> Float { Float(value.doubleValue ?? 0) }
+    /// The number, kept as a `Double`.
     public var managedObjectValue: ObjectValue { .double(Double(self)) }
 }
 
 extension Date: ManagedValue {
+    /// The date the object keeps; 2001-01-01 00:00 UTC (the reference date) for none.
     public static func fromManaged(_ value: ObjectValue) -> Date { value.dateValue ?? Date(timeIntervalSinceReferenceDate: 0) }
+    /// The date, as the object keeps it.
     public var managedObjectValue: ObjectValue { .date(self) }
 }
 
 extension Data: ManagedValue {
+    /// The bytes the object keeps; empty for none.
     public static func fromManaged(_ value: ObjectValue) -> Data {
         if case .data(let data) = value { return data }
         return Data()
     }
+    /// The bytes, as the object keeps them.
     public var managedObjectValue: ObjectValue { .data(self) }
 }
 
 extension UUID: ManagedValue {
+    /// The UUID the object keeps; all zeros for none.
     public static func fromManaged(_ value: ObjectValue) -> UUID {
         if case .uuid(let uuid) = value { return uuid }
         return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     }
+    /// The UUID, as the object keeps it.
     public var managedObjectValue: ObjectValue { .uuid(self) }
 }
 
 extension URL: ManagedValue {
+    /// The URL the object keeps; `file:///` for none.
     public static func fromManaged(_ value: ObjectValue) -> URL {
         if case .url(let url) = value { return url }
         return URL(fileURLWithPath: "/")
     }
+    /// The URL, as the object keeps it.
     public var managedObjectValue: ObjectValue { .url(self) }
 }
 
 extension Decimal: ManagedValue {
+    /// The decimal the object keeps (an integer or a double converted); 0 for none.
     public static func fromManaged(_ value: ObjectValue) -> Decimal {
         switch value {
         case .decimal(let d): return d
@@ -225,13 +250,16 @@ extension Decimal: ManagedValue {
         default: return 0
         }
     }
+    /// The decimal, as the object keeps it.
     public var managedObjectValue: ObjectValue { .decimal(self) }
 }
 
 extension Optional: ManagedValue where Wrapped: ManagedValue {
+    /// The wrapped type's value, or nil where the object keeps none.
     public static func fromManaged(_ value: ObjectValue) -> Wrapped? {
         value.isNull ? nil : Wrapped.fromManaged(value)
     }
+    /// The wrapped value as the object keeps it; `.null` for nil.
     public var managedObjectValue: ObjectValue { self?.managedObjectValue ?? .null }
 }
 
@@ -250,6 +278,8 @@ extension ManagedObject {
         }
     }
 
+    /// Sets a to-one relationship from a `@Managed` property of an optional object type; nil
+    /// clears it.
     public func setManagedValue<T: ManagedObject>(_ value: T?, forKey key: String) {
         setManagedValue(value.map { ObjectValue.object($0) } ?? .null, forKey: key)
     }
@@ -259,6 +289,7 @@ extension ManagedObject {
         NSSet(array: (managedValue(forKey: key) as ObjectValue).collectionElements?.compactMap { CocoaValue.cocoa($0) } ?? [])
     }
 
+    /// Sets a to-many relationship's objects from a `@Managed var items: NSSet?`; nil empties it.
     public func setManagedValue(_ value: NSSet?, forKey key: String) {
         setManagedValue(ObjectValue.set(value?.map { CocoaValue.objectValue($0) } ?? []), forKey: key)
     }
@@ -268,6 +299,8 @@ extension ManagedObject {
         NSOrderedSet(array: (managedValue(forKey: key) as ObjectValue).collectionElements?.compactMap { CocoaValue.cocoa($0) } ?? [])
     }
 
+    /// Sets an ordered to-many relationship's objects, in order, from a
+    /// `@Managed var items: NSOrderedSet?`; nil empties it.
     public func setManagedValue(_ value: NSOrderedSet?, forKey key: String) {
         setManagedValue(ObjectValue.array(value?.array.map { CocoaValue.objectValue($0) } ?? []), forKey: key)
     }
@@ -279,16 +312,23 @@ extension ManagedObject {
         return object
     }
 
+    /// Sets a to-one relationship from a `@Managed` property of a non-optional object type.
     public func setManagedValue<T: ManagedObject>(_ value: T, forKey key: String) {
         setManagedValue(ObjectValue.object(value), forKey: key)
     }
 
+    /// A to-many relationship's objects as a non-optional `@Managed var items: NSSet` reads them.
     public func managedValue(forKey key: String) -> NSSet { managedValue(forKey: key) ?? NSSet() }
 
+    /// Sets a to-many relationship's objects from a non-optional `@Managed var items: NSSet`.
     public func setManagedValue(_ value: NSSet, forKey key: String) { setManagedValue(value as NSSet?, forKey: key) }
 
+    /// An ordered to-many relationship's objects as a non-optional
+    /// `@Managed var items: NSOrderedSet` reads them.
     public func managedValue(forKey key: String) -> NSOrderedSet { managedValue(forKey: key) ?? NSOrderedSet() }
 
+    /// Sets an ordered to-many relationship's objects, in order, from a non-optional
+    /// `@Managed var items: NSOrderedSet`.
     public func setManagedValue(_ value: NSOrderedSet, forKey key: String) { setManagedValue(value as NSOrderedSet?, forKey: key) }
 
     /// A number as Xcode types an attribute whose "Use Scalar Type" is off, `NSNumber?`.
@@ -296,6 +336,7 @@ extension ManagedObject {
         CocoaValue.cocoa(managedValue(forKey: key) as ObjectValue) as? NSNumber
     }
 
+    /// Sets a number attribute from an `NSNumber?` property; nil clears it.
     public func setManagedValue(_ value: NSNumber?, forKey key: String) {
         setManagedValue(CocoaValue.objectValue(value), forKey: key)
     }
@@ -307,26 +348,34 @@ extension ManagedObject {
         (managedValue(forKey: key) as Decimal?).map { NSDecimalNumber(decimal: $0) }
     }
 
+    /// Sets a decimal attribute from an `NSDecimalNumber?` property; nil clears it.
     public func setManagedValue(_ value: NSDecimalNumber?, forKey key: String) {
         setManagedValue(value?.decimalValue, forKey: key)
     }
 }
 
 extension ObjectValue: ManagedValue {
+    /// The value the object keeps, unchanged.
     public static func fromManaged(_ value: ObjectValue) -> ObjectValue { value }
+    /// The value itself.
     public var managedObjectValue: ObjectValue { self }
 }
 
 extension Set: ManagedValue where Element: ManagedObject {
+    /// The objects of a to-many relationship that are of the element class.
     public static func fromManaged(_ value: ObjectValue) -> Set<Element> {
         Set((value.collectionElements ?? []).compactMap { $0.objectReference as? Element })
     }
+    /// The objects, as an unordered to-many relationship keeps them.
     public var managedObjectValue: ObjectValue { .set(map { .object($0) }) }
 }
 
 extension Array: ManagedValue where Element: ManagedValue {
+    /// The elements the object keeps (an ordered to-many's objects, say), each converted;
+    /// empty for none.
     public static func fromManaged(_ value: ObjectValue) -> [Element] {
         (value.collectionElements ?? []).map { Element.fromManaged($0) }
     }
+    /// The elements in order, each as the object keeps it.
     public var managedObjectValue: ObjectValue { .array(map(\.managedObjectValue)) }
 }

@@ -9,41 +9,66 @@ import Predicates
 ///                       rightExpression: NSExpression(forConstantValue: "wat"),
 ///                       modifier: .direct, type: .beginsWith, options: [.caseInsensitive])
 /// ```
-// `@unchecked` as `NSPredicate` is: no stored property of its own, so as immutable as it.
+///
+/// `@unchecked Sendable` as `NSPredicate` is: no stored property of its own, so as immutable
+/// as it.
 open class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     /// `ANY` and `ALL` over a collection on the left; Core Data writes `NONE` as `NOT ANY`.
     public enum Modifier: UInt, Sendable {
+        /// No qualifier: the left value is compared as it is.
         case direct = 0
+        /// `ALL`: every element of the left collection matches (an empty collection matches).
         case all = 1
+        /// `ANY` (or `SOME`): some element of the left collection matches.
         case any = 2
     }
 
     /// The operator; the raw values are Core Data's.
     public enum Operator: UInt, Sendable {
+        /// `<`: the left value is less than the right.
         case lessThan = 0
+        /// `<=` (or `=<`): the left value is less than or equal to the right.
         case lessThanOrEqualTo = 1
+        /// `>`: the left value is greater than the right.
         case greaterThan = 2
+        /// `>=` (or `=>`): the left value is greater than or equal to the right.
         case greaterThanOrEqualTo = 3
+        /// `==` or `=`: equal, with no coercion between strings and numbers.
         case equalTo = 4
+        /// `!=` (or `<>`): the two values are not equal.
         case notEqualTo = 5
+        /// `MATCHES`: the whole string matches an ICU regular expression.
         case matches = 6
+        /// `LIKE`: the whole string matches a pattern with `*` and `?` wildcards.
         case like = 7
+        /// `BEGINSWITH`: the left string starts with the right one.
         case beginsWith = 8
+        /// `ENDSWITH`: the left string ends with the right one.
         case endsWith = 9
+        /// `IN`: the right side (a collection, a dictionary's values, or a string) contains
+        /// the left.
         case `in` = 10
         /// A method of the left value called with the right one: needs the Objective-C
         /// runtime, so no predicate here has it.
         case customSelector = 11
+        /// `CONTAINS`: the left side (a collection or a string) contains the right.
         case contains = 99
+        /// `BETWEEN`: the left value lies within a two-element `{low, high}` on the right,
+        /// both included.
         case between = 100
     }
 
     /// `[c]`, `[d]` and `[n]`.
     public struct Options: OptionSet, Hashable, Sendable {
+        /// The option bits, with Core Data's numbers (`[c]` 1, `[d]` 2, `[n]` 4).
         public let rawValue: UInt
+        /// Options from their bits.
         public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// `[c]`: case-insensitive.
         public static let caseInsensitive = Options(rawValue: 1)
+        /// `[d]`: diacritic-insensitive.
         public static let diacriticInsensitive = Options(rawValue: 2)
+        /// `[n]`: both sides are already normalised; other options are ignored.
         public static let normalized = Options(rawValue: 4)
     }
 

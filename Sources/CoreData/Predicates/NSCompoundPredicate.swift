@@ -8,12 +8,17 @@ import Predicates
 ///     NSPredicate(format: "completed == NO"), NSPredicate(format: "category.name == %@", "Home"),
 /// ])
 /// ```
-// `@unchecked` as `NSPredicate` is: no stored property of its own, so as immutable as it.
+///
+/// `@unchecked Sendable` as `NSPredicate` is: no stored property of its own, so as immutable
+/// as it.
 open class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
     /// How the subpredicates are joined; the raw values are Core Data's.
     public enum LogicalType: UInt, Sendable {
+        /// `NOT`: the one subpredicate does not hold.
         case not = 0
+        /// `AND`: every subpredicate holds (true for none).
         case and = 1
+        /// `OR`: at least one subpredicate holds (false for none).
         case or = 2
     }
 

@@ -15,18 +15,34 @@ import Predicates
 open class NSExpression: NSObject, @unchecked Sendable {
     /// The kinds of expression; the raw values are Core Data's.
     public enum ExpressionType: UInt, Sendable {
+        /// A constant: `42`, `"text"`, `nil`, or an argument such as `%@`.
         case constantValue = 0
+        /// `SELF`: the object being evaluated.
         case evaluatedObject = 1
+        /// `$name`: a variable bound at evaluation or by substitution.
         case variable = 2
+        /// A key path, read from the evaluated object (`category.name`) or from another
+        /// expression's value (`$x.name`).
         case keyPath = 3
+        /// A function: a predefined one (`sum:`, `add:to:`), `FUNCTION(...)`, an index
+        /// (`array[2]`) or a `CAST`.
         case function = 4
+        /// `a UNION b`: the elements of either collection.
         case unionSet = 5
+        /// `a INTERSECT b`: the elements of both collections.
         case intersectSet = 6
+        /// `a MINUS b`: the elements of the first collection not in the second.
         case minusSet = 7
+        /// `SUBQUERY(collection, $x, predicate)`: the elements of a collection for which a
+        /// predicate holds.
         case subquery = 13
+        /// `{a, b, c}`: the values of several expressions.
         case aggregate = 14
+        /// Core Data's any-key expression; no expression here has this type.
         case anyKey = 15
+        /// Core Data's block expression; no expression here has this type.
         case block = 19
+        /// `TERNARY(predicate, a, b)`: `a` where the predicate holds, else `b`.
         case conditional = 20
     }
 
@@ -166,12 +182,15 @@ open class NSExpression: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The expression in the format language: `price * quantity`.
     open override var description: String { objectExpression.expressionFormat }
 
+    /// Whether the other is an equal expression.
     open override func isEqual(_ object: Any?) -> Bool {
         (object as? NSExpression)?.objectExpression == objectExpression
     }
 
+    /// A hash of the expression, the same for equal expressions.
     open override var hash: Int { objectExpression.hashValue }
 
     /// A constant's value, where an expression stands as a predicate argument.

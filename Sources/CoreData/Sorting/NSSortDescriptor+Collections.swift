@@ -12,12 +12,16 @@ extension NSSet {
 }
 
 extension NSOrderedSet {
+    /// The ordered set's objects in the order the descriptors give, the first deciding first;
+    /// objects they find equal keep their order.
     public func sortedArray(using sortDescriptors: [NSSortDescriptor]) -> [Any] {
         NSSortDescriptor.sorted(array, by: sortDescriptors)
     }
 }
 
 extension NSArray {
+    /// The array's objects in the order the descriptors give, the first deciding first; objects
+    /// they find equal keep their order.
     public func sortedArray(using sortDescriptors: [NSSortDescriptor]) -> [Any] {
         NSSortDescriptor.sorted(Array(self), by: sortDescriptors)
     }

@@ -6,10 +6,13 @@ public struct Selector: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     /// The selector's name, colons included.
     public let name: String
 
+    /// The selector with a name, colons included: `Selector("localizedStandardCompare:")`.
     public init(_ name: String) { self.name = name }
 
+    /// The selector named by a string literal: `"localizedStandardCompare:"`.
     public init(stringLiteral name: String) { self.name = name }
 
+    /// The selector's name.
     public var description: String { name }
 }
 

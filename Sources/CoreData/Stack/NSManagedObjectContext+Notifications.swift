@@ -36,25 +36,45 @@ public let NSInvalidatedAllObjectsKey = "invalidatedAll"
 extension ManagedObjectContext {
     /// The notifications under their newer names.
     public static let willSaveObjectsNotification = Notification.Name.NSManagedObjectContextWillSave
+    /// `NSManagedObjectContextDidSave` under its newer name: after a save, the objects it inserted,
+    /// updated and deleted.
     public static let didSaveObjectsNotification = Notification.Name.NSManagedObjectContextDidSave
+    /// `NSManagedObjectContextObjectsDidChange` under its newer name: after the context processed
+    /// its pending changes.
     public static let didChangeObjectsNotification = Notification.Name.NSManagedObjectContextObjectsDidChange
+    /// `NSManagedObjectContextDidSaveObjectIDs` under its newer name: after a save, the IDs of the
+    /// objects it inserted, updated and deleted.
     public static let didSaveObjectIDsNotification = Notification.Name.NSManagedObjectContextDidSaveObjectIDs
 
     /// The keys of the notifications' user info.
     public struct NotificationKey: RawRepresentable, Hashable, Sendable {
+        /// The key's string in the user info.
         public let rawValue: String
+        /// The key with this string.
         public init(rawValue: String) { self.rawValue = rawValue }
 
+        /// The inserted objects, a `Set<NSManagedObject>` (`NSInsertedObjectsKey`).
         public static let insertedObjects = NotificationKey(rawValue: NSInsertedObjectsKey)
+        /// The updated objects, a `Set<NSManagedObject>` (`NSUpdatedObjectsKey`).
         public static let updatedObjects = NotificationKey(rawValue: NSUpdatedObjectsKey)
+        /// The deleted objects, a `Set<NSManagedObject>` (`NSDeletedObjectsKey`).
         public static let deletedObjects = NotificationKey(rawValue: NSDeletedObjectsKey)
+        /// The objects whose values were read again (`NSRefreshedObjectsKey`).
         public static let refreshedObjects = NotificationKey(rawValue: NSRefreshedObjectsKey)
+        /// The objects that left the context (`NSInvalidatedObjectsKey`).
         public static let invalidatedObjects = NotificationKey(rawValue: NSInvalidatedObjectsKey)
+        /// Present when the context was reset: the IDs of the objects it held
+        /// (`NSInvalidatedAllObjectsKey`).
         public static let invalidatedAllObjects = NotificationKey(rawValue: NSInvalidatedAllObjectsKey)
+        /// The IDs of the objects a save inserted, a `Set<NSManagedObjectID>`.
         public static let insertedObjectIDs = NotificationKey(rawValue: "inserted_objectIDs")
+        /// The IDs of the objects a save updated, a `Set<NSManagedObjectID>`.
         public static let updatedObjectIDs = NotificationKey(rawValue: "updated_objectIDs")
+        /// The IDs of the objects a save deleted, a `Set<NSManagedObjectID>`.
         public static let deletedObjectIDs = NotificationKey(rawValue: "deleted_objectIDs")
+        /// The IDs of refreshed objects, under Core Data's key; no notification here carries it.
         public static let refreshedObjectIDs = NotificationKey(rawValue: "refreshed_objectIDs")
+        /// The IDs of invalidated objects, under Core Data's key; no notification here carries it.
         public static let invalidatedObjectIDs = NotificationKey(rawValue: "invalidated_objectIDs")
     }
 

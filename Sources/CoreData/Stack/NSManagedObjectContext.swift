@@ -23,17 +23,27 @@ public typealias NSMergePolicy = MergePolicy
 
 /// Core Data's merge policies as values for `mergePolicy`.
 public let NSErrorMergePolicy = MergePolicy.error
+/// Property by property, the store's newer values win over the context's.
 public let NSMergeByPropertyStoreTrumpMergePolicy = MergePolicy.mergeByPropertyStoreTrump
+/// Property by property, the context's values win over the store's.
 public let NSMergeByPropertyObjectTrumpMergePolicy = MergePolicy.mergeByPropertyObjectTrump
+/// The context's objects overwrite the store's rows entirely.
 public let NSOverwriteMergePolicy = MergePolicy.overwrite
+/// The context's changes to conflicting objects are discarded.
 public let NSRollbackMergePolicy = MergePolicy.rollback
 
 /// The kinds of merge policy, for `NSMergePolicy(merge:)`.
 public enum NSMergePolicyType: UInt, Sendable {
+    /// The save fails and reports each conflict: `NSErrorMergePolicy`.
     case errorMergePolicyType = 0
+    /// The store's newer values win, property by property:
+    /// `NSMergeByPropertyStoreTrumpMergePolicy`.
     case mergeByPropertyStoreTrumpMergePolicyType = 1
+    /// The context's values win, property by property: `NSMergeByPropertyObjectTrumpMergePolicy`.
     case mergeByPropertyObjectTrumpMergePolicyType = 2
+    /// The context's objects overwrite the store's rows: `NSOverwriteMergePolicy`.
     case overwriteMergePolicyType = 3
+    /// The context's changes to conflicting objects are discarded: `NSRollbackMergePolicy`.
     case rollbackMergePolicyType = 4
 }
 

@@ -20,8 +20,12 @@ import ObjectModel
 /// lazy `viewContext`) is touched on the thread that set the container up; the coordinator
 /// locks its own state and the contexts are used through their queues.
 open class NSPersistentContainer: NSObject, @unchecked Sendable {
+    /// The container's name: the model it looks for by default, and the default store's file name
+    /// (`NAME.sqlite`).
     public let name: String
+    /// The model of every store and context of the container; empty when `init(name:)` found none.
     public let managedObjectModel: NSManagedObjectModel
+    /// The coordinator that holds the container's stores, which its contexts read and save through.
     public let persistentStoreCoordinator: NSPersistentStoreCoordinator
     /// The stores `loadPersistentStores` adds; by default one SQLite store,
     /// `defaultDirectoryURL()/NAME.sqlite`.

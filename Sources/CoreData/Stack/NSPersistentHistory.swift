@@ -19,13 +19,16 @@ open class NSPersistentHistoryToken: NSObject, NSSecureCoding {
         super.init()
     }
 
+    /// Always `true`: tokens are archived and unarchived with secure coding.
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archives the token: the last transaction number of each store, by store UUID.
     public func encode(with coder: NSCoder) {
         let numbers = (try? JSONEncoder().encode(token.transactionNumbers)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         coder.encode(numbers as NSString, forKey: "transactionNumbers")
     }
 
+    /// A token from its archive; nil when the archive holds none.
     public required init?(coder: NSCoder) {
         guard let text = coder.decodeObject(of: NSString.self, forKey: "transactionNumbers") as String?,
               let numbers = try? JSONDecoder().decode([String: Int64].self, from: Data(text.utf8)) else { return nil }
@@ -33,30 +36,41 @@ open class NSPersistentHistoryToken: NSObject, NSSecureCoding {
         super.init()
     }
 
+    /// Whether the other token stands at the same point: the same transaction number in each store.
     open override func isEqual(_ object: Any?) -> Bool { (object as? NSPersistentHistoryToken)?.token == token }
+    /// A hash of the token, the same for equal tokens.
     open override var hash: Int { token.hashValue }
+    /// `<NSPersistentHistoryToken N>`, with the transaction number (and the store UUIDs, for
+    /// several stores).
     open override var description: String { "<NSPersistentHistoryToken \(token)>" }
 }
 
 /// What happened to an object in a transaction.
 public enum NSPersistentHistoryChangeType: Int, Sendable {
+    /// The object was inserted.
     case insert = 0
+    /// Some of the object's properties changed (`updatedProperties`).
     case update = 1
+    /// The object was deleted; `tombstone` holds the values the model keeps after deletion.
     case delete = 2
 }
 
 /// One committed write to a store: a context's save, a batch request, or another program's
 /// statements.
 open class NSPersistentHistoryTransaction: NSObject {
+    /// When the transaction was committed.
     public let timestamp: Date
     /// The transaction's changes; nil when the request asked for transactions only.
     public internal(set) var changes: [NSPersistentHistoryChange]?
+    /// The transaction's number in its store, rising with every commit.
     public let transactionNumber: Int64
     /// The store's UUID.
     public let storeID: String
     /// Core Data names the app's bundle; here, the process's name.
     public let bundleID: String
+    /// The ID of the process that wrote the transaction; empty when the store recorded none.
     public let processID: String
+    /// The saving context's `name`, if it had one.
     public let contextName: String?
     /// The saving context's `transactionAuthor`.
     public let author: String?
@@ -93,6 +107,8 @@ open class NSPersistentHistoryTransaction: NSObject {
     /// The entity a history request's `fetchRequest` names to filter transactions by their
     /// `author`, `contextName`, `timestamp`, `transactionNumber`, `processID` or `bundleID`.
     public static var entityDescription: NSEntityDescription? { nil }
+    /// A fetch request of the transactions, whose predicate (on `author`, `contextName`,
+    /// `timestamp`…) filters a history request made with `fetchHistory(withFetch:)`.
     public static var fetchRequest: NSFetchRequest<NSFetchRequestResult>? {
         NSFetchRequest<NSFetchRequestResult>(entityName: historyTransactionEntityName)
     }
@@ -110,11 +126,15 @@ let historyChangeEntityName = "NSPersistentHistoryChange"
 
 /// One object's change in a transaction.
 open class NSPersistentHistoryChange: NSObject {
+    /// The change's number in the store's history.
     public let changeID: Int64
+    /// The ID of the object the change is to.
     public let changedObjectID: NSManagedObjectID
+    /// Whether the object was inserted, updated or deleted.
     public let changeType: NSPersistentHistoryChangeType
     /// For a delete, the values the model keeps after deletion (`preservesValueInHistoryOnDeletion`).
     public let tombstone: [AnyHashable: Any]?
+    /// The transaction the change belongs to, held weakly: nil once nothing else holds it.
     public private(set) weak var transaction: NSPersistentHistoryTransaction?
     /// For an update, the properties that changed.
     public let updatedProperties: Set<NSPropertyDescription>?
@@ -132,7 +152,11 @@ open class NSPersistentHistoryChange: NSObject {
         super.init()
     }
 
+    /// Always nil: the history's changes are no entity of the model (`fetchRequest` names
+    /// them for a filter).
     public static var entityDescription: NSEntityDescription? { nil }
+    /// A fetch request of the changes, whose predicate (on `changeType`, `changedObjectID`,
+    /// `changedEntity`, `changeID`) filters a history request made with `fetchHistory(withFetch:)`.
     public static var fetchRequest: NSFetchRequest<NSFetchRequestResult>? {
         NSFetchRequest<NSFetchRequestResult>(entityName: historyChangeEntityName)
     }
@@ -146,11 +170,18 @@ open class NSPersistentHistoryChange: NSObject {
 
 /// What a history request returns.
 public enum NSPersistentHistoryResultType: Int, Sendable {
+    /// The result is `true`.
     case statusOnly = 0
+    /// The result is the changed objects' IDs, each once, an `[NSManagedObjectID]`.
     case objectIDs = 1
+    /// The result is the number of transactions fetched, or removed by a delete request.
     case count = 2
+    /// The result is the transactions, without their changes (`changes` is nil).
     case transactionsOnly = 3
+    /// The result is the changes of every transaction fetched, in order, an
+    /// `[NSPersistentHistoryChange]`.
     case changesOnly = 4
+    /// The result is the transactions, each with its changes (the default).
     case transactionsAndChanges = 5
 }
 
@@ -213,7 +244,10 @@ public final class NSPersistentHistoryChangeRequest: NSPersistentStoreRequest {
 /// What a history request returned: `result` holds transactions, changes, object IDs, a
 /// count or `true`, as the request's `resultType` asked.
 open class NSPersistentHistoryResult: NSPersistentStoreResult {
+    /// The result type the request asked for, which says what `result` holds.
     public let resultType: NSPersistentHistoryResultType
+    /// `true`, a count, object IDs, changes or transactions, as `resultType` says (`true` or a
+    /// count for a delete request).
     public let result: Any?
 
     init(_ result: Any?, type: NSPersistentHistoryResultType) {

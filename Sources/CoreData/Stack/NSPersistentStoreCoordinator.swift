@@ -10,18 +10,27 @@ import Synchronization
 public typealias NSPersistentStoreCoordinator = PersistentStoreCoordinator
 
 // The store types, under Core Data's names and with its strings.
+/// A SQLite file in Core Data's layout, whose rows are read and written as needed (`"SQLite"`).
 public let NSSQLiteStoreType = StoreType.sqlite.rawValue
+/// A store in memory only, gone when the process ends (`"InMemory"`).
 public let NSInMemoryStoreType = StoreType.inMemory.rawValue
+/// A binary property list file, read and written whole (`"Binary"`).
 public let NSBinaryStoreType = StoreType.binary.rawValue
 /// Core Data has an XML store on macOS only; here it is on Linux too.
 public let NSXMLStoreType = StoreType.xml.rawValue
 
 // The options of `addPersistentStore(ofType:configurationName:at:options:)` that mean
 // something here; others are accepted and ignored, as Core Data ignores keys it does not know.
+/// Migrates a store written with an earlier version of the model when it is added.
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
+/// Infers the mapping for an automatic migration where it can.
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+/// Opens the store read-only; saves to it fail.
 public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
+/// Records every transaction in the store's persistent history (each save, batch request and other
+/// program's write), for history requests and for other processes to merge.
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
+/// Opens a store written with another model version without checking its version hashes.
 public let NSIgnorePersistentStoreVersioningOption = "NSIgnorePersistentStoreVersioningOption"
 /// Accepted for code that sets it; saves through other coordinators are seen here anyway.
 public let NSPersistentStoreRemoteChangeNotificationPostOptionKey = "NSPersistentStoreRemoteChangeNotificationOptionKey"
@@ -31,9 +40,14 @@ public let NSSQLitePragmasOption = "NSSQLitePragmasOption"
 public let NSPersistentStoreFileProtectionKey = "NSPersistentStoreFileProtectionKey"
 
 // Keys of a store's metadata dictionary.
+/// The type of store that wrote the metadata (`NSSQLiteStoreType`, …).
 public let NSStoreTypeKey = "NSStoreType"
+/// The store's UUID, its `identifier`, which permanent object IDs and their URIs carry.
 public let NSStoreUUIDKey = "NSStoreUUID"
+/// The entity version hashes of the model the store was last saved with, by entity name
+/// (`[String: Data]`).
 public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
+/// The version identifiers of the model the store was saved with (`[String]`).
 public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
 
 extension PersistentStoreCoordinator {
@@ -59,6 +73,8 @@ extension PersistentStoreCoordinator {
     /// - Parameters:
     ///   - storeType: `NSSQLiteStoreType`, `NSInMemoryStoreType`, `NSBinaryStoreType`,
     ///     `NSXMLStoreType`, or a type registered with the engine.
+    ///   - configuration: the model configuration whose entities the store holds; `nil` for all.
+    ///   - storeURL: the store's file; `nil` keeps an in-memory or SQLite store in memory.
     ///   - options: the keys above; `true`/`false` as `Bool` or `NSNumber`.
     /// - Throws: the store's error (a file that is no store of this model, a store written
     ///   with a version that cannot be migrated, …).
@@ -116,15 +132,22 @@ public final class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// `NSSQLiteStoreType`, `NSInMemoryStoreType`, …
     public var type: String { engineStore.type.rawValue }
+    /// Where the store is: its file, or a server store's URL; nil for a store in memory.
     public var url: URL? { engineStore.url }
     /// The store's UUID, as its metadata holds it.
     public var identifier: String! { engineStore.identifier }
     /// The configuration whose entities the store holds ("PF_DEFAULT_CONFIGURATION_NAME" for all, as in Core Data).
     public var configurationName: String { engineStore.configurationName ?? "PF_DEFAULT_CONFIGURATION_NAME" }
+    /// Whether the store was opened read-only (`NSReadOnlyPersistentStoreOption`); saves to
+    /// it fail.
     public var isReadOnly: Bool { engineStore.isReadOnly }
+    /// The store's metadata as Core Data gives it: `NSStoreType`, `NSStoreUUID`, the model's
+    /// version hashes and identifiers, and the application's own keys.
     public var metadata: [String: Any]! { CoreDataStores.dictionary(engineStore.metadata) }
 
+    /// Whether the other stands for the same store.
     public override func isEqual(_ object: Any?) -> Bool { (object as? NSPersistentStore)?.engineStore === engineStore }
+    /// A hash of the store, the same for every `NSPersistentStore` standing for it.
     public override var hash: Int { ObjectIdentifier(engineStore).hashValue }
 }
 

@@ -14,22 +14,30 @@ import ObjectGraph
 ///
 /// Mutable, as Core Data's is: set it up before `loadPersistentStores`.
 open class NSPersistentStoreDescription: NSObject {
+    /// Where the store is: its file, whose folder `loadPersistentStores` creates if missing (except
+    /// for a store in memory).
     open var url: URL?
     /// `NSSQLiteStoreType` (the default), `NSInMemoryStoreType`, `NSBinaryStoreType`, `NSXMLStoreType`.
     open var type = NSSQLiteStoreType
     /// The model configuration whose entities the store holds; nil for all.
     open var configuration: String?
+    /// Whether the store opens read-only, so that saves to it fail
+    /// (`NSReadOnlyPersistentStoreOption`).
     open var isReadOnly = false
     /// Kept for code that sets it: a store waits for another writer as its engine decides.
     open var timeout: TimeInterval = 240
     /// Kept for code that sets it: stores are added one after the other, before
     /// `loadPersistentStores` returns, and the handler is called for each.
     open var shouldAddStoreAsynchronously = false
+    /// Whether a store written with an earlier version of the model is migrated when it loads
+    /// (the default).
     open var shouldMigrateStoreAutomatically = true
+    /// Whether that migration infers its mapping where it can (the default).
     open var shouldInferMappingModelAutomatically = true
     /// The options `addPersistentStore(ofType:configurationName:at:options:)` takes.
     open private(set) var options: [String: NSObject] = [:]
 
+    /// A description of a SQLite store with no URL yet.
     public override init() { super.init() }
 
     /// A description of a SQLite store at a URL.
@@ -45,6 +53,7 @@ open class NSPersistentStoreDescription: NSObject {
     /// uses its own (write-ahead log).
     open private(set) var sqlitePragmas: [String: NSObject] = [:]
 
+    /// Records a SQLite setting in `sqlitePragmas`, where it has no effect; nil removes it.
     open func setValue(_ value: NSObject?, forPragmaNamed name: String) { sqlitePragmas[name] = value }
 
     /// The options for the coordinator, with this description's switches.
@@ -56,6 +65,7 @@ open class NSPersistentStoreDescription: NSObject {
         return all
     }
 
+    /// The store's type and file path in one line.
     open override var description: String {
         "<NSPersistentStoreDescription> (type: \(type), url: \(url?.path ?? "nil"))"
     }

@@ -22,8 +22,12 @@ import Predicates
 /// MigrationPolicies.register(DoNotAlertPolicy.self, as: "DoNotAlert")
 /// ```
 open class EntityMigrationPolicy {
+    /// Makes a policy; the manager makes one for each entity mapping, before the migration begins.
     public required init() {}
 
+    /// Called for every entity mapping before any instance is created; does nothing by default.
+    ///
+    /// An error it throws ends the migration, nothing saved, as from any stage.
     open func beginEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {}
 
     /// Inserts the destination instance for one source instance, sets its attributes from
@@ -46,6 +50,8 @@ open class EntityMigrationPolicy {
         manager.associate(source: source, destination: destination, mapping: mapping)
     }
 
+    /// Called once every source instance of this mapping has its destination instances, before
+    /// any relationship is set; does nothing by default.
     open func endInstanceCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {}
 
     /// Sets the destination instance's relationships from the mapping's expressions,
@@ -73,10 +79,16 @@ open class EntityMigrationPolicy {
         }
     }
 
+    /// Called once every destination instance of this mapping has its relationships set; does
+    /// nothing by default.
     open func endRelationshipCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {}
 
+    /// Called after every mapping's relationships are set, before the destination objects are
+    /// validated and saved: a place to check the result and throw; does nothing by default.
     open func performCustomValidation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {}
 
+    /// Called last for every entity mapping, after the destination objects pass validation and
+    /// before they are saved; does nothing by default.
     open func endEntityMapping(_ mapping: EntityMapping, manager: MigrationManager) throws {}
 }
 

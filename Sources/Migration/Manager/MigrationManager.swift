@@ -16,8 +16,11 @@ import Predicates
 /// let report = try manager.migrateStore(at: old, type: .xml, to: new, type: .xml)
 /// ```
 public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
+    /// The model version the source store was written with.
     public let sourceModel: ManagedObjectModel
+    /// The model version the new store is written with.
     public let destinationModel: ManagedObjectModel
+    /// The mapping that says how source instances become destination instances.
     public let mapping: MappingModel
     /// Called as the migration goes, with the fraction done (0...1) and a line saying what.
     /// An error it throws (the user gave up) ends the migration with that error, the
@@ -36,6 +39,8 @@ public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
     private var anyForward: [ObjectIdentifier: [ManagedObject]] = [:]
     private var destinationsByMapping: [String: [ManagedObject]] = [:]
 
+    /// A manager from the `source` model to the `destination` model by `mapping`; nothing is read
+    /// until `migrateStore`.
     public init(source: ManagedObjectModel, destination: ManagedObjectModel, mapping: MappingModel) {
         self.sourceModel = source
         self.destinationModel = destination
@@ -173,9 +178,13 @@ public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
 
     // MARK: KeyValueObject, ExpressionFunctionTarget
 
+    /// The manager itself: two managers are equal only when they are the same one.
     public var identity: AnyHashable { AnyHashable(ObjectIdentifier(self)) }
+    /// `MigrationManager`, as key-value errors name the type.
     public var keyValueTypeName: String { "MigrationManager" }
 
+    /// What an expression reads from `$manager`: `currentEntityMapping` gives the name of the
+    /// entity mapping being processed; any other key throws `KeyValueError.unknownKey`.
     public func value(forKey key: String) throws -> ObjectValue {
         switch key {
         case "currentEntityMapping": return currentEntityMapping.map { .string($0.name) } ?? .null
@@ -183,6 +192,12 @@ public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
         }
     }
 
+    /// Answers `FUNCTION($manager, …)` in a mapping expression for
+    /// `destinationInstancesForEntityMappingNamed:sourceInstances:` and
+    /// `sourceInstancesForEntityMappingNamed:destinationInstances:`: one object for one object,
+    /// a set for a collection.
+    ///
+    /// - Throws: `MigrationError.policyFailed` for any other selector or number of arguments.
     public func performFunction(_ selector: String, arguments: [ObjectValue]) throws -> ObjectValue {
         func objects(_ value: ObjectValue) -> [ManagedObject] {
             (value.collectionElements ?? [value]).compactMap { $0.objectReference as? ManagedObject }
@@ -208,17 +223,25 @@ public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
 
 /// What a migration did.
 public struct MigrationReport: Sendable, Equatable {
+    /// How many objects one entity mapping migrated.
     public struct EntityCount: Sendable, Equatable {
+        /// The entity mapping's name.
         public var mapping: String
+        /// The source entity's name; empty when the mapping names none.
         public var source: String
+        /// The destination entity's name.
         public var destination: String
+        /// How many objects were migrated: the source instances the mapping read or, in place, the
+        /// destination entity's objects counted in the store afterwards.
         public var objects: Int
     }
 
+    /// The objects of each entity mapping that migrates instances, in the mapping's order.
     public var entities: [EntityCount] = []
     /// Whether the store was changed where it lies rather than copied.
     public var inPlace = false
 
+    /// A report of these counts, made in place or by copying.
     public init(entities: [EntityCount] = [], inPlace: Bool = false) {
         self.entities = entities
         self.inPlace = inPlace

@@ -14,15 +14,19 @@ import Predicates
 ///     #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "CategoryToCategory", $source.category)"#))
 /// ```
 public struct MappingModel: Sendable, Equatable {
+    /// The entity mappings, in the order the migration runs them at each stage.
     public var entityMappings: [EntityMapping]
     /// The source and destination model version names, when known (for messages).
     public var sourceVersion: String?
+    /// The name of the model version the mapping leads to, when known: it names the version in
+    /// messages, and with `sourceVersion` says which step of a migration the mapping is for.
     public var destinationVersion: String?
     /// The model the mapping goes with (its file name without extension, `ToDo` for
     /// `ToDo.xcdatamodeld`): a mapping file beside a model that names it is found with it
     /// (`bundled(with:)`).
     public var modelName: String?
 
+    /// A mapping of these entity mappings, between the named versions of the named model.
     public init(entityMappings: [EntityMapping], sourceVersion: String? = nil, destinationVersion: String? = nil,
                 modelName: String? = nil) {
         self.entityMappings = entityMappings
@@ -53,18 +57,28 @@ public struct EntityMapping: Sendable, Equatable {
         case custom
     }
 
+    /// The name the mapping is known by to `$entityMapping` and the manager's look-ups, such as
+    /// `ToDoToToDo`.
     public var name: String
+    /// What the mapping does; an `add` or `remove` mapping migrates no instances.
     public var kind: Kind
+    /// The source entity whose instances are migrated; nil for an `add` mapping.
     public var sourceEntityName: String?
+    /// The destination entity the instances become; nil for a `remove` mapping.
     public var destinationEntityName: String?
     /// Which source instances to migrate; all when `nil`.
     public var sourcePredicate: ObjectPredicate?
+    /// How each destination attribute gets its value; an attribute not listed keeps its default.
     public var attributeMappings: [PropertyMapping]
+    /// How each destination relationship gets its destinations, set once every instance exists.
     public var relationshipMappings: [PropertyMapping]
     /// The name a custom `EntityMigrationPolicy` was registered under.
     public var policyName: String?
+    /// Strings the mapping file carries, read and written with it; the migration does not use them.
     public var userInfo: [String: String]
 
+    /// An entity mapping from the `source` entity to the `destination` entity (`source` nil for an
+    /// `add` mapping, `destination` nil for a `remove` one).
     public init(name: String, kind: Kind, source: String?, destination: String?, sourcePredicate: ObjectPredicate? = nil,
                 attributeMappings: [PropertyMapping] = [], relationshipMappings: [PropertyMapping] = [],
                 policyName: String? = nil, userInfo: [String: String] = [:]) {
@@ -87,6 +101,7 @@ public struct PropertyMapping: Sendable, Equatable {
     /// The value; `nil` leaves the destination's default.
     public var valueExpression: ObjectExpression?
 
+    /// A mapping that sets the destination property `name` to `value`; nil leaves its default.
     public init(name: String, value: ObjectExpression?) {
         self.name = name
         self.valueExpression = value

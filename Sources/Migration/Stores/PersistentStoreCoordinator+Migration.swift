@@ -26,8 +26,14 @@ extension PersistentStoreCoordinator {
     /// migration). Without the option a store of another version is refused, untouched.
     ///
     /// - Parameters:
+    ///   - type: the kind of store.
+    ///   - url: where the store lives (a file, or a server's address).
     ///   - versions: the model's versions; the coordinator's model must be one of them.
     ///   - mappings: mappings for what inference cannot do (custom policies included).
+    ///   - options: how the store is opened; `migratesAutomatically` allows the migration and
+    ///     `infersMappingModel` lets it infer mappings.
+    ///   - progress: called as a migration goes, with the fraction done (0...1) and a line
+    ///     saying what.
     /// - Returns: the store, and the migration reports (empty when none was needed).
     @discardableResult
     public func addStore(type: StoreType, at url: URL, versions: ModelVersions, mappings: [MappingModel] = [],

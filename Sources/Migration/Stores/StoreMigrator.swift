@@ -17,8 +17,12 @@ import Predicates
 public struct StoreMigrator {
     /// One step of a plan: from one version to the next.
     public struct Step: Equatable {
+        /// The name of the version the step starts from.
         public var from: String
+        /// The name of the version the step migrates to: the next one, or the current one for a
+        /// mapping given for the whole way.
         public var to: String
+        /// The mapping the step follows: the given one completed by inference, or an inferred one.
         public var mapping: MappingModel
         /// Whether the mapping was inferred rather than given.
         public var inferred: Bool
@@ -26,6 +30,7 @@ public struct StoreMigrator {
         public var changes: [String]
     }
 
+    /// The model's versions, and the current one that stores are brought up to.
     public let versions: ModelVersions
     /// Mappings to use instead of inference, each for the versions it names (or, without
     /// names, for the step into the current version).
@@ -41,6 +46,7 @@ public struct StoreMigrator {
     /// mapping is completed by inference either way: it need only say what differs.
     public var infersMappings = true
 
+    /// A migrator to the current version of `versions`, with mappings to use instead of inference.
     public init(versions: ModelVersions, mappings: [MappingModel] = []) {
         self.versions = versions
         self.mappings = mappings

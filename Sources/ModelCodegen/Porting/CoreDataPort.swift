@@ -18,7 +18,7 @@
 /// | `catch let error as NSError {` | `catch {` and `let error = error as NSError` |
 ///
 /// What the port finds but cannot change by rule (a key path through an optional, a selector
-/// without its argument labels, a block predicate) is a ``Note`` at its line: a person
+/// without its argument labels, a block predicate) is a `Note` at its line: a person
 /// decides. Porting ported source finds nothing more to do.
 ///
 /// ```swift
@@ -31,6 +31,7 @@ public struct CoreDataPort: Sendable {
     public struct Edit: Equatable, Sendable {
         /// Where the change starts, 1-based.
         public var line: Int
+        /// The column where the change starts, in characters, 1-based.
         public var column: Int
         /// What changes, in words: `@NSManaged becomes @Managed`.
         public var summary: String
@@ -42,8 +43,11 @@ public struct CoreDataPort: Sendable {
 
     /// Something a port has to change that no rule can: a person decides.
     public struct Note: Equatable, Sendable {
+        /// The line of what was found, 1-based.
         public var line: Int
+        /// The column of what was found, in characters, 1-based.
         public var column: Int
+        /// What was found and what a person has to do about it.
         public var message: String
     }
 

@@ -4,7 +4,9 @@ import Foundation
 public struct PortedSource: Sendable {
     /// The file's path under the folder given (or its name, when a file was given).
     public let path: String
+    /// The file itself, which `write()` replaces.
     public let url: URL
+    /// The file's port: its edits, notes and ported text.
     public let port: CoreDataPort
 
     /// The port of every `.swift` file under `url` (or of `url`, a Swift file), in path order.
@@ -54,8 +56,11 @@ public struct PortedSource: Sendable {
 
 /// A file or folder a port cannot read or write, named with the reason.
 public struct PortError: Error, Equatable, CustomStringConvertible {
+    /// The file or folder, as its path.
     public var path: String
+    /// What is wrong with it, in words: "cannot be read".
     public var reason: String
 
+    /// The failure as `PATH: REASON`.
     public var description: String { "\(path): \(reason)" }
 }

@@ -16,14 +16,20 @@ public final class PersistentContainer {
     /// an earlier model version is migrated when it is loaded, its mapping inferred where no
     /// mapping is given: both switches are on unless turned off.
     public struct StoreDescription: Sendable {
+        /// The kind of store to open: XML, binary, in-memory, or a registered type such as SQLite.
         public var type: StoreType
+        /// Where the store lives: a file, or a server's URL; `nil` for an in-memory store.
         public var url: URL?
+        /// The model configuration whose entities the store holds; `nil` for every entity.
         public var configuration: String?
+        /// The options the store is opened with; `defaultOptions` unless given.
         public var options: StoreOptions
 
         /// The options a store description starts with: migrate, inferring mappings.
         public static let defaultOptions = StoreOptions(migratesAutomatically: true, infersMappingModel: true)
 
+        /// A store of a type at a URL, holding a configuration's entities (all by default),
+        /// migrated when loaded unless `options` say otherwise.
         public init(type: StoreType, url: URL?, configuration: String? = nil, options: StoreOptions = defaultOptions) {
             self.type = type
             self.url = url
@@ -45,8 +51,11 @@ public final class PersistentContainer {
         }
     }
 
+    /// The container's name, which names its default store file (`<name>.xml`).
     public let name: String
+    /// The model the container's stores and contexts use: its coordinator's.
     public let model: ManagedObjectModel
+    /// The coordinator that holds the loaded stores and that every context of the container uses.
     public let coordinator: PersistentStoreCoordinator
     /// The stores `loadPersistentStores` opens; by default one XML store named after the
     /// container in `defaultDirectory`.

@@ -12,8 +12,11 @@ public enum ContextNotification {
 
 /// The objects one event changed.
 public struct ObjectChanges {
+    /// Objects inserted into the context in the event.
     public var inserted: [ManagedObject]
+    /// Objects whose values changed in the event.
     public var updated: [ManagedObject]
+    /// Objects deleted from the context in the event.
     public var deleted: [ManagedObject]
     /// Objects whose values were reloaded (refresh, merge).
     public var refreshed: [ManagedObject]
@@ -30,8 +33,11 @@ public struct ObjectChanges {
 /// What a save wrote, as object IDs so that another context, on another thread, can
 /// merge it.
 public struct ContextDidSave: Sendable {
+    /// The IDs of the objects the save inserted.
     public var inserted: [ManagedObjectID]
+    /// The IDs of the objects whose changes the save wrote.
     public var updated: [ManagedObjectID]
+    /// The IDs of the objects the save deleted.
     public var deleted: [ManagedObjectID]
     /// The context that saved, so that it does not merge its own save.
     var savedBy: Int?
@@ -42,12 +48,14 @@ public struct ContextDidSave: Sendable {
     /// identifier: a context that merges this notice skips them when it merges history.
     var transactions: [String: Int64] = [:]
 
+    /// A save notice from the IDs of the objects inserted, updated and deleted.
     public init(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
     }
 
+    /// Whether the save wrote no object.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }
 
@@ -61,6 +69,8 @@ public final class ContextObservation {
         self.id = id
     }
 
+    /// Stops the notifications: the handler is not called again. Does nothing once the context is
+    /// gone.
     public func cancel() { link.context?.observers[id] = nil }
 }
 

@@ -16,9 +16,12 @@ import OrderedCollections
 public struct DeletePreview {
     /// How many objects of one entity.
     public struct Count: Equatable, Sendable {
+        /// The entity's name.
         public var entity: String
+        /// How many of its objects.
         public var count: Int
 
+        /// A count of an entity's objects.
         public init(entity: String, count: Int) {
             self.entity = entity
             self.count = count
@@ -28,10 +31,16 @@ public struct DeletePreview {
     /// A relationship that objects staying behind would lose members of (or a to-one that
     /// becomes nil): `entity.relationship` on `count` objects.
     public struct Clearing: Equatable, Sendable {
+        /// The entity of the objects that stay.
         public var entity: String
+        /// The staying objects' relationship that holds deleted objects: the inverse of a deleted
+        /// object's relationship.
         public var relationship: String
+        /// How many distinct staying objects the relationship is cleared on (or, for `dangling`,
+        /// left pointing at deleted objects).
         public var count: Int
 
+        /// A relationship of an entity's staying objects, affected on `count` of them.
         public init(entity: String, relationship: String, count: Int) {
             self.entity = entity
             self.relationship = relationship
@@ -42,8 +51,11 @@ public struct DeletePreview {
     /// A Deny rule that refuses: `object` may not be deleted while `relationship` holds
     /// `remaining` objects that stay.
     public struct Refusal {
+        /// The object to be deleted whose Deny rule refuses.
         public var object: ManagedObject
+        /// Its relationship with the Deny rule.
         public var relationship: String
+        /// How many objects in the relationship stay, and so block the delete.
         public var remaining: Int
         /// The first of the objects that stay.
         public var first: ManagedObject

@@ -60,6 +60,8 @@ extension ManagedObjectContext {
 
     /// Reloads an object from its store.
     ///
+    /// - Parameter object: an object of this context that has been saved (an inserted
+    ///   object, or one of another context, is left as it is).
     /// - Parameter mergeChanges: `false` discards the object's unsaved changes (it becomes
     ///   a fault); `true` reloads the stored values and then applies its unsaved changes again.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {

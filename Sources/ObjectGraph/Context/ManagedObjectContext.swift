@@ -124,6 +124,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How objects and observations reach the context; cleared as the context goes away.
     let link = ContextLink()
 
+    /// A context over the coordinator's stores, on the queue `concurrencyType` names (by default,
+    /// the thread that makes it).
     public convenience init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .confined) {
         self.init(coordinator: coordinator, parent: nil, concurrencyType: concurrencyType)
     }
@@ -221,5 +223,6 @@ extension ManagedObjectContext: Hashable {
     /// Contexts are equal when they are the same context.
     public static func == (lhs: ManagedObjectContext, rhs: ManagedObjectContext) -> Bool { lhs === rhs }
 
+    /// Hashes the context by its identity, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -38,6 +38,7 @@ public final class UndoStack {
     private var explicitDepth = 0
     private var disabledCount = 0
 
+    /// An empty stack that groups changes by event and keeps every group.
     public init() {}
 
     /// Whether there is something to undo.

@@ -13,9 +13,20 @@ import Predicates
 /// try context.revert(changes[0])      // one change taken back, the rest still to save
 /// ```
 public struct UnsavedChange {
-    public enum Kind: Sendable, Hashable { case inserted, updated, deleted }
+    /// What the change does: `inserted` a new object, `updated` one key of a saved object, or
+    /// `deleted` a saved object.
+    public enum Kind: Sendable, Hashable {
+        /// A new object, inserted since the last save.
+        case inserted
+        /// One key of a saved object, changed since the last save.
+        case updated
+        /// A saved object, deleted since the last save.
+        case deleted
+    }
 
+    /// Whether an object is inserted, updated (one key of it) or deleted.
     public let kind: Kind
+    /// The object the change is to.
     public let object: ManagedObject
     /// The changed key of an update; nil for an inserted or deleted object.
     public let key: String?

@@ -3,6 +3,7 @@ import Synchronization
 
 /// That a store has new commits, by this process or another: what remote-change observers hear.
 public struct RemoteChangeNotice: Sendable, Hashable {
+    /// The identifier (UUID) of the store that has new commits.
     public var storeIdentifier: String
     /// The store's history token after the commits (its last transaction).
     public var token: HistoryToken

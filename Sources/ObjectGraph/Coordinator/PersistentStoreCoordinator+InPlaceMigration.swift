@@ -52,10 +52,14 @@ extension PersistentStoreCoordinator {
 /// One step of a migration done in place: the versions it goes between and what it renames
 /// (per entity, new property name → old name).
 public struct InPlaceMigrationStep: Sendable {
+    /// The model version the store is at before the step.
     public var source: ManagedObjectModel
+    /// The model version the step brings the store to.
     public var destination: ManagedObjectModel
+    /// The properties the step renames: per entity name, each new property name to its old one.
     public var renames: [String: [String: String]]
 
+    /// A step from one model version to another, with what it renames.
     public init(source: ManagedObjectModel, destination: ManagedObjectModel, renames: [String: [String: String]]) {
         self.source = source
         self.destination = destination

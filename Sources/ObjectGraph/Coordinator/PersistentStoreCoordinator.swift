@@ -22,6 +22,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// cannot migrate (the store left as it was).
     public typealias AutomaticMigration = @Sendable (_ url: URL, _ type: StoreType, _ options: StoreOptions) throws -> Void
 
+    /// The model the coordinator's stores hold objects of and its contexts make objects from.
     public let model: ManagedObjectModel
     /// How this coordinator migrates stores of earlier model versions; nil when it knows
     /// only the current version. `PersistentStoreCoordinator(versions:mappings:)`, in the
@@ -53,6 +54,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     nonisolated(unsafe) private static var factories: [StoreType: StoreFactory] = [:]
     private static let factoryLock = NSLock()
 
+    /// A coordinator with no stores for a model; without `automaticMigration` it knows only this
+    /// version, and refuses stores written with another.
     public init(model: ManagedObjectModel, automaticMigration: AutomaticMigration? = nil) {
         self.model = model
         self.automaticMigration = automaticMigration
@@ -88,12 +91,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Opens (or creates) a store and adds it.
     ///
-    /// - Parameters:
-    ///   - configuration: the configuration whose entities the store holds; `nil` for all.
     /// A store written with an earlier model version is first migrated when
     /// `options.migratesAutomatically` is set and the coordinator has an
     /// `automaticMigration`; otherwise it is refused, untouched.
     ///
+    /// - Parameters:
+    ///   - type: the kind of store: a built-in type, or one made known with
+    ///     `registerStoreType(_:factory:)`.
+    ///   - configuration: the configuration whose entities the store holds; `nil` for all.
+    ///   - url: where the store lives (a file, or a server's address); `nil` keeps an
+    ///     in-memory or SQLite store in memory (XML and binary stores need a file).
+    ///   - options: how the store is opened (read-only, automatic migration, …).
+    /// - Returns: the store, open and added.
     /// - Throws: the store's error when its file cannot be read or belongs to another model
     ///   version; the migration's error when it cannot be brought up to this one.
     @discardableResult

@@ -9,21 +9,39 @@ import Predicates
 public struct ValidationFailure: CustomStringConvertible, @unchecked Sendable {
     /// Core Data's error codes for the kinds of failure.
     public enum Code: Int, Sendable {
+        /// Any other failure: a subclass's own check refused a value, or validating an object threw
+        /// an error that is not a `ValidationError`.
         case generic = 1550
+        /// Another object already has the values of a uniqueness constraint; `key` lists the
+        /// constraint's keys.
         case uniquenessConstraint = 1551
+        /// A required attribute is `nil`, or a required relationship is empty.
         case missingMandatoryProperty = 1570
+        /// A to-many relationship holds fewer objects than its minimum count.
         case relationshipLacksMinimumCount = 1580
+        /// A to-many relationship holds more objects than its maximum count.
         case relationshipExceedsMaximumCount = 1590
+        /// A deleted object's Deny rule refuses: the relationship still holds objects that stay.
         case relationshipDeniedDelete = 1600
+        /// A number is larger than the attribute's maximum.
         case numberTooLarge = 1610
+        /// A number is smaller than the attribute's minimum.
         case numberTooSmall = 1620
+        /// A date is later than the attribute's maximum.
         case dateTooLate = 1630
+        /// A date is earlier than the attribute's minimum.
         case dateTooSoon = 1640
+        /// A string (in characters) or binary value (in bytes) is longer than the attribute's
+        /// maximum.
         case stringTooLong = 1660
+        /// A string (in characters) or binary value (in bytes) is shorter than the attribute's
+        /// minimum.
         case stringTooShort = 1670
+        /// A string does not match the attribute's regular expression.
         case stringPatternMatching = 1680
     }
 
+    /// The kind of failure, as Core Data numbers it.
     public var code: Code
     /// The object that failed.
     public var object: ManagedObject
@@ -34,6 +52,8 @@ public struct ValidationFailure: CustomStringConvertible, @unchecked Sendable {
     /// What is wrong, in words.
     public var reason: String
 
+    /// A failure of an object, at a key or of the whole object (`key` `nil`), with the value at
+    /// fault and the reason in words.
     public init(code: Code, object: ManagedObject, key: String?, value: ObjectValue, reason: String) {
         self.code = code
         self.object = object
@@ -42,6 +62,7 @@ public struct ValidationFailure: CustomStringConvertible, @unchecked Sendable {
         self.reason = reason
     }
 
+    /// The name of the failed object's entity.
     public var entityName: String { object.entity.name }
 
     /// The object in words: `new Employee` before its first save, `Employee p3` after.
@@ -57,6 +78,8 @@ public struct ValidationFailure: CustomStringConvertible, @unchecked Sendable {
         return "\(key) \(reason)"
     }
 
+    /// The failure as one line: the object, the key and what is wrong, then the value at fault when
+    /// there is a key.
     public var description: String {
         guard key != nil else { return "\(subject): \(message)" }
         return "\(subject): \(message) (value: \(Self.render(value)))"
@@ -85,8 +108,10 @@ public struct ValidationFailure: CustomStringConvertible, @unchecked Sendable {
 
 /// A save refused because objects are invalid: every failure of the save, together.
 public struct ValidationError: Error, CustomStringConvertible {
+    /// Every failure found, in the order the objects were checked.
     public var failures: [ValidationFailure]
 
+    /// An error carrying the failures of one save or check.
     public init(failures: [ValidationFailure]) { self.failures = failures }
 
     /// The failures without their objects, for an error shown at the field: one per line.
@@ -94,6 +119,8 @@ public struct ValidationError: Error, CustomStringConvertible {
         failures.map(\.message).joined(separator: "\n")
     }
 
+    /// The error in words: `validation failed:` and the failure, or the number of problems and one
+    /// failure a line.
     public var description: String {
         if failures.count == 1 { return "validation failed: \(failures[0])" }
         return "validation failed (\(failures.count) problems):\n" + failures.map { "  \($0)" }.joined(separator: "\n")

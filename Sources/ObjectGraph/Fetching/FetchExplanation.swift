@@ -14,11 +14,13 @@ import Predicates
 public struct FetchExplanation: Sendable {
     /// The statement the store runs, and the values bound to its parameters, in order.
     public var statement: String
+    /// The values bound to the statement's parameters, in order, as text.
     public var arguments: [String]
     /// The engine's plan, a step a line, nested steps indented.
     public var plan: [String]
     /// Running the statement and reading every row it returns.
     public var seconds: Double
+    /// How many rows the statement returned.
     public var rows: Int
     /// Whether the plan reads every row of the entity's table to find the matches.
     public var readsWholeTable: Bool
@@ -30,6 +32,8 @@ public struct FetchExplanation: Sendable {
     /// it already or no index would.
     public var advice: String?
 
+    /// An explanation from what a store found running the fetch; `advice` is `nil` when no index is
+    /// suggested.
     public init(statement: String, arguments: [String], plan: [String], seconds: Double, rows: Int,
                 readsWholeTable: Bool, sorts: Bool, indexes: [String], advice: String? = nil) {
         self.statement = statement

@@ -25,8 +25,11 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// What a fetch returns.
     public typealias ResultType = FetchResultType
 
+    /// The name of the entity whose objects are fetched.
     public var entityName: String
+    /// Which objects match; `nil` for every object of the entity.
     public var predicate: ObjectPredicate?
+    /// The order of the results, first descriptor first; empty for no particular order.
     public var sortDescriptors: [ObjectSortDescriptor]
     /// The most objects to return; 0 for no limit.
     public var fetchLimit: Int
@@ -34,6 +37,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var fetchOffset: Int
     /// How many objects to load at a time; 0 loads all at once.
     public var fetchBatchSize: Int
+    /// What the fetch returns: objects (the default), object IDs, dictionaries or a count.
     public var resultType: ResultType
     /// Whether instances of sub-entities match too (the default).
     public var includesSubentities: Bool
@@ -76,6 +80,8 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
 }
 
 extension FetchRequest where Result == ManagedObject {
+    /// A request for an entity's objects by name; by default every object, unsorted, as faults,
+    /// with sub-entities and unsaved changes.
     public init(
         entityName: String,
         predicate: ObjectPredicate? = nil,
@@ -113,7 +119,7 @@ extension FetchRequest where Result == ManagedObject {
     /// A request from one of the model's templates, with its `$VARIABLES` filled in.
     ///
     /// - Throws: a predicate error when the template's predicate does not parse or a
-    ///   variable is missing; `ObjectGraphError.unknownEntity` for an unknown template.
+    ///   variable is missing; `ObjectGraphError.noFetchRequestTemplate` for an unknown template.
     public static func fromTemplate(named name: String, in model: ManagedObjectModel,
                                     variables: [String: ObjectValue] = [:]) throws -> FetchRequest<ManagedObject> {
         guard let template = model.fetchRequestTemplate(named: name) else {
@@ -179,10 +185,14 @@ public enum FetchProperty: Sendable, Hashable {
 ///     expression: try ObjectExpression(format: "min:(dueDate)"), resultType: .date)
 /// ```
 public struct ExpressionDescription: Sendable, Hashable {
+    /// The key the computed value has in result dictionaries.
     public var name: String
+    /// The expression that computes the value, such as `min:(dueDate)`.
     public var expression: ObjectExpression
+    /// The attribute type the computed value is given.
     public var resultType: AttributeType
 
+    /// A computed column from its name, its expression and the type of its result.
     public init(name: String, expression: ObjectExpression, resultType: AttributeType) {
         self.name = name
         self.expression = expression

@@ -12,13 +12,18 @@ public enum ValueBucketing: Sendable, Equatable, CustomStringConvertible {
     /// Dates by calendar periods of the current time zone.
     case period(DatePeriod)
 
+    /// A calendar period dates are counted by, in the current time zone: a `year`, `month`, `week`
+    /// (starting as the locale has it), `day` or `hour`; the raw value is its written form.
     public enum DatePeriod: String, Sendable, CaseIterable {
+        /// The periods, longest first: each case counts the dates of one calendar year, month,
+        /// week, day or hour.
         case year, month, week, day, hour
     }
 
     /// The most ranges a count makes; a narrower bucketing is refused.
     public static let maximumBuckets = 1_000
 
+    /// The bucketing in words: `ranges of 10`, `by month`.
     public var description: String {
         switch self {
         case .width(let w): "ranges of \(Self.number(w))"
@@ -83,6 +88,7 @@ public enum ValueBucketing: Sendable, Equatable, CustomStringConvertible {
 
     /// Why values cannot be put into these ranges.
     public struct Refusal: Error, CustomStringConvertible {
+        /// Why the values cannot be put into the ranges, in words.
         public let description: String
         init(_ description: String) { self.description = description }
     }

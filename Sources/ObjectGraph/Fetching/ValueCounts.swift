@@ -11,13 +11,16 @@ import Predicates
 /// counts.entries[0]   // ("Home", 412)
 /// ```
 public struct ValueCounts: Sendable {
+    /// One listed value, or range of values, and how many objects have it.
     public struct Entry: Sendable, Equatable {
         /// The value; for a range, its lower bound.
         public var value: ObjectValue
+        /// How many of the counted objects have the value, or a value in the range.
         public var count: Int
         /// Where the value's range ends (not in it), when values are counted by ranges.
         public var upperBound: ObjectValue?
 
+        /// An entry for a value, or for a range when `upperBound` is given.
         public init(value: ObjectValue, count: Int, upperBound: ObjectValue? = nil) {
             self.value = value
             self.count = count
@@ -28,6 +31,7 @@ public struct ValueCounts: Sendable {
     /// The most values listed; the rest are counted together.
     public static let defaultLimit = 1_000
 
+    /// The key path whose values are counted.
     public let keyPath: String
     /// The ranges the values were counted by, or nil for each value apart.
     public let bucketing: ValueBucketing?
@@ -44,7 +48,12 @@ public struct ValueCounts: Sendable {
     /// Counts in the store, with the context's saved objects (its unsaved changes are not
     /// counted: a dictionary fetch reads what the store holds).
     ///
+    /// - Parameter keyPath: the attribute, or attribute through to-one relationships, whose
+    ///   values are counted.
+    /// - Parameter entityName: the entity whose objects are counted.
+    /// - Parameter predicate: which of the entity's objects are counted; `nil` for all of them.
     /// - Parameter limit: the most values listed, or nil for all of them.
+    /// - Parameter context: the context whose store counts the objects.
     public init(keyPath: String, entityName: String, predicate: ObjectPredicate?, limit: Int? = defaultLimit,
                 in context: ManagedObjectContext) throws {
         self.keyPath = keyPath
@@ -69,7 +78,13 @@ public struct ValueCounts: Sendable {
     /// Counts by ranges of values, in order from the least, every range between the least
     /// and the greatest value listed (empty ones with 0), objects without a value last.
     ///
+    /// - Parameter keyPath: the attribute, or attribute through to-one relationships, whose
+    ///   values are counted.
+    /// - Parameter entityName: the entity whose objects are counted.
+    /// - Parameter predicate: which of the entity's objects are counted; `nil` for all of them.
+    /// - Parameter bucketing: the ranges the values are counted by.
     /// - Parameter type: the attribute type the key path ends in.
+    /// - Parameter context: the context whose store counts the objects.
     /// - Throws: `ValueBucketing.Refusal` for values of another kind or too many ranges.
     public init(keyPath: String, entityName: String, predicate: ObjectPredicate?, bucketing: ValueBucketing,
                 type: AttributeType, in context: ManagedObjectContext) throws {
@@ -133,13 +148,26 @@ public struct ValueCounts: Sendable {
 /// stats.minimum, stats.maximum, stats.mean
 /// ```
 public struct ValueStatistics: Sendable {
+    /// How many objects match the predicate (counted with the context's unsaved changes).
     public var count: Int
+    /// How many of them have no value at the key path.
     public var nilCount: Int
+    /// The least value (the earliest date); `.null` when no object has one.
     public var minimum: ObjectValue
+    /// The greatest value (the latest date); `.null` when no object has one.
     public var maximum: ObjectValue
     /// The mean, for numbers; nil otherwise.
     public var mean: ObjectValue?
 
+    /// Computes the statistics of the objects the predicate matches (all when `nil`): the counts
+    /// with the context's unsaved changes, the values as the store holds them.
+    ///
+    /// - Parameter keyPath: the attribute, or attribute through to-one relationships, whose
+    ///   statistics are computed.
+    /// - Parameter type: the attribute type the key path ends in.
+    /// - Parameter entityName: the entity whose objects are looked at.
+    /// - Parameter predicate: which of the entity's objects are looked at; `nil` for all of them.
+    /// - Parameter context: the context the objects are counted in; its store computes the values.
     public init(keyPath: String, type: AttributeType, entityName: String, predicate: ObjectPredicate?,
                 in context: ManagedObjectContext) throws {
         var properties = Self.rangeProperties(keyPath, type: type)

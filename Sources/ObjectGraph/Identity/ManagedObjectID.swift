@@ -24,10 +24,12 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible,
     public let entityName: String
     /// The identifier (UUID) of the store the object lives in; `nil` while temporary.
     public let storeIdentifier: String?
+    /// The object's key: temporary until its first save, then the store's primary key.
     public let reference: Reference
     /// Computed once: IDs are hashed at every registry lookup.
     private let hashCode: Int
 
+    /// An ID from its entity, its store (`nil` for a temporary ID) and its key there.
     public init(entityName: String, storeIdentifier: String?, reference: Reference) {
         self.entityName = entityName
         self.storeIdentifier = storeIdentifier
@@ -89,11 +91,13 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible,
         }
     }
 
+    /// Whether two IDs name the same object: the same entity, store and key.
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
         lhs === rhs || (lhs.hashCode == rhs.hashCode && lhs.reference == rhs.reference
             && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier)
     }
 
+    /// Hashes the ID by the code computed when it was made, from its key and entity name.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(hashCode)
     }
@@ -113,13 +117,20 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible,
         return Int(truncatingIfNeeded: x)
     }
 
+    /// The ID's URI as text: `x-coredata://<store UUID>/ToDo/p12`.
     public var description: String { uriRepresentation.absoluteString }
 
     // MARK: KeyValueObject
 
+    /// The ID itself: what predicates compare, so that an object equals its own ID.
     public var identity: AnyHashable { AnyHashable(self) }
+    /// The name key-value errors give the ID's type: `ManagedObjectID(ToDo)`.
     public var keyValueTypeName: String { "ManagedObjectID(\(entityName))" }
 
+    /// The ID's value for a key, as predicates read it: `entityName`, or `uriRepresentation` (also
+    /// `URIRepresentation`).
+    ///
+    /// - Throws: `KeyValueError.unknownKey` for any other key.
     public func value(forKey key: String) throws -> ObjectValue {
         switch key {
         case "entityName": return .string(entityName)

@@ -10,11 +10,18 @@ import Predicates
 /// them in memory, hands out primary keys, checks row versions, and writes atomically
 /// (temporary file, fsync, rename), so a failed save leaves the old file in place.
 open class AtomicStore: PersistentStore {
+    /// The store's type, which the subclass gives: in-memory, XML or binary.
     public let type: StoreType
+    /// The store's file; `nil` for an in-memory store.
     public let url: URL?
+    /// The configuration whose entities the store holds; `nil` for all.
     public let configurationName: String?
+    /// The model the store's rows are objects of, and whose version hashes its file records.
     public let model: ManagedObjectModel
+    /// The store's metadata: its type, UUID and model version hashes, as read from its file or made
+    /// for a new store.
     public private(set) var metadata: StoreMetadata
+    /// Whether the store was opened read-only (`StoreOptions.readOnly`); saves to it fail.
     public let isReadOnly: Bool
 
     var rows: [ManagedObjectID: StoredRow] = [:]
@@ -25,6 +32,7 @@ open class AtomicStore: PersistentStore {
     /// another reads the file again first, so another process's save is merged, not lost.
     private var fileIdentity: StoreFileIdentity?
 
+    /// The store's UUID, from its metadata; permanent object IDs carry it.
     public var identifier: String { metadata.uuid }
 
     /// Opens the store, reading its file when it exists.
@@ -151,8 +159,11 @@ open class AtomicStore: PersistentStore {
 
     // MARK: PersistentStore
 
+    /// The row held for an object, or `nil` when the store does not have it.
     public func row(for objectID: ManagedObjectID) throws -> StoredRow? { rows[objectID] }
 
+    /// The destinations of a to-many relationship, as the object's row holds them; empty for an
+    /// object the store does not have.
     public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
         rows[objectID]?.toMany[relationship.name] ?? []
     }
@@ -168,6 +179,8 @@ open class AtomicStore: PersistentStore {
         }
     }
 
+    /// Runs a fetch over the rows in memory: filters and sorts them, applies the offset and
+    /// limit, and answers with rows, a count or dictionaries.
     public func execute(_ request: StoreRequest) throws -> StoreResult {
         let ids = request.entityNames.flatMap { idsByEntity[$0] ?? [] }
         let query = InMemoryQuery(request: request.fetch)
@@ -195,6 +208,12 @@ open class AtomicStore: PersistentStore {
         }
     }
 
+    /// Checks row versions, applies the changes and writes the whole file atomically; all or
+    /// nothing.
+    ///
+    /// - Throws: `ObjectGraphError.readOnlyStore` for a read-only store, `.storeFileMissing` when
+    ///   the file was removed under the store, `MergeConflictError` for rows changed since they
+    ///   were read (unless `changes.overwritesConflicts`), or the file's write error.
     public func save(_ changes: StoreChanges) throws -> StoreSaveResult {
         guard !isReadOnly else { throw ObjectGraphError.readOnlyStore(url?.path ?? identifier) }
         guard let url else { return try apply(changes) }
@@ -319,16 +338,20 @@ open class AtomicStore: PersistentStore {
         return ids
     }
 
+    /// Does nothing: an atomic store holds no file open between saves.
     public func close() {}
 }
 
 /// Everything an atomic store's file holds.
 public struct AtomicStoreContents: Sendable {
+    /// The store's metadata: its type, UUID, model version hashes and application keys.
     public var metadata: StoreMetadata
+    /// Every row the store holds, of every entity.
     public var rows: [StoredRow]
     /// The next primary key to hand out.
     public var nextPrimaryKey: Int64
 
+    /// The contents of a file: its metadata, its rows and the next primary key to hand out.
     public init(metadata: StoreMetadata, rows: [StoredRow], nextPrimaryKey: Int64) {
         self.metadata = metadata
         self.rows = rows

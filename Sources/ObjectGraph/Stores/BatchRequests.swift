@@ -4,16 +4,21 @@ import Predicates
 
 /// What a batch request returns: how many objects it touched, or which.
 public enum BatchResultType: Sendable, Hashable {
+    /// Only how many objects the request touched.
     case count
+    /// The IDs of the objects it touched, as well as their number.
     case objectIDs
 }
 
 /// The objects a batch request touched.
 public struct BatchResult: Sendable, Hashable {
+    /// How many objects the request inserted, updated or deleted (a delete's cascaded objects
+    /// included).
     public var count: Int
     /// The objects, when the request asked for `.objectIDs`.
     public var objectIDs: [ManagedObjectID]?
 
+    /// A result from a count and, for a request that asked for them, the objects' IDs.
     public init(count: Int, objectIDs: [ManagedObjectID]? = nil) {
         self.count = count
         self.objectIDs = objectIDs
@@ -29,10 +34,14 @@ public struct BatchResult: Sendable, Hashable {
 /// try context.execute(BatchInsertRequest(entityName: "ToDo", objects: rows))
 /// ```
 public struct BatchInsertRequest: Sendable {
+    /// The name of the entity whose objects are inserted.
     public var entityName: String
+    /// One dictionary of attribute values, by attribute name, per object to insert.
     public var objects: [[String: ObjectValue]]
+    /// Whether the result gives the new objects' IDs, or only their number (the default).
     public var resultType: BatchResultType
 
+    /// A request to insert objects of an entity from dictionaries of their attribute values.
     public init(entityName: String, objects: [[String: ObjectValue]], resultType: BatchResultType = .count) {
         self.entityName = entityName
         self.objects = objects
@@ -57,11 +66,17 @@ public struct BatchInsertRequest: Sendable {
 /// New values for the attributes of every object of an entity (and its sub-entities) that
 /// matches a predicate, set in the store in one statement, as `NSBatchUpdateRequest`.
 public struct BatchUpdateRequest: Sendable {
+    /// The name of the entity whose objects (sub-entities' included) are updated.
     public var entityName: String
+    /// Which objects are updated; `nil` for every object of the entity.
     public var predicate: ObjectPredicate?
+    /// The new values, by attribute name; only stored attributes may be set.
     public var propertiesToUpdate: [String: ObjectValue]
+    /// Whether the result gives the updated objects' IDs, or only their number (the default).
     public var resultType: BatchResultType
 
+    /// A request to set attribute values on the objects of an entity that match a predicate (all by
+    /// default).
     public init(entityName: String, predicate: ObjectPredicate? = nil, propertiesToUpdate: [String: ObjectValue],
                 resultType: BatchResultType = .count) {
         self.entityName = entityName
@@ -76,10 +91,14 @@ public struct BatchUpdateRequest: Sendable {
 /// Deny refuses the whole request, Cascade deletes the destinations (with their own rules),
 /// Nullify clears the inverse; No Action leaves the destinations' references as they are.
 public struct BatchDeleteRequest: Sendable {
+    /// The name of the entity whose objects (sub-entities' included) are deleted.
     public var entityName: String
+    /// Which objects are deleted; `nil` for every object of the entity.
     public var predicate: ObjectPredicate?
+    /// Whether the result gives the deleted objects' IDs, or only their number (the default).
     public var resultType: BatchResultType
 
+    /// A request to delete the objects of an entity that match a predicate (all by default).
     public init(entityName: String, predicate: ObjectPredicate? = nil, resultType: BatchResultType = .count) {
         self.entityName = entityName
         self.predicate = predicate
@@ -89,8 +108,11 @@ public struct BatchDeleteRequest: Sendable {
 
 /// One of the batch requests, as a store receives it.
 public enum BatchRequest: Sendable {
+    /// New objects written straight to the store.
     case insert(BatchInsertRequest)
+    /// New attribute values set on the matching objects in the store.
     case update(BatchUpdateRequest)
+    /// The matching objects deleted in the store, by the delete rules.
     case delete(BatchDeleteRequest)
 
     var entityName: String {
@@ -111,6 +133,7 @@ public enum BatchRequestError: Error, Equatable, CustomStringConvertible {
     /// A store that runs no batch requests (only SQLite and PostgreSQL stores do).
     case unsupportedStore(StoreType)
 
+    /// The refusal in words, naming the entity and the key, relationship or store type.
     public var description: String {
         switch self {
         case let .denied(entity, relationship, objects):
@@ -167,6 +190,11 @@ package struct BatchDeletion {
 
 /// A store that runs batch requests in its own language, without contexts.
 public protocol BatchRequestStore: PersistentStore {
+    /// Runs a batch request in one transaction, recording it under `transaction` where the store
+    /// keeps history.
+    ///
+    /// - Throws: `BatchRequestError` when the request is refused (nothing written), or the store's
+    ///   error.
     func execute(_ request: BatchRequest, transaction: TransactionInfo) throws -> BatchResult
 }
 

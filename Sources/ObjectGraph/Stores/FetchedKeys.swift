@@ -28,6 +28,7 @@ public struct FetchedKeys: Sendable {
         self.families = entityNames.map { KeyFamily(entityName: $0, storeIdentifier: storeIdentifier) }
     }
 
+    /// How many rows the fetch found.
     public var count: Int { keys.count }
 
     /// The ID of the row at `index`.
@@ -82,6 +83,13 @@ public struct FetchedKeysCollector {
     @usableFromInline var lastNumber: Int?
     @usableFromInline var lastIndex: UInt16 = 0
 
+    /// A collector for a store's rows, given the name of each concrete entity at its number (empty
+    /// for numbers that name none).
+    ///
+    /// - Parameter storeIdentifier: the identifier of the store the rows come from, for their IDs.
+    /// - Parameter entityNamesByNumber: each concrete entity's name at its number (`Z_ENT`);
+    ///   empty for numbers that name none.
+    /// - Parameter capacity: how many rows to make room for at once, when the count is known.
     public init(storeIdentifier: String, entityNamesByNumber: [String], capacity: Int = 0) {
         self.storeIdentifier = storeIdentifier
         self.namesByNumber = entityNamesByNumber

@@ -20,8 +20,19 @@ public struct HistoryRevert: Sendable {
 
     /// One object set back.
     public struct Step: Sendable {
-        public enum Kind: Sendable { case remove, restore, recreate }
+        /// What a step does to its object: `remove` one the transaction inserted, `restore` the
+        /// values it changed, or `recreate` one it deleted, under its old ID.
+        public enum Kind: Sendable {
+            /// Removes an object the transaction inserted.
+            case remove
+            /// Restores the values the transaction changed.
+            case restore
+            /// Makes again, under its old ID, an object the transaction deleted.
+            case recreate
+        }
+        /// Whether the object is removed, has values restored, or is made again.
         public var kind: Kind
+        /// The object set back.
         public var objectID: ManagedObjectID
         /// For `restore`, each changed property: its value now and the value it gets back;
         /// for `recreate`, the values it gets back (now `.null`). To-many relationships list
@@ -44,12 +55,17 @@ public struct HistoryRevert: Sendable {
 
     /// A later transaction that changed what the revert would set back.
     public struct Conflict: Sendable, CustomStringConvertible {
+        /// The object the later transaction changed.
         public var objectID: ManagedObjectID
         /// The properties both changed; empty when the later one inserted or deleted the object.
         public var keys: [String]
+        /// The later transaction that changed the object.
         public var later: HistoryTransaction
+        /// What the later transaction did to the object: inserted, updated or deleted it.
         public var laterChange: HistoryChangeType
 
+        /// The conflict in words: the object, the later transaction (with its author and context
+        /// name), and what it did.
         public var description: String {
             let who = [later.author, later.contextName].compactMap { $0 }.joined(separator: ", ")
             let what: String
@@ -76,6 +92,7 @@ public enum HistoryRevertError: Error, Sendable, CustomStringConvertible {
     /// An object the revert would make again refers to one that is gone.
     case missingDestination(ManagedObjectID, key: String, destination: ManagedObjectID)
 
+    /// The reason in words, one conflict a line for `conflicts`.
     public var description: String {
         switch self {
         case .noTransaction(let n):

@@ -7,6 +7,7 @@ import ObjectModel
 /// try coordinator.addStore(type: .inMemory)
 /// ```
 public final class InMemoryStore: AtomicStore {
+    /// An empty store in memory for a model's entities, or a configuration's.
     public init(model: ManagedObjectModel, configurationName: String? = nil) throws {
         try super.init(type: .inMemory, model: model, url: nil, configurationName: configurationName, options: StoreOptions())
     }

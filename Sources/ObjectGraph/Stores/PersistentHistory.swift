@@ -14,6 +14,8 @@ public struct HistoryToken: Sendable, Hashable, Codable, CustomStringConvertible
     /// The last transaction number seen, by store UUID.
     public var transactionNumbers: [String: Int64]
 
+    /// A token from the last transaction number seen in each store, by store UUID; empty stands
+    /// before every transaction.
     public init(_ transactionNumbers: [String: Int64] = [:]) { self.transactionNumbers = transactionNumbers }
 
     /// Whether this token has seen everything `other` has.
@@ -52,8 +54,11 @@ public struct HistoryToken: Sendable, Hashable, Codable, CustomStringConvertible
 
 /// What happened to one object in a transaction.
 public enum HistoryChangeType: Int, Sendable, Hashable, Codable {
+    /// The transaction inserted the object.
     case insert = 0
+    /// The transaction changed some of the object's properties.
     case update = 1
+    /// The transaction deleted the object.
     case delete = 2
 }
 
@@ -61,7 +66,9 @@ public enum HistoryChangeType: Int, Sendable, Hashable, Codable {
 public struct HistoryChange: Sendable, Hashable {
     /// The change's number in the store's history.
     public var changeID: Int64
+    /// Whether the object was inserted, updated or deleted.
     public var changeType: HistoryChangeType
+    /// The object the change is to.
     public var changedObjectID: ManagedObjectID
     /// For an update, the properties that changed (a to-many relationship changes when a
     /// member joins or leaves it); `nil` for inserts and deletes.
@@ -84,6 +91,8 @@ public struct HistoryChange: Sendable, Hashable {
     /// object, the members it had in its many-to-many relationships.
     public var left: [String: [ManagedObjectID]] = [:]
 
+    /// A change from its number, its kind, its object, and what the store recorded of it; no
+    /// members joined or left.
     public init(changeID: Int64, changeType: HistoryChangeType, changedObjectID: ManagedObjectID,
                 updatedProperties: Set<String>? = nil, tombstone: [String: ObjectValue]? = nil,
                 previousValues: [String: ObjectValue]? = nil) {
@@ -101,6 +110,7 @@ public struct HistoryChange: Sendable, Hashable {
 public struct HistoryTransaction: Sendable, Hashable {
     /// The transaction's number in its store, rising with every commit.
     public var transactionNumber: Int64
+    /// The UUID of the store the transaction was committed to.
     public var storeIdentifier: String
     /// When it was committed.
     public var timestamp: Date
@@ -111,8 +121,10 @@ public struct HistoryTransaction: Sendable, Hashable {
     public var contextName: String?
     /// The process that wrote it, as its ID.
     public var processID: String?
+    /// What the transaction changed, each change to one object.
     public var changes: [HistoryChange]
 
+    /// A transaction from its number and store, when and by whom it was committed, and its changes.
     public init(transactionNumber: Int64, storeIdentifier: String, timestamp: Date, author: String?,
                 contextName: String?, processID: String?, changes: [HistoryChange]) {
         self.transactionNumber = transactionNumber
@@ -145,6 +157,7 @@ public struct HistoryTransaction: Sendable, Hashable {
 /// Which transactions to fetch: those after a token (all when `nil`), by some authors,
 /// context names or entities only, at most `fetchLimit` of them.
 public struct HistoryRequest: Sendable, Hashable {
+    /// Only transactions after this token's, store by store; `nil` for the whole history.
     public var after: HistoryToken?
     /// Only transactions by these authors.
     public var authors: Set<String>?
@@ -161,6 +174,8 @@ public struct HistoryRequest: Sendable, Hashable {
     /// The most transactions to return, oldest first; `nil` for all.
     public var fetchLimit: Int?
 
+    /// A request for the transactions after a token (all by default), filtered by author, context
+    /// name and entity where given.
     public init(after: HistoryToken? = nil, authors: Set<String>? = nil, contextNames: Set<String>? = nil,
                 entityNames: Set<String>? = nil, fetchLimit: Int? = nil) {
         self.after = after
@@ -173,9 +188,12 @@ public struct HistoryRequest: Sendable, Hashable {
 
 /// Who writes a transaction: what a save records beside its rows.
 public struct TransactionInfo: Sendable, Hashable {
+    /// The author the transaction is recorded under: a context's `transactionAuthor`.
     public var author: String?
+    /// The name of the context that writes it.
     public var contextName: String?
 
+    /// Transaction information from an author and a context name, both optional.
     public init(author: String? = nil, contextName: String? = nil) {
         self.author = author
         self.contextName = contextName

@@ -10,12 +10,16 @@ import Predicates
 public protocol PersistentStore: AnyObject {
     /// The store's UUID; permanent object IDs carry it.
     var identifier: String { get }
+    /// The store's type: SQLite, XML, binary, in-memory, or another registered one.
     var type: StoreType { get }
     /// The store's file; `nil` for memory.
     var url: URL? { get }
     /// The configuration whose entities this store holds; `nil` for all.
     var configurationName: String? { get }
+    /// What the store records about itself: its type, UUID, and the version hashes of the model it
+    /// was written with.
     var metadata: StoreMetadata { get }
+    /// Whether the store was opened read-only; saves to it fail.
     var isReadOnly: Bool { get }
 
     /// Runs a fetch against this store alone.
@@ -80,13 +84,20 @@ public protocol PersistentStore: AnyObject {
 }
 
 extension PersistentStore {
+    /// Does nothing: by default a store's work cannot be stopped.
     public func interrupt() {}
+    /// Does nothing: by default a store's work cannot be stopped.
     public func interrupt(thread: WorkThread) {}
+    /// `false` by default: the coordinator serialises reads.
     public var readsConcurrently: Bool { false }
+    /// 0 by default: faults are filled one at a time.
     public var faultBatchSize: Int { 0 }
+    /// `false` by default: ties are not known to follow the primary keys.
     public var ordersTiesByKey: Bool { false }
+    /// `true` by default: a save carries every member of a changed to-many relationship.
     public func needsMembers(ofRelationship name: String, entityName: String) -> Bool { true }
 
+    /// The rows of the objects the store has, in order, each read with `row(for:)`.
     public func rows(for objectIDs: [ManagedObjectID]) throws -> [StoredRow] {
         try objectIDs.compactMap { try row(for: $0) }
     }
@@ -95,6 +106,7 @@ extension PersistentStore {
 /// A fetch as a store sees it: the entities to search (sub-entities resolved), and the
 /// request.
 public struct StoreRequest {
+    /// The context's request: its predicate, sort, limits and result type.
     public var fetch: FetchRequest<ManagedObject>
     /// The concrete entity names to include.
     public var entityNames: [String]
@@ -104,6 +116,8 @@ public struct StoreRequest {
     /// than IDs; set by a context that makes its objects from keys.
     public var acceptsKeys = false
 
+    /// A request to search the named concrete entities for a fetch, its offset and limit applied
+    /// unless `appliesLimits` is false.
     public init(fetch: FetchRequest<ManagedObject>, entityNames: [String], appliesLimits: Bool = true) {
         self.fetch = fetch
         self.entityNames = entityNames

@@ -15,7 +15,9 @@ public enum StoreFiles {
     /// Which file a path names: its device and inode, the same while the file is written
     /// to and different once another file takes its place.
     public struct FileNumber: Equatable, Sendable {
+        /// The device the file is on (`st_dev`).
         public let device: UInt64
+        /// The file's inode number on that device (`st_ino`).
         public let inode: UInt64
 
         /// The file `url` names now, or nil when it names none.

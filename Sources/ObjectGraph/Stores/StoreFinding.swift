@@ -1,8 +1,9 @@
 import Foundation
 
 /// What a store check found wrong: one kind of problem on one entity's key, how many objects
-/// have it, and the first of them by URI.
+/// have it, and the first of them (up to `namedObjects`) by URI.
 public struct StoreFinding: Sendable, Codable, Equatable {
+    /// The kinds of problem a store check finds.
     public enum Kind: String, Sendable, Codable {
         /// A to-one relationship holds the key of a row that is not there.
         case danglingReference
@@ -25,17 +26,22 @@ public struct StoreFinding: Sendable, Codable, Equatable {
         case metadataMismatch
     }
 
+    /// The kind of problem.
     public var kind: Kind
+    /// The name of the entity whose objects (or table) have the problem.
     public var entity: String
     /// The attribute, relationship or constraint concerned; nil for the table as a whole.
     public var key: String?
     /// How many objects (or rows) have the problem.
     public var count: Int
-    /// The first of them, by URI (`x-coredata://…/Car/p4`), or by key for rows of no entity.
+    /// The first of them, up to `namedObjects` (20), by URI (`x-coredata://…/Car/p4`), or by
+    /// key for rows of no entity.
     public var objects: [String]
     /// The problem in words.
     public var message: String
 
+    /// A finding from its kind, where it is, how many objects have it, which of them it names,
+    /// and the problem in words.
     public init(kind: Kind, entity: String, key: String?, count: Int, objects: [String], message: String) {
         (self.kind, self.entity, self.key, self.count, self.objects, self.message) = (kind, entity, key, count, objects, message)
     }

@@ -3,7 +3,9 @@ import Foundation
 /// What a store records about itself: its type, its UUID and the version hashes of the
 /// model it was written with.
 public struct StoreMetadata: Sendable, Equatable {
+    /// The type of store that wrote the metadata (`NSStoreType` in Core Data's property list).
     public var storeType: StoreType
+    /// The store's UUID, its `identifier`: permanent object IDs and their URIs carry it.
     public var uuid: String
     /// Entity version hashes of the model the store was last saved with.
     public var versionHashes: [String: Data]
@@ -16,6 +18,7 @@ public struct StoreMetadata: Sendable, Equatable {
     /// compiled `.momd` lists for each of its versions (`ModelVersions.appleVersionHashes`).
     public var appleVersionHashes: [String: Data] = [:]
 
+    /// Metadata for a store of a type; a new UUID unless one is given.
     public init(storeType: StoreType, uuid: String = UUID().uuidString, versionHashes: [String: Data] = [:],
                 versionIdentifiers: [String] = [], userInfo: [String: String] = [:]) {
         self.storeType = storeType
@@ -62,7 +65,10 @@ extension StoreMetadata {
 
 /// The kind of a store: how and where it keeps its objects.
 public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The type's name as metadata records it (`NSStoreType`): `SQLite`, `XML`, `Binary`,
+    /// `PostgreSQL`, `InMemory`.
     public var rawValue: String
+    /// A store type from its name; a type not built in needs a registered factory to be opened.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// A SQLite database in Core Data's layout (the `SQLiteStore` target).
@@ -77,6 +83,7 @@ public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// Memory only; gone when the process ends.
     public static let inMemory = StoreType(rawValue: "InMemory")
 
+    /// The type's name.
     public var description: String { rawValue }
 }
 
@@ -94,6 +101,7 @@ public struct StoreOptions: Sendable {
     /// request and other program's write, for `fetchHistory` and for other processes to merge.
     public var tracksHistory = false
 
+    /// Options from their switches, each off by default.
     public init(readOnly: Bool = false, ignoresVersioning: Bool = false,
                 migratesAutomatically: Bool = false, infersMappingModel: Bool = false, tracksHistory: Bool = false) {
         self.readOnly = readOnly

@@ -10,6 +10,7 @@ import Predicates
 /// of saving and faulting move values without building a dictionary per object;
 /// `attributes` gives them by name either way.
 public struct StoredRow: Sendable, Equatable {
+    /// The ID of the object the row holds.
     public var objectID: ManagedObjectID
     /// 1 when first saved, one more at each saved update.
     public var version: Int64
@@ -26,6 +27,8 @@ public struct StoredRow: Sendable, Equatable {
         case positional(Entity, [ObjectValue])
     }
 
+    /// A row with its attribute values by name (a missing key is `nil`) and its relationship
+    /// destinations.
     public init(objectID: ManagedObjectID, version: Int64 = 1, attributes: [String: ObjectValue] = [:],
                 toOne: [String: ManagedObjectID] = [:], toMany: [String: [ManagedObjectID]] = [:]) {
         self.objectID = objectID
@@ -70,6 +73,8 @@ public struct StoredRow: Sendable, Equatable {
         return nil
     }
 
+    /// Whether two rows hold the same object, version, attribute values and destinations, however
+    /// their values are kept.
     public static func == (lhs: StoredRow, rhs: StoredRow) -> Bool {
         lhs.objectID == rhs.objectID && lhs.version == rhs.version && lhs.toOne == rhs.toOne
             && lhs.toMany == rhs.toMany && lhs.attributes == rhs.attributes
@@ -89,6 +94,7 @@ public struct StoreChanges: Sendable {
     /// Who writes: what a store that keeps history records with the transaction.
     public var transaction = TransactionInfo()
 
+    /// Changes to write; by default none, with conflicts reported rather than overwritten.
     public init(inserted: [StoredRow] = [], updated: [StoredRow] = [],
                 deleted: [(objectID: ManagedObjectID, version: Int64)] = [], overwritesConflicts: Bool = false) {
         self.inserted = inserted
@@ -97,6 +103,7 @@ public struct StoreChanges: Sendable {
         self.overwritesConflicts = overwritesConflicts
     }
 
+    /// Whether there is nothing to insert, update or delete.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }
 
@@ -110,6 +117,8 @@ public struct StoreSaveResult: Sendable {
     /// changed anything it records.
     public var transactionNumber: Int64?
 
+    /// A result from the inserted rows' permanent IDs and the updated objects' new versions;
+    /// `transactionNumber` starts `nil`.
     public init(insertedIDs: [ManagedObjectID] = [], versions: [ManagedObjectID: Int64] = [:]) {
         self.insertedIDs = insertedIDs
         self.versions = versions
@@ -126,6 +135,7 @@ public struct StoreSaveResult: Sendable {
 
 /// A row that changed in the store since the context read it.
 public struct MergeConflict: Sendable, CustomStringConvertible {
+    /// The object whose row changed.
     public var objectID: ManagedObjectID
     /// The version the context read.
     public var oldVersion: Int64
@@ -134,6 +144,8 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     /// The row as it is now in the store, when it still exists.
     public var persisted: StoredRow?
 
+    /// A conflict from the object, the version the context read, the version stored (0 if deleted)
+    /// and the stored row.
     public init(objectID: ManagedObjectID, oldVersion: Int64, newVersion: Int64, persisted: StoredRow?) {
         self.objectID = objectID
         self.oldVersion = oldVersion
@@ -141,6 +153,8 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
         self.persisted = persisted
     }
 
+    /// The conflict in words: the object, and whether another save changed (with both versions) or
+    /// deleted it.
     public var description: String {
         newVersion == 0
             ? "\(objectID.entityName) \(objectID) was deleted by another save"
@@ -150,10 +164,13 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
 
 /// A save that found rows changed by others since they were read.
 public struct MergeConflictError: Error, CustomStringConvertible {
+    /// Every row the save found changed or deleted by others.
     public var conflicts: [MergeConflict]
 
+    /// An error reporting the conflicts a save found.
     public init(conflicts: [MergeConflict]) { self.conflicts = conflicts }
 
+    /// The error in words: how many objects changed, then one conflict a line.
     public var description: String {
         "could not save: \(conflicts.count) object(s) changed by another save:\n"
             + conflicts.map { "  " + $0.description }.joined(separator: "\n")

@@ -20,17 +20,25 @@ public final class XMLStore: AtomicStore {
     static let formatName = "termdata-xml-store"
     static let formatVersion = 1
 
+    /// Opens the XML file at `url`, reading it when it exists; a missing or empty file is a new
+    /// store, written at the first save.
+    ///
+    /// - Throws: `ObjectGraphError.storeFormat` for a file that cannot be read;
+    ///   `.incompatibleStore` for one written with another model version (unless
+    ///   `options.ignoresVersioning`), `.otherModel` for one of another model altogether.
     public init(model: ManagedObjectModel, url: URL, configurationName: String? = nil,
                 options: StoreOptions = StoreOptions()) throws {
         try super.init(type: .xml, model: model, url: url, configurationName: configurationName, options: options)
     }
 
+    /// Reads and parses the XML file at `url`.
     public override func readContents(at url: URL) throws -> AtomicStoreContents {
         let data = try AtomicFile.read(url)
         let reader = XMLStoreReader(model: model, file: url.path)
         return try reader.read(data)
     }
 
+    /// Writes the contents as XML text, in UTF-8.
     public override func encode(_ contents: AtomicStoreContents) throws -> Data {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<store format=\"\(Self.formatName)\" version=\"\(Self.formatVersion)\" uuid=\"\(XMLText.escaped(contents.metadata.uuid))\""

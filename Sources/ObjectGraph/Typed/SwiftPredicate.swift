@@ -55,9 +55,13 @@ extension FetchRequest where Result: TypedObject {
 
 /// A construct of a Swift predicate that has no Core Data meaning.
 public struct SwiftPredicateError: Error, Equatable, CustomStringConvertible {
+    /// The construct refused, in words: `integer division (/)`, `a half-open range`,
+    /// `a sort descriptor on Item`.
     public var construct: String
+    /// Why the construct has no Core Data meaning, or what to write instead.
     public var reason: String
 
+    /// The error in words: the construct, and why it cannot be a Core Data predicate.
     public var description: String { "\(construct) cannot be a Core Data predicate: \(reason)" }
 }
 

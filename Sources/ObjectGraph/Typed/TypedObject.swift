@@ -23,11 +23,9 @@ public protocol TypedObject: ManagedObject {
 }
 
 extension TypedObject {
+    /// None by default: a class that maps no key path has its key paths refused.
     public static var modelKeyPaths: [AnyKeyPath: String] { [:] }
 
-    /// The model key a property stands for, where code speaks in keys (a table column, a
-    /// form field, `didChangeValue(forKey:)`): `ToDoItem.modelKey(\.dueDate)` is "dueDate".
-    /// The property must be one the class maps (a generated class maps each of its own).
     /// The model key a property stands for, or an error naming the key path (a computed
     /// property, an optional chain, a class that maps none).
     static func mappedKey<Value>(_ keyPath: KeyPath<Self, Value>) throws -> String {
@@ -37,6 +35,10 @@ extension TypedObject {
         return key
     }
 
+    /// The model key a property's key path stands for: `ToDoItem.modelKey(\.dueDate)` is "dueDate".
+    ///
+    /// Traps when the class does not map the property to the model (a computed property, or a
+    /// class whose `modelKeyPaths` is empty).
     public static func modelKey<Value>(_ keyPath: KeyPath<Self, Value>) -> String {
         guard let key = modelKeyPaths[keyPath] else {
             preconditionFailure("\(keyPath) is not a property of entity \(entityName) that \(Self.self) maps to the model")
@@ -122,8 +124,11 @@ public struct TypedFetchedObjects<Element: ManagedObject>: RandomAccessCollectio
     /// Results the fetch checked to be instances of `Element`.
     init(_ objects: FetchedObjects) { self.objects = objects }
 
+    /// The position of the first result.
     public var startIndex: Int { objects.startIndex }
+    /// The position after the last result.
     public var endIndex: Int { objects.endIndex }
+    /// The result at a position, as the request's class; made as it is read.
     public subscript(position: Int) -> Element {
         let object = objects[position]
         // The fetch checked the classes; one registered since (for a sub-entity) is checked here.
@@ -135,6 +140,7 @@ public struct TypedFetchedObjects<Element: ManagedObject>: RandomAccessCollectio
     }
     /// The IDs of the results, in order; reading them makes no object.
     public var objectIDs: [ManagedObjectID] { objects.objectIDs }
+    /// The results as the plain managed objects' results describe them.
     public var description: String { objects.description }
 }
 

@@ -5,21 +5,35 @@ import Foundation
 /// Unlike Foundation's reader it keeps what a keyed archive needs and Foundation hides:
 /// archive references (`uid`) and the difference between a boolean and the numbers 0 and 1.
 public enum PropertyListValue: Sendable, Hashable {
+    /// The format's null object.
     case null
+    /// A boolean, kept apart from the numbers 0 and 1.
     case bool(Bool)
+    /// An integer: an eight-byte one signed, a shorter one unsigned, a sixteen-byte one only when
+    /// it fits in 64 bits.
     case int(Int)
+    /// A real number, a four-byte one widened to `Double`.
     case real(Double)
+    /// A date, stored as seconds since the first instant of 2001 (UTC).
     case date(Date)
+    /// Bytes, as the file holds them.
     case data(Data)
+    /// A string, stored in the file as ASCII or UTF-16.
     case string(String)
     /// A reference to an object of a keyed archive: its index in `$objects`.
     case uid(Int)
+    /// An array's values, in order.
     case array([PropertyListValue])
+    /// A set's members, in the order the file lists them.
     case set([PropertyListValue])
+    /// A dictionary by key; a file with a key that is not a string is refused.
     case dictionary([String: PropertyListValue])
 
+    /// The string this value holds; nil for any other kind of value.
     public var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    /// The archive reference this value holds (an index in `$objects`); nil for any other kind.
     public var uid: Int? { if case .uid(let u) = self { return u } else { return nil } }
+    /// The dictionary this value holds; nil for any other kind of value.
     public var dictionary: [String: PropertyListValue]? {
         if case .dictionary(let d) = self { return d } else { return nil }
     }
@@ -30,6 +44,8 @@ public enum PropertyListValue: Sendable, Hashable {
         default: return nil
         }
     }
+    /// The value as an integer: an integer, a boolean as 0 or 1, or a whole real number under
+    /// 9e18 in size; nil for anything else.
     public var int: Int? {
         switch self {
         case .int(let i): return i
@@ -38,6 +54,8 @@ public enum PropertyListValue: Sendable, Hashable {
         default: return nil
         }
     }
+    /// The value as a boolean: a boolean, or an integer as whether it is not zero; nil for
+    /// anything else.
     public var bool: Bool? {
         switch self {
         case .bool(let b): return b
@@ -59,9 +77,11 @@ public enum PropertyListValue: Sendable, Hashable {
 public struct BinaryPropertyList {
     /// Why a file is not a readable binary property list.
     public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong, in words, such as "object 3 contains itself".
         public var message: String
         /// The byte of the file where the problem is, when there is one.
         public var offset: Int?
+        /// The problem as one line, after the byte where it is when there is one.
         public var description: String { offset.map { "byte \($0): \(message)" } ?? message }
     }
 

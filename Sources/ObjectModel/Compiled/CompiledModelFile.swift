@@ -47,6 +47,7 @@ public enum CompiledModelFile {
     /// A model from the bytes of its keyed archive: a `.mom` file's contents, or a store's
     /// cached model once inflated.
     ///
+    /// - Parameter data: the keyed archive's bytes (a binary property list).
     /// - Parameter file: what to name in errors.
     public static func model(archive data: Data, file: String) throws -> ManagedObjectModel {
         guard BinaryPropertyList.looksLikeOne(data) else {
@@ -128,6 +129,10 @@ public enum CompiledModelFile {
 /// let versions = try ModelFile.read(URL(fileURLWithPath: "App.app/Model.momd"))
 /// ```
 public enum ModelFile {
+    /// Reads every version of the model at `url`: a compiled one (see `isCompiled(_:)`) as
+    /// `CompiledModelFile` reads it, anything else as `XcodeModelFile` does.
+    ///
+    /// - Throws: `ModelError` naming the file and what in it is wrong.
     public static func read(_ url: URL) throws -> ModelVersions {
         if isCompiled(url) { return try CompiledModelFile.read(url) }
         return try XcodeModelFile.read(url)

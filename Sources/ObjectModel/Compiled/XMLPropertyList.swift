@@ -12,8 +12,11 @@ import Foundation
 public enum XMLPropertyList {
     /// Why the bytes are not a readable XML property list, with the line where that shows.
     public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong, in words, such as "a <plist> holds one value, not 2".
         public var message: String
+        /// The line where the problem shows, counted from 1; nil when none can be given.
         public var line: Int?
+        /// The problem as one line, after the line where it shows when there is one.
         public var description: String { line.map { "line \($0): \(message)" } ?? message }
     }
 

@@ -8,7 +8,9 @@ import Predicates
 /// due.isIndexed = true
 /// ```
 public struct AttributeDescription: Sendable, Hashable {
+    /// The attribute's name: the key its value is read and set by.
     public var name: String
+    /// The type of the attribute's values.
     public var type: AttributeType
     /// Whether the value may be nil when the object is saved.
     public var isOptional: Bool
@@ -28,16 +30,21 @@ public struct AttributeDescription: Sendable, Hashable {
     public var valueTransformerName: String?
     /// The class a transformable value decodes to.
     public var customClassName: String?
+    /// Whether a large binary or transformable value may be kept in a file beside a SQLite store
+    /// rather than in its row (Xcode's "Allows External Storage").
     public var allowsExternalBinaryDataStorage: Bool
     /// The attribute's name in an earlier model version, for migration.
     public var renamingIdentifier: String?
     /// Text mixed into the version hash to force a new version.
     public var versionHashModifier: String?
+    /// The entries the model file gives the attribute (Xcode's User Info), kept as text and written back.
     public var userInfo: [String: String]
     /// Model-file attributes with no meaning for the object graph (code generation,
     /// Spotlight, sync flags), kept so that writing a model back preserves them.
     public var xcodeAttributes: [String: String]
 
+    /// An attribute of this name and type: optional, stored, not indexed, with no default value
+    /// and no constraints unless given.
     public init(
         name: String,
         type: AttributeType,

@@ -8,20 +8,36 @@ import Predicates
 /// AttributeType.date.xcodeName              // "Date"
 /// ```
 public enum AttributeType: String, CaseIterable, Sendable, Hashable, Codable {
+    /// A 16-bit integer: an `.int` within `Int16`'s range.
     case integer16 = "Integer 16"
+    /// A 32-bit integer: an `.int` within `Int32`'s range.
     case integer32 = "Integer 32"
+    /// A 64-bit integer: any `.int`.
     case integer64 = "Integer 64"
+    /// A decimal number, kept exactly as `.decimal`.
     case decimal = "Decimal"
+    /// A double-precision floating-point number, as `.double`.
     case double = "Double"
+    /// A single-precision floating-point number: a `.double` within `Float`'s range.
     case float = "Float"
+    /// Text, as `.string`.
     case string = "String"
+    /// A Boolean, as `.bool`; the integers 0 and 1 are taken for it.
     case boolean = "Boolean"
+    /// A point in time, as `.date`; model files write one as seconds since 2001-01-01.
     case date = "Date"
+    /// Bytes, as `.data`.
     case binary = "Binary"
+    /// A UUID, as `.uuid`.
     case uuid = "UUID"
+    /// A URL, as `.url`.
     case uri = "URI"
+    /// A value of any kind, taken as it is: Core Data's type for values kept through a value
+    /// transformer.
     case transformable = "Transformable"
+    /// Core Data's object ID type; any value is taken.
     case objectID = "ObjectID"
+    /// No declared type (Core Data's Undefined); any value is taken.
     case undefined = "Undefined"
 
     /// The type named by an `attributeType` value in a model file, or `nil` if unknown.

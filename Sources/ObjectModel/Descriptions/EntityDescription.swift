@@ -11,6 +11,7 @@
 /// ])
 /// ```
 public struct EntityDescription: Sendable, Hashable {
+    /// The entity's name: what the model, fetch requests and relationships name it by.
     public var name: String
     /// The class that represents instances in generated code (kept for writing back).
     public var className: String?
@@ -22,17 +23,23 @@ public struct EntityDescription: Sendable, Hashable {
     public var attributes: [AttributeDescription]
     /// The relationships this entity declares (not the inherited ones).
     public var relationships: [RelationshipDescription]
+    /// The fetched properties this entity declares (not the inherited ones).
     public var fetchedProperties: [FetchedPropertyDescription]
     /// The entity's name in an earlier model version, for migration.
     public var renamingIdentifier: String?
+    /// Text mixed into the entity's version hash to force a new version.
     public var versionHashModifier: String?
     /// Sets of attribute names whose values together must be unique.
     public var uniquenessConstraints: [[String]]
     /// Sets of attribute names the store indexes together.
     public var compoundIndexes: [[String]]
+    /// The entries the model file gives the entity (Xcode's User Info), kept as text and written back.
     public var userInfo: [String: String]
+    /// Model-file attributes with no meaning for the object graph (such as `codeGenerationType`),
+    /// kept so that writing the model back preserves them.
     public var xcodeAttributes: [String: String]
 
+    /// An entity of this name declaring these properties: concrete and without a parent unless given.
     public init(
         name: String,
         className: String? = nil,

@@ -68,8 +68,11 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
         relationshipIndex = NameIndex(relationships.map(\.name))
     }
 
+    /// The entity's name, as its declaration gives it.
     public var name: String { declaration.name }
+    /// Whether the entity has no instances of its own, only of its sub-entities.
     public var isAbstract: Bool { declaration.isAbstract }
+    /// The name of the entity's direct parent; nil for an entity without one.
     public var parentName: String? { declaration.parentName }
     /// The top of the entity's inheritance tree (the entity itself when it has no parent).
     public var rootName: String { ancestorNames.last ?? name }
@@ -108,20 +111,26 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
     /// The attributes a store keeps (not transient).
     public var storedAttributes: [AttributeDescription] { attributes.filter { !$0.isTransient } }
 
+    /// Whether two entities have the same declaration, ancestors and sub-entities.
     public static func == (lhs: Entity, rhs: Entity) -> Bool {
         lhs.declaration == rhs.declaration && lhs.ancestorNames == rhs.ancestorNames
             && lhs.subentityNames == rhs.subentityNames
     }
 
+    /// Hashes the entity's declaration.
     public func hash(into hasher: inout Hasher) { hasher.combine(declaration) }
 
+    /// The entity as `Entity(ToDo)`.
     public var description: String { "Entity(\(name))" }
 }
 
 /// An attribute's type and flags, without its name, default or rules.
 public struct AttributeTraits: Sendable, Hashable {
+    /// The type of the attribute's values.
     public let type: AttributeType
+    /// Whether the value may be nil when the object is saved.
     public let isOptional: Bool
+    /// Whether the attribute is tracked but never stored.
     public let isTransient: Bool
     /// Whether the attribute has bounds or a pattern a value must meet.
     public let hasValueRules: Bool
@@ -129,9 +138,13 @@ public struct AttributeTraits: Sendable, Hashable {
 
 /// What the per-change paths ask of a relationship.
 public struct RelationshipTraits: Sendable, Hashable {
+    /// The relationship's name: the key its destinations are set by.
     public let name: String
+    /// The name of the inverse relationship on the destination, if any.
     public let inverseName: String?
+    /// Whether the relationship holds a set of objects rather than one.
     public let isToMany: Bool
+    /// Whether a to-many relationship keeps its objects in order.
     public let isOrdered: Bool
 }
 

@@ -14,6 +14,7 @@ import Predicates
 public struct ManagedObjectModel: Sendable, Hashable {
     /// The entities as declared, in model order.
     public let entityDescriptions: [EntityDescription]
+    /// The named fetch requests stored in the model, in model order; each names one of its entities.
     public let fetchRequestTemplates: [FetchRequestTemplate]
     /// Named subsets of the entities, each stored in the stores added for it.
     public let configurations: [ModelConfiguration]
@@ -124,6 +125,8 @@ public struct ManagedObjectModel: Sendable, Hashable {
         return entity(named: relationship.destinationEntityName)?.relationship(named: inverseName)
     }
 
+    /// Whether two models have the same entities, fetch request templates, configurations and
+    /// version identifier; model-file attributes are not compared.
     public static func == (lhs: ManagedObjectModel, rhs: ManagedObjectModel) -> Bool {
         lhs.entityDescriptions == rhs.entityDescriptions
             && lhs.fetchRequestTemplates == rhs.fetchRequestTemplates
@@ -131,6 +134,7 @@ public struct ManagedObjectModel: Sendable, Hashable {
             && lhs.versionIdentifier == rhs.versionIdentifier
     }
 
+    /// Hashes the entity descriptions and fetch request templates.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(entityDescriptions)
         hasher.combine(fetchRequestTemplates)
@@ -186,9 +190,12 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// The configuration every model has, holding all its entities.
     public static let defaultName = "Default"
 
+    /// The configuration's name, which a store is added for.
     public var name: String
+    /// The names of the entities the configuration holds; building a model checks it has each one.
     public var entityNames: [String]
 
+    /// A configuration of this name holding the named entities.
     public init(name: String, entityNames: [String]) {
         self.name = name
         self.entityNames = entityNames

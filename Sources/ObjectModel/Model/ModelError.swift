@@ -11,25 +11,46 @@ import Foundation
 public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
     public enum Kind: Sendable, Hashable {
+        /// No file or folder is at the path.
         case fileNotFound
+        /// The file is there but cannot be read, for the reason given (permission, size, damage).
         case unreadable(String)
+        /// The file is not well-formed XML, for the reason given.
         case malformedXML(String)
+        /// The file or folder is not a Core Data model, for the reason given.
         case notAModel(String)
+        /// An XML element lacks an attribute the model needs, such as a relationship's `destinationEntity`.
         case missingXMLAttribute(element: String, attribute: String)
+        /// An XML attribute holds a value it cannot take, such as a regular expression that does not compile.
         case invalidXMLValue(attribute: String, value: String)
+        /// An `attributeType` that names no `AttributeType`.
         case unknownAttributeType(String)
+        /// A `deletionRule` that names no `DeleteRule`.
         case unknownDeleteRule(String)
+        /// A value that does not fit the attribute's type: a default, minimum or maximum in the file,
+        /// or the default value of a description.
         case invalidValue(attribute: String, value: String, type: AttributeType)
+        /// Two entities have the same name.
         case duplicateEntity
+        /// An entity defines a property twice, or one with the name of an inherited property.
         case duplicateProperty
+        /// The entity's parent, named here, is not in the model.
         case missingParentEntity(String)
+        /// Entities that are their own ancestors: the chain of names, back to where it began.
         case inheritanceCycle([String])
+        /// A relationship's destination entity, named here, is not in the model.
         case missingDestinationEntity(String)
+        /// A relationship's inverse, `name`, is not a relationship of its `destination` entity.
         case missingInverse(name: String, destination: String)
+        /// A relationship's inverse does not lead back to the relationship's entity (or one of its kin).
         case inverseMismatch(name: String, destination: String)
+        /// A fetched property, fetch request template or configuration names an entity not in the model.
         case unknownEntity(String)
+        /// A uniqueness constraint or compound index names a property the entity does not have.
         case unknownAttribute(String)
+        /// A model bundle, or a list of versions, holds no version.
         case noVersions
+        /// The version named as current is not among the versions.
         case missingCurrentVersion(String)
         /// A fetched property's or fetch request template's predicate that does not parse.
         case invalidPredicate(String, reason: String)
@@ -51,14 +72,18 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case unwritableInXML(element: String, character: Unicode.Scalar)
     }
 
+    /// What is wrong, with the details the message gives.
     public var kind: Kind
     /// The file the problem is in, when it comes from a file.
     public var file: String?
     /// The line in `file`, when the XML parser gives one.
     public var line: Int?
+    /// The entity at fault, when there is one.
     public var entity: String?
+    /// The property at fault, or the fetch request template or configuration; nil when none is.
     public var property: String?
 
+    /// An error of this kind, with the file, line, entity and property where they are known.
     public init(_ kind: Kind, file: String? = nil, line: Int? = nil, entity: String? = nil, property: String? = nil) {
         self.kind = kind
         self.file = file
@@ -67,6 +92,7 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         self.property = property
     }
 
+    /// The error as one line: the file and line where known, the entity and property, then the message.
     public var description: String {
         var parts: [String] = []
         if let file {

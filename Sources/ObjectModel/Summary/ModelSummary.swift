@@ -9,8 +9,10 @@ import Predicates
 /// let json = try ModelSummary(versions).json()
 /// ```
 public struct ModelSummary {
+    /// The versions summarised: the text lists them all, and describes the current one's entities.
     public let versions: ModelVersions
 
+    /// A summary of these versions.
     public init(_ versions: ModelVersions) { self.versions = versions }
 
     private var model: ManagedObjectModel { versions.current }

@@ -10,9 +10,12 @@ import Foundation
 public struct ModelVersions: Sendable, Hashable {
     /// One version: its name (the `.xcdatamodel` folder without extension) and model.
     public struct Version: Sendable, Hashable {
+        /// The version's name: its `.xcdatamodel` folder (or compiled `.mom` file) without extension.
         public var name: String
+        /// The model as this version defines it.
         public var model: ManagedObjectModel
 
+        /// A version of this name with this model.
         public init(name: String, model: ManagedObjectModel) {
             self.name = name
             self.model = model
@@ -28,6 +31,9 @@ public struct ModelVersions: Sendable, Hashable {
     /// Data wrote was written with. Not part of equality: they describe the same versions.
     public var appleVersionHashes: [String: [String: Data]] = [:]
 
+    /// The versions, in order, with the name of the current one.
+    ///
+    /// - Throws: `ModelError` when there is no version, or none has the current version's name.
     public init(versions: [Version], currentVersionName: String) throws {
         guard !versions.isEmpty else { throw ModelError(.noVersions) }
         guard versions.contains(where: { $0.name == currentVersionName }) else {
@@ -53,10 +59,13 @@ public struct ModelVersions: Sendable, Hashable {
         return versions.map(\.name).last { appleVersionHashes[$0] == hashes }
     }
 
+    /// Whether two sets of versions have the same versions and current version; Apple's version
+    /// hashes are not compared.
     public static func == (lhs: ModelVersions, rhs: ModelVersions) -> Bool {
         lhs.versions == rhs.versions && lhs.currentVersionName == rhs.currentVersionName
     }
 
+    /// Hashes the versions and the current version's name.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(versions)
         hasher.combine(currentVersionName)

@@ -26,10 +26,13 @@ public enum XcodeModelFile {
         return try ModelVersions(versions: [.init(name: name, model: model)], currentVersionName: name)
     }
 
-    /// Reads one version: a `.xcdatamodel` folder, or a `contents` file itself.
     /// The largest `contents` file read: 10 MB.
     public static let maximumSize = 10 * 1_048_576
 
+    /// Reads one version's model: a `.xcdatamodel` folder, or the `contents` file in one.
+    ///
+    /// - Throws: `ModelError` for a file that is missing, larger than `maximumSize`, unreadable,
+    ///   or not a model.
     public static func readVersion(_ url: URL) throws -> ManagedObjectModel {
         var isDirectory: ObjCBool = false
         let fm = FileManager.default

@@ -7,7 +7,9 @@ import SQLSyntax
 /// What `termdata check --repair` does about one finding: the action in words, and the
 /// statements that do it.
 public struct StoreRepair: Sendable {
+    /// The finding the repair answers.
     public var finding: StoreFinding
+    /// What the repair does, in words: "clear ToDo.category on 3 objects (…)".
     public var action: String
     let statements: [String]
 }

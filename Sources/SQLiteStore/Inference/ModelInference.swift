@@ -13,6 +13,7 @@ import ObjectModel
 /// inferred.guesses["Car.owner"]       // "destination Person: every value is a Person key"
 /// ```
 public struct InferredModel: Sendable {
+    /// The model read off the layout, marked with `markerKey` (the store's path) as inferred.
     public var model: ManagedObjectModel
     /// What the layout does not settle, by `Entity.property` (or `Entity` alone): the
     /// reason the inference chose as it did.

@@ -16,7 +16,11 @@ extension SQLiteStore {
     /// change of inheritance or of a many-to-many) returns false with the file untouched,
     /// for the migration to take the general path.
     ///
+    /// - Parameter url: the store file, migrated where it lies.
+    /// - Parameter source: the model version the store was written with.
+    /// - Parameter destination: the model version the store is migrated to.
     /// - Parameter renames: per entity, new property name → old name.
+    /// - Returns: whether the store was migrated; false leaves the file untouched.
     public static func migrateInPlace(at url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel,
                                       renames: [String: [String: String]]) throws -> Bool {
         guard Set(source.entityNames) == Set(destination.entityNames),

@@ -15,7 +15,7 @@ final class RowWriter {
     let insertSQL: String
     /// `UPDATE ... SET Z_OPT = Z_OPT % 9223372036854775807 + 1, <columns> = ? WHERE Z_PK = ? AND Z_OPT = ?`:
     /// `Z_OPT + 1`, except that the largest 64-bit number goes round to 1, as
-    /// ``nextVersion(after:)`` does, where SQLite would turn the sum into a float.
+    /// `nextVersion(after:)` does, where SQLite would turn the sum into a float.
     let updateSQL: String
     /// The same without the version check, for the overwrite merge policy.
     let overwriteSQL: String

@@ -89,8 +89,15 @@ extension Application {
     /// `beginWork`, with a `WorkProgress` the work reports to as it goes; the status bar shows
     /// the last report.
     ///
+    /// - Parameter title: what the work is called in the status bar and in messages.
+    /// - Parameter cancel: called on the loop's thread when the work is stopped (Esc, or
+    ///   `cancelWork`); the work should then end soon.
     /// - Parameter canStop: asked (from the loop's thread) before `cancel`: work that is
     ///   writing its result (a save) says false, and runs to its end, its result delivered.
+    /// - Parameter start: hands the work to a queue of the caller's, with the `WorkProgress`
+    ///   to report to and the `finish` to call (from any thread) with the result.
+    /// - Parameter done: receives the result on the loop's thread, unless the work was
+    ///   cancelled first.
     @discardableResult
     public func beginWork<T: Sendable>(_ title: String, cancel: @escaping @Sendable () -> Void = {},
                                        canStop: @escaping @Sendable () -> Bool = { true },

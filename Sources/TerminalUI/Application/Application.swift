@@ -12,7 +12,10 @@
 ///     let app = Application(driver: MemoryDriver(size: Size(width: 40, height: 10)))
 ///     app.runScript("jj<Enter>")
 public final class Application {
+    /// The driver that shows the frames and reads the events: a terminal's, or a `MemoryDriver` in tests.
     public let driver: TerminalDriver
+    /// The styles every view is drawn in; when none was given, `run()` picks `Theme.standard` or
+    /// `Theme.monochrome` to suit the terminal.
     public var theme: Theme
     /// Commands available everywhere (quit, help, palette, menus, pane switching, redraw).
     public var keyMap = KeyMap()
@@ -20,6 +23,8 @@ public final class Application {
     public var menuBar: MenuBar?
     /// The bar on the bottom row with key hints and messages.
     public let statusBar = StatusBar()
+    /// Whether the bottom row shows the status bar; when false, the windows get that row too (an
+    /// open prompt line still takes it).
     public var showsStatusBar = true
     /// The smallest screen the layout works on; smaller shows a notice instead.
     public var minimumSize = Size(width: 20, height: 5)
@@ -28,7 +33,10 @@ public final class Application {
     /// Asked before quitting; return false to stay (for example to confirm unsaved changes).
     public var shouldQuit: (() -> Bool)?
 
+    /// The windows shown, bottom first; the last one is the key window.
     public private(set) var windows: [Window] = []
+    /// Whether the application is quitting: set once a quit is accepted (`requestQuit()`) or the
+    /// input ends, and the event loop then stops.
     public internal(set) var isQuitting = false
     /// The active prompt line, if any.
     public internal(set) var prompt: PromptLine?

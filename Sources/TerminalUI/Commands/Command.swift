@@ -15,8 +15,12 @@ public struct Command {
     public var hintLabel: String?
     /// What the help screen shows for keys that are typed rather than pressed (`0–9`).
     public var typedKeys: String?
+    /// What running the command does; the result tells the application whether to redraw, close the
+    /// window or quit.
     public let action: () -> EventResult
 
+    /// A command named `name`, shown as `title` and run by `keys`; a `hint` label also offers it in
+    /// the status bar.
     public init(_ name: String, title: String, keys: [Key] = [], hint: String? = nil,
                 action: @escaping () -> EventResult) {
         self.name = name

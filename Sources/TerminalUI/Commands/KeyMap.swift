@@ -4,8 +4,11 @@
 ///     map.add(Command("app.help", title: "Help", keys: [.character("?")]) { .handled })
 ///     map.command(for: .character("?"))?.name   // "app.help"
 public struct KeyMap {
+    /// The commands in the order they were added; a replaced command keeps its place.
     public private(set) var commands: [Command] = []
 
+    /// A key map holding `commands`; of two with the same name, the later one is kept, in the
+    /// earlier one's place.
     public init(_ commands: [Command] = []) {
         for command in commands { add(command) }
     }
@@ -19,6 +22,7 @@ public struct KeyMap {
         }
     }
 
+    /// Remove the command with this name, if there is one.
     public mutating func remove(named name: String) {
         commands.removeAll { $0.name == name }
     }
@@ -31,10 +35,12 @@ public struct KeyMap {
         commands[index].keys = keys
     }
 
+    /// The first command, in order, that `key` runs, or nil when no command has that key.
     public func command(for key: Key) -> Command? {
         commands.first { $0.keys.contains(key) }
     }
 
+    /// The command with this name, or nil when there is none.
     public func command(named name: String) -> Command? {
         commands.first { $0.name == name }
     }

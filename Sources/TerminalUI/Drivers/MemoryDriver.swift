@@ -13,9 +13,14 @@ public final class MemoryDriver: TerminalDriver {
         case pause(Double)
     }
 
+    /// The screen's size in cells: as created, then as the last resize event read set it.
     public private(set) var size: Size
+    /// The colour support the driver reports, as given when it was made.
     public var colorSupport: ColorSupport
+    /// The driver's clock (also its `clock`): it moves only as queued pauses are read, or when a
+    /// test advances it.
     public let virtualClock: VirtualClock
+    /// The event loop's clock: `virtualClock`.
     public var clock: TimeSource { virtualClock }
 
     private var queue: [Item] = []
@@ -26,10 +31,15 @@ public final class MemoryDriver: TerminalDriver {
     public private(set) var drawCount = 0
     /// How many cells the last frame changed.
     public private(set) var lastChangedCells = 0
+    /// How many times the bell rang or the screen flashed.
     public private(set) var bellCount = 0
+    /// How many times the application asked to suspend (Ctrl-Z); the process is never stopped.
     public private(set) var suspendCount = 0
+    /// Whether the driver is started: `start()` was called and `stop()` has not been since.
     public private(set) var isStarted = false
 
+    /// A driver with a screen of `size` that reports `colorSupport`, on the given clock, with
+    /// nothing queued yet.
     public init(size: Size = Size(width: 80, height: 24), colorSupport: ColorSupport = .palette256,
                 clock: VirtualClock = VirtualClock()) {
         self.size = size
@@ -69,17 +79,23 @@ public final class MemoryDriver: TerminalDriver {
 
     // MARK: TerminalDriver
 
+    /// Marks the driver started; there is no terminal to take over.
     public func start() throws { isStarted = true }
+    /// Marks the driver stopped.
     public func stop() { isStarted = false }
 
+    /// Keeps a copy of the frame as `screen`, counting the frame and the cells it changed.
     public func draw(_ frame: ScreenBuffer) {
         lastChangedCells = frame.changes(since: screen).reduce(0) { $0 + $1.cells.count }
         screen = frame.copy()
         drawCount += 1
     }
 
+    /// Forgets the last frame, so the next one counts every cell as changed.
     public func invalidate() { screen = nil }
 
+    /// The next queued event, advancing the virtual clock through pauses; nil when a pause
+    /// outlasts `timeout` or a poll finds nothing, `.inputClosed` when the script has ended.
     public func nextEvent(timeout: Double?) -> Event? {
         while head < queue.count {
             switch queue[head] {
@@ -105,9 +121,13 @@ public final class MemoryDriver: TerminalDriver {
 
     /// What was put on the clipboard, in order.
     public private(set) var clipboard: [String] = []
+    /// Adds the text to `clipboard`.
     public func copyToClipboard(_ text: String) { clipboard.append(text) }
 
+    /// Counts the bell in `bellCount`.
     public func bell() { bellCount += 1 }
+    /// Counts the flash in `bellCount`, as a bell.
     public func flash() { bellCount += 1 }
+    /// Counts the request in `suspendCount`; the process goes on.
     public func suspend() { suspendCount += 1 }
 }

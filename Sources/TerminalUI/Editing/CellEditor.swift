@@ -9,22 +9,32 @@ import Foundation
 ///     editor.handle(.control("u")); editor.handle(.character("7"))
 ///     editor.handle(.enter)   // .commit(.integer(7))
 public struct CellEditor {
+    /// The kind of editor open, with its editing state.
     public enum Mode {
+        /// A line of text, for text and numbers: its characters, cursor and undo history.
         case text(TextEditingState)
+        /// A date edited part by part.
         case date(DateEditingState)
+        /// A popup list of `options`, with the index of the highlighted one.
         case choice(options: [String], selected: Int)
     }
 
+    /// What a key did to the editor, for the view that holds it to act on.
     public enum Outcome: Equatable {
         /// Still editing; redraw.
         case editing
+        /// Enter: store this value and close the editor.
         case commit(CellValue)
         /// Commit, then move to the next (or previous) editable cell.
         case commitAndMove(CellValue, forward: Bool)
+        /// Esc: close the editor without storing anything.
         case cancel
     }
 
+    /// How the value is edited; for a text line it also decides how the typed text is read (a whole
+    /// number, a decimal, or text).
     public let kind: EditorKind
+    /// The editor open and its state, chosen from `kind` when the editor was made.
     public private(set) var mode: Mode
     /// The message of a value that could not be read or stored, shown at the cell.
     public var error: String?
@@ -39,6 +49,12 @@ public struct CellEditor {
     /// Where "today" comes from, for `t` in the date editor.
     public var today: () -> Date = { Date() }
 
+    /// An editor on `value`, fitted to `kind`.
+    ///
+    /// A date gets the date editor, on the current minute when there is no date; a choice, the
+    /// popup list on the option `format` writes the value as; anything else, a text line holding
+    /// the value as `format` writes it. A whole decimal is written without its fraction (`3`, not
+    /// `3.00`), so that it can be edited as typed.
     public init(kind: EditorKind, value: CellValue, format: ValueFormat = .automatic) {
         self.kind = kind
         switch kind {
@@ -144,7 +160,6 @@ public struct CellEditor {
         }
     }
 
-    /// Apply a key.
     /// Keys an open editor leaves to the application: function keys (F10 quits, F1 helps),
     /// Ctrl-S (saving commits the edit first) and Ctrl-Q.
     public static func belongsToApplication(_ key: Key) -> Bool {
@@ -152,6 +167,10 @@ public struct CellEditor {
         return key == .control("s") || key == .control("q")
     }
 
+    /// Apply a key and say what it did.
+    ///
+    /// Enter commits, Tab and Shift-Tab commit and move on, Esc cancels; a value that cannot be
+    /// read keeps the editor open with `error` set.
     public mutating func handle(_ key: Key) -> Outcome {
         switch key {
         case .escape:
@@ -304,6 +323,8 @@ public struct CellEditor {
 
 /// A value the user typed that does not fit the field.
 public struct EditorError: Error, CustomStringConvertible, Equatable {
+    /// What is wrong with the value, in words shown to the user.
     public let description: String
+    /// An error whose `description` is shown to the user as it is.
     public init(_ description: String) { self.description = description }
 }

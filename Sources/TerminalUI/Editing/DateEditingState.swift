@@ -18,11 +18,15 @@ import Foundation
 ///     var state = DateEditingState(date: someDate)
 ///     state.apply(.up)   // one day later (the day is picked first)
 public struct DateEditingState: Hashable, Sendable {
+    /// A part of the date that arrows step and digits type, in the order ←/→ move through them.
     public enum Part: Int, CaseIterable, Sendable {
+        /// The year, month, day of the month, hour (0–23) and minute, in the order they are shown.
         case year, month, day, hour, minute
     }
 
+    /// The date being edited; while `isCleared` it is kept, for an arrow to bring back.
     public private(set) var date: Date
+    /// The part that arrows step and digits type; the day at first.
     public var part: Part = .day
     /// Whether the date was cleared: the value is none.
     public private(set) var isCleared = false
@@ -49,6 +53,7 @@ public struct DateEditingState: Hashable, Sendable {
         var problem: String?
     }
 
+    /// Edit `date` as it reads in `timeZone`, starting on the day.
     public init(date: Date, timeZone: TimeZone = .current) {
         self.date = date
         self.timeZone = timeZone

@@ -8,6 +8,7 @@
 ///     state.apply(.character(">"))
 ///     state.text   // ">hello"
 public struct TextEditingState: Hashable, Sendable {
+    /// The text as characters, which `cursor` indexes.
     public private(set) var characters: [Character]
     /// Cursor position as a character index, 0...count.
     public private(set) var cursor: Int
@@ -21,19 +22,23 @@ public struct TextEditingState: Hashable, Sendable {
         var cursor: Int
     }
 
+    /// A state holding `text`, with the cursor after its end and nothing to undo.
     public init(_ text: String = "") {
         characters = Array(text)
         cursor = characters.count
     }
 
+    /// The text as a string.
     public var text: String { String(characters) }
 
     /// How many edits can be undone: each keeps a copy of the text.
     static let undoLimit = 200
+    /// Whether there is an edit to undo.
     public var canUndo: Bool { !undoStack.isEmpty }
 
     /// What applying a key did.
     public enum Outcome: Sendable, Equatable {
+        /// `changed`: the text changed; `moved`: only the cursor moved; `ignored`: the key did nothing.
         case changed, moved, ignored
     }
 
@@ -90,6 +95,8 @@ public struct TextEditingState: Hashable, Sendable {
         edit { $0.characters.insert(contentsOf: Array(text), at: $0.cursor); $0.cursor += text.count }
     }
 
+    /// Insert one typed character at the cursor; characters typed in a row undo as one step, a
+    /// space beginning the next.
     public mutating func insert(_ character: Character) {
         // A run of typed characters undoes as one step, up to a space.
         if !isTyping || character == " " {

@@ -1,6 +1,8 @@
 /// Something the application reacts to.
 public enum Event: Hashable, Sendable {
+    /// A key was pressed.
     case key(Key)
+    /// The mouse was clicked, pressed, released or its wheel turned.
     case mouse(MouseEvent)
     /// The terminal changed size.
     case resize(Size)

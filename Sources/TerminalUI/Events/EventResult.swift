@@ -2,7 +2,9 @@
 ///
 ///     return [.handled, .needsRedraw]
 public struct EventResult: OptionSet, Sendable, Hashable {
+    /// The options as bits.
     public let rawValue: Int
+    /// The options whose bits are set in `rawValue`.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Someone acted on the event; the responder chain stops.

@@ -2,16 +2,23 @@
 ///
 ///     Key.character("j"), Key.control("a"), Key.function(1), Key.enter
 public enum Key: Hashable, Sendable {
+    /// A typed character, Space included: `.character("j")`, `.character("G")`.
     case character(Character)
     /// Ctrl with a letter or one of `@[\]^_`, written in lower case: `.control("a")`.
     case control(Character)
     /// Alt (Meta) with a character: ESC followed by it.
     case alt(Character)
+    /// A function key by its number: `.function(1)` is F1 (up to F24).
     case function(Int)
+    /// The arrow keys.
     case up, down, left, right
+    /// Ctrl-← and Ctrl-→, which move by word in a text editor.
     case controlLeft, controlRight
+    /// Home, End, Page Up and Page Down.
     case home, end, pageUp, pageDown
+    /// Insert, Delete (deleting forward) and Backspace (DEL and Ctrl-H arrive as Backspace).
     case insert, delete, backspace
+    /// Enter (Return), Tab, Shift-Tab and Esc.
     case enter, tab, backTab, escape
 
     /// The key for a raw character code, turning control codes into named keys.

@@ -12,7 +12,9 @@ import Foundation
 ///         FormField("done", label: "Done", editor: .toggle, get: { .bool(task.done) }, set: { ... }),
 ///     ])
 public final class FormView: View {
+    /// The fields, top to bottom.
     public var fields: [FormField]
+    /// The focused field, the open editor, the errors and the scroll position.
     public var state = FormState()
     /// Where "today" comes from for date editors.
     public var today: () -> Date = { Date() }
@@ -21,14 +23,19 @@ public final class FormView: View {
     /// What holds the stored values until the form is left; `nil` stores each value at once.
     public var session: FormEditSession?
 
+    /// A form showing `fields`, the first one focused.
     public init(fields: [FormField]) {
         self.fields = fields
         super.init()
     }
 
+    /// Always true: a form takes the focus for its keys.
     public override var canFocus: Bool { true }
+    /// Whether a field's editor is open, taking typed characters.
     public override var capturesTyping: Bool { state.isEditing }
 
+    /// Puts pasted text into the open field editor as one edit, clearing the field's error;
+    /// nil when no text editor is open.
     public override func insertPastedText(_ text: String) -> EventResult? {
         guard state.editor?.insertText(text) == true else { return nil }
         state.errors[fields[state.focusedField].id] = nil
@@ -55,6 +62,8 @@ public final class FormView: View {
         if bottom > state.scrollOffset + frame.height { state.scrollOffset = max(0, bottom - frame.height) }
     }
 
+    /// Draws each visible field's label and value (the focused one highlighted, changed ones
+    /// marked), errors under their fields, and the open editor.
     public override func draw(in canvas: Canvas) {
         let theme = canvas.theme
         canvas.fill(canvas.bounds, style: theme.normal)
@@ -95,6 +104,8 @@ public final class FormView: View {
         }
     }
 
+    /// Moving between fields, editing and flipping checkboxes, and dropping the session's
+    /// edits; while a field is edited, storing or cancelling the edit and the editor's own keys.
     public override var commands: [Command] {
         // While a field is edited the editor takes every key; these describe it.
         if state.isEditing {
@@ -204,6 +215,7 @@ public final class FormView: View {
         return .redraw
     }
 
+    /// Stores the open editor's value and hands on the session's edits.
     public override func focusDidLeave() {
         if state.isEditing { commitEditing() }
         commitSession()
@@ -225,6 +237,9 @@ public final class FormView: View {
         }
     }
 
+    /// Keys go to the open editor (the application's own keys excepted), which stores its value,
+    /// cancels, or stores and moves to the next editable field; a click focuses a field, and a
+    /// double click (or a click on a checkbox) edits it.
     public override func handle(_ event: Event) -> EventResult {
         switch event {
         case let .key(key) where state.isEditing:

@@ -5,6 +5,7 @@
 ///     var canvas = Canvas(screen).subcanvas(Rect(x: 2, y: 1, width: 10, height: 3))
 ///     canvas.write("Hello", x: 0, y: 0, style: .plain.bolded)
 public struct Canvas {
+    /// The screen buffer drawn into, shared by every canvas cut from it.
     public let buffer: ScreenBuffer
     /// Absolute position of local (0, 0).
     public let origin: Point
@@ -12,8 +13,10 @@ public struct Canvas {
     public let size: Size
     /// Absolute area drawing may touch.
     public let clip: Rect
+    /// The styles views draw their roles in (`theme.header`, `theme.selection`).
     public var theme: Theme
 
+    /// A canvas on the whole of `buffer`, drawing in `theme`'s styles.
     public init(_ buffer: ScreenBuffer, theme: Theme = .standard) {
         self.buffer = buffer
         self.origin = .zero
@@ -30,6 +33,7 @@ public struct Canvas {
         self.theme = theme
     }
 
+    /// The canvas's area in its own coordinates: `size` at (0, 0).
     public var bounds: Rect { Rect(origin: .zero, size: size) }
 
     /// A canvas on the whole screen, for what may reach past this view (a popup list).

@@ -5,6 +5,7 @@
 ///     canvas.write("日本", x: 0, y: 0)
 ///     screen.lines   // ["日本", ""]
 public final class ScreenBuffer {
+    /// The number of columns and rows; changed only by `resize(to:)`.
     public private(set) var size: Size
     /// Written for every cell of every frame, on the loop's thread only, and never across a
     /// call that could reach it again: the run-time exclusivity checks are left out.
@@ -14,6 +15,7 @@ public final class ScreenBuffer {
     /// Drawing to repeat once every view is drawn (`Canvas.drawOnTop`).
     private var overlays: [() -> Void] = []
 
+    /// A buffer of `size` (a negative width or height taken as zero) with every cell set to `fill`.
     public init(size: Size, fill: Cell = .blank) {
         self.size = Size(width: max(0, size.width), height: max(0, size.height))
         self.cells = Array(repeating: fill, count: self.size.width * self.size.height)
@@ -54,6 +56,7 @@ public final class ScreenBuffer {
         cursor = nil
     }
 
+    /// The cell at column `x`, row `y`, which must lie inside `size`: the position is not checked.
     public subscript(x: Int, y: Int) -> Cell {
         get { cells[y * size.width + x] }
     }

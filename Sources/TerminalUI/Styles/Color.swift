@@ -5,6 +5,7 @@
 public struct Color: Hashable, Sendable {
     /// The eight colours every colour terminal has.
     public enum Basic: Int, Sendable, CaseIterable {
+        /// The basic colours, numbered 0 (black) to 7 (white) as the terminal numbers them.
         case black = 0, red, green, yellow, blue, magenta, cyan, white
     }
 
@@ -16,14 +17,23 @@ public struct Color: Hashable, Sendable {
 
     let kind: Kind
 
+    /// The terminal's own foreground or background colour.
     public static let `default` = Color(kind: .terminalDefault)
+    /// Basic black, colour 0; `bright(.black)` is its bright variant.
     public static let black = Color(kind: .basic(.black, bright: false))
+    /// Basic red, colour 1; `bright(.red)` is its bright variant.
     public static let red = Color(kind: .basic(.red, bright: false))
+    /// Basic green, colour 2; `bright(.green)` is its bright variant.
     public static let green = Color(kind: .basic(.green, bright: false))
+    /// Basic yellow, colour 3; `bright(.yellow)` is its bright variant.
     public static let yellow = Color(kind: .basic(.yellow, bright: false))
+    /// Basic blue, colour 4; `bright(.blue)` is its bright variant.
     public static let blue = Color(kind: .basic(.blue, bright: false))
+    /// Basic magenta, colour 5; `bright(.magenta)` is its bright variant.
     public static let magenta = Color(kind: .basic(.magenta, bright: false))
+    /// Basic cyan, colour 6; `bright(.cyan)` is its bright variant.
     public static let cyan = Color(kind: .basic(.cyan, bright: false))
+    /// Basic white, colour 7; `bright(.white)` is its bright variant.
     public static let white = Color(kind: .basic(.white, bright: false))
 
     /// A bright variant of a basic colour (palette entries 8–15).

@@ -2,13 +2,20 @@
 ///
 ///     let header = Style(foreground: .cyan, bold: true)
 public struct Style: Hashable, Sendable {
+    /// The colour of the text.
     public var foreground: Color
+    /// The colour behind the text.
     public var background: Color
+    /// Whether the text is bold.
     public var bold: Bool
+    /// Whether foreground and background are swapped (reverse video).
     public var reverse: Bool
+    /// Whether the text is underlined.
     public var underline: Bool
+    /// Whether the text is drawn faint (the terminal's dim attribute).
     public var dim: Bool
 
+    /// A style with these colours and attributes; by default the terminal's own colours and no attribute.
     public init(foreground: Color = .default, background: Color = .default, bold: Bool = false,
                 reverse: Bool = false, underline: Bool = false, dim: Bool = false) {
         self.foreground = foreground

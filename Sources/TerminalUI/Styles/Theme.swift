@@ -3,30 +3,51 @@
 ///     var theme = Theme.standard
 ///     theme.selection = Style(reverse: true)
 public struct Theme: Sendable, Hashable {
+    /// Ordinary text, and the background of windows and views.
     public var normal: Style
+    /// The selected row of a focused table, the focused field of a focused form, and the
+    /// highlighted command of the palette.
     public var selection: Style
+    /// The selected cell within the selected row of a focused table, and the picked part of a date
+    /// being edited.
     public var selectedCell: Style
+    /// The selected row of a table, or the focused field of a form, while the view does not have the keyboard.
     public var inactiveSelection: Style
+    /// Column titles, headings, the label of the focused form field, key names in the help, and the
+    /// prompt's label.
     public var header: Style
+    /// The status bar: its background, hint labels, status text and messages.
     public var statusBar: Style
+    /// The key names of the status bar's hints.
     public var statusKey: Style
+    /// Borders of windows without the keys, table rules and column lines, and dividers between panes.
     public var border: Style
+    /// The border of the window that gets the keys.
     public var focusedBorder: Style
+    /// Window titles in the top border (bolded on the window that gets the keys).
     public var title: Style
+    /// The menu bar, its open menu, and a choice editor's popup list.
     public var menuBar: Style
+    /// The open menu's title, the highlighted menu item, and the highlighted option of a choice list.
     public var menuSelection: Style
+    /// An editor open in a cell or field, and a focused text field.
     public var editor: Style
+    /// Error messages: under a cell or field, in the status bar, and the notice that the screen is too small.
     public var error: Style
     /// Values changed and not yet saved.
     public var modified: Style
     /// Values that need attention, such as a date that has passed.
     public var warning: Style
+    /// Text of less interest: placeholders, no-value text, footers, notes, read-only values and dimmed cells.
     public var dimmed: Style
+    /// A dialog's buttons.
     public var button: Style
+    /// A dialog's highlighted button.
     public var focusedButton: Style
     /// A marked row of a table, and its mark.
     public var marked: Style
 
+    /// A theme with a style for every role; `marked` is bold unless given.
     public init(normal: Style, selection: Style, selectedCell: Style, inactiveSelection: Style,
                 header: Style, statusBar: Style, statusKey: Style, border: Style, focusedBorder: Style,
                 title: Style, menuBar: Style, menuSelection: Style, editor: Style, error: Style,

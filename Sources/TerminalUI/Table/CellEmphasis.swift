@@ -3,6 +3,7 @@
 ///
 ///     func emphasis(row: Int, column: String) -> CellEmphasis { isDirty(row, column) ? .modified : .none }
 public enum CellEmphasis: Hashable, Sendable {
+    /// No emphasis: the cell is drawn in its row's style.
     case none
     /// Changed since the last save.
     case modified

@@ -4,7 +4,9 @@
 public struct TableColumn {
     /// The key the data source is asked for.
     public let id: String
+    /// The text in the column's header; the identifier when none is given.
     public var title: String
+    /// The width in cells, not counting the line after it; resizing the column changes it.
     public var width: Int
     /// The narrowest the column can be made by resizing it.
     public var minWidth: Int
@@ -18,13 +20,20 @@ public struct TableColumn {
     public var fillsSpareWidth: Bool
     /// Nil aligns numbers right and everything else left.
     public var alignment: Alignment?
+    /// Turns a cell's value into the text shown.
     public var format: ValueFormat
     /// Shown (dimmed) in a cell of no value, apart from an empty text; nil shows nothing.
     public var nilText: String?
+    /// How the column's cells are edited, unless the data source names another editor for a cell;
+    /// `.readOnly` by default.
     public var editor: EditorKind
+    /// Whether the column is left out of the table; the user can hide and show columns.
     public var isHidden: Bool
+    /// Whether the table can be sorted by this column.
     public var isSortable: Bool
 
+    /// A column showing the values the data source gives for `id`; a `width` below 1 is a
+    /// programming error and traps.
     public init(_ id: String, title: String? = nil, width: Int = 12, minWidth: Int = 3, compressedWidth: Int? = nil,
                 fillsSpareWidth: Bool = false, alignment: Alignment? = nil, format: ValueFormat = .automatic,
                 editor: EditorKind = .readOnly, isHidden: Bool = false, isSortable: Bool = true) {

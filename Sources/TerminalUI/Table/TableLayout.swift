@@ -7,10 +7,14 @@
 /// table.apply(try JSONDecoder().decode(TableLayout.self, from: saved))
 /// ```
 public struct TableLayout: Codable, Equatable, Sendable {
+    /// One column's kept width and visibility.
     public struct Column: Codable, Equatable, Sendable {
+        /// The column's width in cells.
         public var width: Int
+        /// Whether the column is hidden.
         public var hidden: Bool
 
+        /// A column `width` cells wide, hidden or shown.
         public init(width: Int, hidden: Bool) {
             self.width = width
             self.hidden = hidden
@@ -24,12 +28,15 @@ public struct TableLayout: Codable, Equatable, Sendable {
 
     /// The column deciding the order, if the user chose one.
     public var sortColumn: String? { sortKeys.first?.column }
+    /// Whether the deciding column sorts ascending; true when there is no sort.
     public var sortAscending: Bool { sortKeys.first?.ascending ?? true }
 
+    /// A layout sorted by one column, or unsorted when `sortColumn` is nil.
     public init(sortColumn: String? = nil, sortAscending: Bool = true, columns: [String: Column] = [:]) {
         self.init(sortKeys: sortColumn.map { [TableSortKey($0, ascending: sortAscending)] } ?? [], columns: columns)
     }
 
+    /// A layout sorted by `sortKeys`, first key first, with the given columns' settings.
     public init(sortKeys: [TableSortKey], columns: [String: Column] = [:]) {
         self.sortKeys = sortKeys
         self.columns = columns
@@ -39,6 +46,8 @@ public struct TableLayout: Codable, Equatable, Sendable {
     // by earlier versions read, and earlier versions read these; further keys follow apart.
     private enum CodingKeys: String, CodingKey { case sortColumn, sortAscending, thenSortBy, columns }
 
+    /// Reads a layout: the deciding sort key from `sortColumn` and `sortAscending`, further
+    /// keys from `thenSortBy`, and the columns' settings.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var keys: [TableSortKey] = []
@@ -49,6 +58,8 @@ public struct TableLayout: Codable, Equatable, Sendable {
         self.init(sortKeys: keys, columns: try container.decodeIfPresent([String: Column].self, forKey: .columns) ?? [:])
     }
 
+    /// Writes the layout: the deciding sort key as `sortColumn` and `sortAscending`, further
+    /// keys as `thenSortBy`, and the columns' settings.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(sortColumn, forKey: .sortColumn)

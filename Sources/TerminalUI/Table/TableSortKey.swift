@@ -3,8 +3,10 @@
 public struct TableSortKey: Codable, Equatable, Sendable {
     /// The column's identifier.
     public var column: String
+    /// Whether the column sorts in ascending order; false for descending.
     public var ascending: Bool
 
+    /// A key on the column with identifier `column`, ascending unless told otherwise.
     public init(_ column: String, ascending: Bool = true) {
         self.column = column
         self.ascending = ascending

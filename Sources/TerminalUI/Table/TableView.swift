@@ -12,8 +12,11 @@ import Foundation
 ///         TableColumn("due", title: "Due", width: 16, format: .date(showsTime: true), editor: .date),
 ///     ], dataSource: tasks)
 public final class TableView: View {
+    /// The columns in order, hidden ones included.
     public var columns: [TableColumn]
+    /// The selection, scroll positions, sort, search and open editor.
     public var state = TableState()
+    /// Where the rows come from; the table reads only the rows it shows.
     public var dataSource: TableDataSource
     /// Called when the selected row changes.
     public var onSelectionChange: ((Int) -> Void)?
@@ -38,6 +41,7 @@ public final class TableView: View {
     /// Rows of header above the data: titles and a rule.
     let headerHeight = 2
 
+    /// A table of `columns` over `dataSource`, with the first shown column selected.
     public init(columns: [TableColumn], dataSource: TableDataSource) {
         self.columns = columns
         self.dataSource = dataSource
@@ -45,14 +49,19 @@ public final class TableView: View {
         if let first = columns.firstIndex(where: { !$0.isHidden }) { state.selectedColumn = first }
     }
 
+    /// Always true: a table takes the focus for its keys.
     public override var canFocus: Bool { true }
+    /// Whether a cell editor is open, taking typed characters.
     public override var capturesTyping: Bool { state.isEditing }
 
+    /// Puts pasted text into the open cell editor as one edit; nil when no text editor is open.
     public override func insertPastedText(_ text: String) -> EventResult? {
         guard state.editor?.insertText(text) == true else { return nil }
         return .redraw
     }
 
+    /// `extraCommands`, then the table's own (moving, sorting, searching, columns, editing)
+    /// less the keys those take; while a cell is edited, only the editing commands.
     public override var commands: [Command] {
         // The owner's commands come first, so a key they bind replaces the built-in one.
         guard !state.isEditing, !extraCommands.isEmpty else { return tableCommands }
@@ -72,11 +81,14 @@ public final class TableView: View {
     /// bound here (`/` to filter rather than search, say) replaces the table's binding.
     public var extraCommands: [Command] = []
 
+    /// Keys go to the open cell editor; the wheel scrolls, and a click selects a cell, sorts by
+    /// a column's title, or with a double click edits the cell. Other keys are left to `commands`.
     public override func handle(_ event: Event) -> EventResult { handleTableEvent(event) }
 
     /// How many data rows fit.
     public var pageHeight: Int { max(1, frame.height - headerHeight) }
 
+    /// The number of rows, as the data source gives it.
     public var rowCount: Int { dataSource.numberOfRows }
 
     /// `12/10000`, for a status bar.
@@ -167,6 +179,8 @@ public final class TableView: View {
 
     // MARK: Drawing
 
+    /// Draws the header with the sort marks, the visible rows with the selection, marks and
+    /// emphasis, "No rows" for an empty table, and the open cell editor.
     public override func draw(in canvas: Canvas) {
         let theme = canvas.theme
         let width = canvas.size.width

@@ -7,10 +7,12 @@ import Foundation
 public struct ValueFormat: @unchecked Sendable {
     private let render: (CellValue) -> String
 
+    /// A format that writes each value with `render`.
     public init(_ render: @escaping (CellValue) -> String) {
         self.render = render
     }
 
+    /// The text this format gives `value`.
     public func string(for value: CellValue) -> String { render(value) }
 
     /// Each type in its plain form: dates as `2026-11-21 14:05`, booleans as `✓`, decimals with two places.

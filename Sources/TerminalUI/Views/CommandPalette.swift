@@ -1,11 +1,15 @@
 /// A modal list of every live command, filtered as you type; Enter runs the highlighted one.
 public final class CommandPalette: Window {
+    /// Every command the palette can run, in the order listed while nothing is typed.
     public let allCommands: [Command]
+    /// The text typed to filter the commands.
     public private(set) var query = TextEditingState()
+    /// The index of the highlighted command in `matches`.
     public private(set) var selected = 0
     /// Receives the chosen command after the palette has closed.
     var onRun: ((Command) -> Void)?
 
+    /// A palette offering `commands`, near the top of the screen and half its width (at least 40 cells).
     public init(commands: [Command]) {
         self.allCommands = commands
         super.init(title: "Command", border: true, floating: true, modal: true)
@@ -26,6 +30,8 @@ public final class CommandPalette: Window {
         }
     }
 
+    /// Draws the frame, the typed filter with the cursor, and the matching commands with their
+    /// keys, the highlighted one marked.
     public override func draw(in canvas: Canvas) {
         super.draw(in: canvas)
         let theme = canvas.theme
@@ -49,6 +55,8 @@ public final class CommandPalette: Window {
         if list.isEmpty { canvas.write(" no matching command", x: 1, y: 2, style: theme.dimmed) }
     }
 
+    /// Esc closes; Enter runs the highlighted command and closes; Down or Ctrl-N and Up or
+    /// Ctrl-P move the highlight, round the ends; other keys edit the filter.
     public override func handle(_ event: Event) -> EventResult {
         guard case let .key(key) = event else { return .ignored }
         let count = matches.count

@@ -6,12 +6,18 @@
 ///     dialog.onChoice = { index in if index == 0 { app.requestQuit() } }
 ///     app.show(dialog)
 public final class Dialog: Window {
+    /// The text, wrapped to the dialog's width; its line breaks and each line's indentation are kept.
     public var message: String
+    /// The button titles, left to right; `onChoice` receives their indices.
     public var buttons: [String]
+    /// The index of the highlighted button, which Enter presses.
     public private(set) var selectedButton: Int
     /// Called with the pressed button's index, or nil for Esc.
     public var onChoice: ((Int?) -> Void)?
 
+    /// A dialog titled `title` showing `message`, with `defaultButton` highlighted at first.
+    ///
+    /// - Precondition: `buttons` is not empty.
     public init(title: String, message: String, buttons: [String] = ["OK"], defaultButton: Int = 0) {
         precondition(!buttons.isEmpty, "a dialog needs at least one button")
         self.message = message
@@ -65,6 +71,7 @@ public final class Dialog: Window {
         }
     }
 
+    /// Draws the frame, the wrapped message and the row of buttons, the highlighted one in brackets.
     public override func draw(in canvas: Canvas) {
         super.draw(in: canvas)
         let theme = canvas.theme
@@ -80,6 +87,8 @@ public final class Dialog: Window {
         }
     }
 
+    /// Enter or Space presses the highlighted button, Esc closes without choosing, Tab, → or
+    /// `l` and Shift-Tab, ← or `h` move the highlight.
     public override var commands: [Command] {
         [
             Command("dialog.choose", title: "Press the highlighted button", keys: [.enter, .character(" ")], hint: "Choose") { [weak self] in
@@ -104,6 +113,8 @@ public final class Dialog: Window {
         ]
     }
 
+    /// A click on a button presses it and closes the dialog; the commands' keys are left to
+    /// them, and other keys and clicks go no further.
     public override func handle(_ event: Event) -> EventResult {
         switch event {
         case let .key(key) where commands.contains(where: { $0.keys.contains(key) }):

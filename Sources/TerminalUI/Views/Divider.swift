@@ -2,8 +2,10 @@
 /// horizontal one can carry a label at its right end (`── x-coredata://…/Car/p42 ─`), dimmed,
 /// cut from the left when the line is short.
 public final class Divider: View {
+    /// Text at the right end of a horizontal divider, dimmed; nil or empty for a plain line.
     public var label: String?
 
+    /// Draws the line down or across the view, with the label at the right end of a horizontal one.
     public override func draw(in canvas: Canvas) {
         let style = canvas.theme.border
         if canvas.size.width == 1 {

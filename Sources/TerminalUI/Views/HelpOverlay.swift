@@ -2,9 +2,12 @@
 ///
 /// j/k, arrows and PgUp/PgDn scroll; Esc, q or ? close.
 public final class HelpOverlay: Window {
+    /// The commands listed, in order, each with its keys.
     public let entries: [Command]
+    /// The index of the first entry shown.
     public private(set) var scrollOffset = 0
 
+    /// A help window listing `commands`, sized to fit them and centred.
     public init(commands: [Command]) {
         self.entries = commands
         super.init(title: "Keys", border: true, floating: true, modal: true)
@@ -24,6 +27,8 @@ public final class HelpOverlay: Window {
     private var keyColumnWidth: Int { min(24, entries.map(Self.keyWidth).max() ?? 0) }
     private var pageHeight: Int { max(1, frame.height - 3) }
 
+    /// Draws the frame, the visible commands with their keys (`: then name` for those run from
+    /// the palette), and a footer saying how to close and, when scrolled, which entries show.
     public override func draw(in canvas: Canvas) {
         super.draw(in: canvas)
         let theme = canvas.theme
@@ -47,6 +52,7 @@ public final class HelpOverlay: Window {
         canvas.write(footer, x: 2, y: canvas.size.height - 2, style: theme.dimmed, maxWidth: canvas.size.width - 4)
     }
 
+    /// Esc, `q`, `?`, F1 or Enter closes; the pager keys scroll; other keys go no further.
     public override func handle(_ event: Event) -> EventResult {
         guard case let .key(key) = event else { return .ignored }
         let maxOffset = max(0, entries.count - pageHeight)

@@ -4,6 +4,7 @@
 ///
 ///     app.menuBar = MenuBar([Menu("File", items: [MenuItem("Quit", command: "app.quit")])])
 public final class MenuBar: View {
+    /// The menus, left to right.
     public var menus: [Menu]
     /// The open menu, if any.
     public private(set) var openIndex: Int?
@@ -15,19 +16,23 @@ public final class MenuBar: View {
     /// disagree with the keys.
     var keyLabel: (String) -> String? = { _ in nil }
 
+    /// A menu bar holding `menus`, all closed.
     public init(_ menus: [Menu]) {
         self.menus = menus
         super.init()
     }
 
+    /// Whether a menu is open.
     public var isOpen: Bool { openIndex != nil }
 
+    /// Open the menu at `index` with its first item highlighted; an index out of range does nothing.
     public func open(_ index: Int) {
         guard menus.indices.contains(index) else { return }
         openIndex = index
         selectedItem = 0
     }
 
+    /// Close the open menu, if any.
     public func close() { openIndex = nil }
 
     /// The command the user picked, once.
@@ -45,6 +50,8 @@ public final class MenuBar: View {
         }
     }
 
+    /// Draws the bar with each menu's title, the open menu's title highlighted; the open
+    /// menu itself is drawn over the screen by `drawDropdown(in:)`.
     public override func draw(in canvas: Canvas) {
         let theme = canvas.theme
         canvas.fill(canvas.bounds, style: theme.menuBar)

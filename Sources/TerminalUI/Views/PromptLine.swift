@@ -1,17 +1,22 @@
 /// The bottom line taking typed input for search or filter: `/milk█`.
 ///
 /// Shown by `Application.beginPrompt`; Enter submits, Esc cancels, every change is reported.
-/// It takes at most ``maximumLength`` characters: past that, typing and pastes are cut, and
+/// It takes at most `maximumLength` characters: past that, typing and pastes are cut, and
 /// the line says so at its right end.
 public final class PromptLine: View {
+    /// The text before the input, such as `/`.
     public let label: String
+    /// The text being typed, with its cursor and undo history.
     public var state: TextEditingState
     /// The most characters the line takes.
     public var maximumLength = 4096
     /// Said at the right end of the line until the next key: what was cut.
     public private(set) var notice: String?
+    /// Called with the text after each change, a recalled entry or a completion included.
     public var onChange: ((String) -> Void)?
+    /// Called with the text on Enter; the prompt then closes.
     public var onSubmit: ((String) -> Void)?
+    /// Called when the prompt is cancelled: Esc, Ctrl-C, Ctrl-G, or Backspace on an empty line.
     public var onCancel: (() -> Void)?
     /// Earlier entries, oldest first, that ↑ and ↓ walk through; the text typed before the
     /// first ↑ comes back after the last ↓.
@@ -21,12 +26,15 @@ public final class PromptLine: View {
     private var historyIndex: Int?
     private var draft = ""
 
+    /// A prompt showing `label`, with `text` typed already and the cursor after it.
     public init(label: String, text: String = "") {
         self.label = label
         self.state = TextEditingState(text)
         super.init()
     }
 
+    /// Draws the label, the visible part of the text with the cursor in it, and any notice at
+    /// the right end.
     public override func draw(in canvas: Canvas) {
         let theme = canvas.theme
         canvas.fill(canvas.bounds, style: theme.normal)
@@ -41,7 +49,7 @@ public final class PromptLine: View {
     }
 
     /// Inserts pasted text at the cursor as one edit (one undo step, one change reported),
-    /// cut to what ``maximumLength`` leaves room for.
+    /// cut to what `maximumLength` leaves room for.
     func insert(_ text: String) -> EventResult {
         notice = nil
         let room = maximumLength - state.characters.count
@@ -112,9 +120,12 @@ public final class PromptLine: View {
 /// A completion of a prompt's text: the text completed as far as the candidates agree, and
 /// the candidates when there are several.
 public struct PromptCompletion: Equatable, Sendable {
+    /// The text completed as far as the candidates agree.
     public var text: String
+    /// The names that fit, shown on the prompt line when there are several; empty when the completion is whole.
     public var candidates: [String]
 
+    /// A completion to `text`, with the `candidates` to show.
     public init(text: String, candidates: [String] = []) {
         self.text = text
         self.candidates = candidates

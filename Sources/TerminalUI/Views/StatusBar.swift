@@ -8,10 +8,13 @@ public final class StatusBar: View {
     public var status: String = ""
     /// A one-off message that replaces the hints until the next key.
     public var message: String?
+    /// Whether `message` reports an error, drawn in the theme's `error` style.
     public var messageIsError = false
     /// Work in progress, shown in place of the hints until it ends (set by the application).
     public var activity: String?
 
+    /// Draws the status on the right and, on the left, the message or the work in progress,
+    /// else as many key hints as fit.
     public override func draw(in canvas: Canvas) {
         let theme = canvas.theme
         canvas.fill(canvas.bounds, style: theme.statusBar)

@@ -8,22 +8,28 @@
 public final class TextViewer: Window {
     /// A line of the text, and how it is drawn.
     public struct Line: Sendable, Equatable {
+        /// How a line is drawn.
         public enum Kind: Sendable, Equatable {
+            /// Ordinary text.
             case text
             /// A heading (shown as a table's header is).
             case heading
             /// A note about the text rather than the text (dimmed).
             case note
         }
+        /// The line's text, wrapped to the window's width when shown.
         public var text: String
+        /// How the line is drawn: as text, a heading or a note.
         public var kind: Kind
 
+        /// A line of `text`, drawn as ordinary text unless `kind` says otherwise.
         public init(_ text: String, kind: Kind = .text) {
             self.text = text
             self.kind = kind
         }
     }
 
+    /// The lines shown, before wrapping.
     public let lines: [Line]
     /// The first row shown, in wrapped rows.
     public private(set) var scrollOffset = 0
@@ -35,10 +41,13 @@ public final class TextViewer: Window {
     private var wrapped: [(text: String, kind: Line.Kind)] = []
     private var wrappedWidth = -1
 
+    /// A viewer of `text`, split into lines at its line breaks.
     public convenience init(title: String, text: String) {
         self.init(title: title, lines: text.split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) })
     }
 
+    /// A viewer of `lines`, centred, as wide as the longest line needs (at least 40 cells, within
+    /// the screen) and as tall as the wrapped text.
     public init(title: String, lines: [Line]) {
         self.lines = lines
         super.init(title: title, border: true, floating: true, modal: true)
@@ -114,6 +123,8 @@ public final class TextViewer: Window {
         return rows
     }
 
+    /// Draws the frame, the visible wrapped rows (headings and notes in their styles), and a
+    /// footer with the hint, how to close and, when scrolled, which rows show.
     public override func draw(in canvas: Canvas) {
         super.draw(in: canvas)
         rewrap(toWidth: textWidth)
@@ -135,6 +146,8 @@ public final class TextViewer: Window {
         canvas.write(footer, x: 2, y: canvas.size.height - 2, style: theme.dimmed, maxWidth: canvas.size.width - 4)
     }
 
+    /// Esc or `q` closes; the pager keys scroll; another key closes when `onKey` takes it, and
+    /// otherwise goes no further. Other events go to the window.
     public override func handle(_ event: Event) -> EventResult {
         guard case let .key(key) = event else { return super.handle(event) }
         switch key {

@@ -7,13 +7,18 @@
 ///     window.addSubview(label)
 ///     window.layout = { window, bounds in label.frame = Rect(x: 1, y: 1, width: 10, height: 1) }
 open class View {
+    /// Position and size, in the superview's coordinates (the screen's for a window).
     public var frame: Rect
+    /// The view this one is a subview of; nil for a view not inside another, such as a window.
     public private(set) weak var superview: View?
+    /// The views inside this one, drawn in order, so that later ones are on top.
     public private(set) var subviews: [View] = []
+    /// Whether the view is left out, with its subviews: not drawn, not hit by clicks, not given focus.
     public var isHidden = false
     /// Places subviews inside `bounds` (the area inside any border) after a size change.
     public var layout: ((View, Rect) -> Void)?
 
+    /// A view at `frame`, in its superview's coordinates; zero until a layout places it.
     public init(frame: Rect = .zero) {
         self.frame = frame
     }
@@ -21,17 +26,20 @@ open class View {
     /// Whether the view takes keyboard focus (Tab stops on it, clicks focus it).
     open var canFocus: Bool { false }
 
+    /// The view's own area: its size at (0, 0).
     public var bounds: Rect { Rect(origin: .zero, size: frame.size) }
 
     /// The area inside any decoration where subviews go.
     open var contentBounds: Rect { bounds }
 
+    /// Add `view` on top of the subviews, taking it out of its superview first.
     public func addSubview(_ view: View) {
         view.removeFromSuperview()
         view.superview = self
         subviews.append(view)
     }
 
+    /// Take the view out of its superview, if it has one.
     public func removeFromSuperview() {
         superview?.subviews.removeAll { $0 === self }
         superview = nil
@@ -75,6 +83,7 @@ open class View {
         drawSubviews(in: canvas)
     }
 
+    /// Draw each subview that is not hidden into its frame of `canvas`, in order.
     public func drawSubviews(in canvas: Canvas) {
         for view in subviews where !view.isHidden {
             view.draw(in: canvas.subcanvas(view.frame))

@@ -4,7 +4,9 @@
 ///     panel.placement = { area in area.centered(Size(width: 30, height: 10)) }
 ///     app.show(panel)
 open class Window: View {
+    /// Shown in the top border; on a floating window, cut short of the close marker.
     public var title: String
+    /// Whether a box is drawn around the window; subviews are then placed inside it.
     public var hasBorder: Bool
     /// Overlaps the windows below it and can be closed with Esc or a click on `[x]`.
     public var isFloating: Bool
@@ -23,6 +25,7 @@ open class Window: View {
     /// Called after the window closes.
     public var onClose: (() -> Void)?
 
+    /// A window titled `title`; `border`, `floating` and `modal` set `hasBorder`, `isFloating` and `isModal`.
     public init(title: String = "", border: Bool = true, floating: Bool = false, modal: Bool = false) {
         self.title = title
         self.hasBorder = border
@@ -31,11 +34,14 @@ open class Window: View {
         super.init()
     }
 
+    /// The bounds inside the border, or the whole bounds without one.
     open override var contentBounds: Rect { hasBorder ? bounds.insetBy(1) : bounds }
 
     /// The close marker's position in window coordinates, for floating windows.
     var closeMarkerX: Int? { isFloating && hasBorder && frame.width >= 10 ? frame.width - 5 : nil }
 
+    /// Fills the window, draws the border with the title (and `[x]` on a floating window),
+    /// then the subviews.
     open override func draw(in canvas: Canvas) {
         let theme = canvas.theme
         canvas.fill(bounds, style: theme.normal)
@@ -50,6 +56,7 @@ open class Window: View {
         drawSubviews(in: canvas)
     }
 
+    /// Esc closes a floating window, and so does a click on its `[x]`; other events are ignored.
     open override func handle(_ event: Event) -> EventResult {
         if isFloating, case .key(.escape) = event { return [.handled, .closeScreen, .needsRedraw] }
         if case let .mouse(mouse) = event, mouse.kind == .click || mouse.kind == .press,
