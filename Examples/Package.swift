@@ -22,6 +22,28 @@ let package = Package(
             ],
             resources: [.copy("Notes.xcdatamodeld")]
         ),
+        // Another process's saves followed as they happen: a second process (the program
+        // itself) saves notes; this one hears each commit and reads what it was from the
+        // store's history.
+        //     swift run --package-path Examples Follow [STORE.sqlite]
+        .executableTarget(
+            name: "Follow",
+            dependencies: [
+                .product(name: "TermData", package: "TermData"),
+                .product(name: "SQLiteStore", package: "TermData"),
+            ]
+        ),
+        // A terminal app on the toolkit: a table of books from a SQLite store, through an array
+        // controller, and a form of the selected one. `--keys` plays keys on a screen in memory.
+        //     swift run --package-path Examples Shelf [STORE.sqlite] [--keys 'j<Enter>…']
+        .executableTarget(
+            name: "Shelf",
+            dependencies: [
+                .product(name: "TermData", package: "TermData"),
+                .product(name: "SQLiteStore", package: "TermData"),
+                .product(name: "TermDataTerminal", package: "TermData"),
+            ]
+        ),
         // A model's classes made at build time by the TermDataClasses plugin (the model is the
         // all-features corpus model, linked from the tests' fixtures), at work.
         //     swift run --package-path Examples Classes Examples/Sources/Classes/model.xcdatamodeld
