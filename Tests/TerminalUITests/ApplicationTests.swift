@@ -192,6 +192,21 @@ struct ApplicationTests {
         #expect(ticks == 5)
     }
 
+    @Test("a timer's ID is never given to a later timer: cancelling one that has fired stops nothing else")
+    func timerIDsAreNotReused() {
+        let (app, driver, _, _, _) = makeApp()
+        let once = app.schedule(after: 1) { _ in [] }
+        driver.wait(2)
+        app.runScript("")
+        var ticks = 0
+        let later = app.schedule(after: 1, repeating: 1) { _ in ticks += 1; return [] }
+        #expect(later != once)
+        app.cancelTimer(once)
+        driver.wait(3.5)
+        app.runScript("")
+        #expect(ticks == 3, "the repeating timer kept running after the old one was cancelled")
+    }
+
     @Test("a signal quits by default, or does what the application decides")
     func signals() {
         let (app, driver, _, _, _) = makeApp()

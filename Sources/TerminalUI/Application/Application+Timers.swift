@@ -13,7 +13,10 @@ extension Application {
     public func schedule(after delay: Double, repeating interval: Double? = nil,
                          action: @escaping (Application) -> EventResult) -> TimerID {
         precondition(interval.map { $0 > 0 } ?? true, "a repeating timer needs a positive interval, not \(interval!)")
-        let id = TimerID(rawValue: (timers.map(\.id.rawValue).max() ?? 0) + 1)
+        // A new number each time: a timer's ID never names a later timer, so cancelling one
+        // that has fired or gone stops nothing else.
+        let id = TimerID(rawValue: nextTimerID)
+        nextTimerID += 1
         timers.append(TimerRecord(id: id, fireAt: driver.clock.now + max(0, delay), interval: interval, action: action))
         return id
     }

@@ -48,7 +48,8 @@ public final class Application {
     let mailbox = WorkMailbox()
     /// Work queued by a handler to run once the current event is done.
     var deferred: [() -> Void] = []
-    private var nextTimerID = 1
+    /// The number the next scheduled timer gets.
+    var nextTimerID = 1
     var needsDisplay = true
     let screen: ScreenBuffer
 
