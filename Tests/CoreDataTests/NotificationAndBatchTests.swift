@@ -260,3 +260,34 @@ struct BatchRequestTests {
         }
     }
 }
+
+@MainActor
+@Suite("NSPersistentStoreDescription's options")
+struct StoreDescriptionOptionTests {
+    @Test("an option set with setOption and its property are one setting; a store made read-only by the option refuses a save")
+    func optionsAreProperties() throws {
+        let description = NSPersistentStoreDescription()
+        #expect(!description.isReadOnly)
+        #expect(description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically)
+        description.setOption(false as NSNumber, forKey: NSInferMappingModelAutomaticallyOption)
+        #expect(!description.shouldInferMappingModelAutomatically)
+        description.shouldMigrateStoreAutomatically = false
+        #expect((description.options[NSMigratePersistentStoresAutomaticallyOption] as? NSNumber)?.boolValue == false)
+
+        try withTemporaryFolder { folder in
+            _ = try saveBooks(["Kindred"], in: try libraryContainer(in: folder))
+            let readOnly = NSPersistentStoreDescription(url: folder.appendingPathComponent("Library.sqlite"))
+            readOnly.setOption(true as NSNumber, forKey: NSReadOnlyPersistentStoreOption)
+            #expect(readOnly.isReadOnly)
+            let container = NSPersistentContainer(name: "Library")
+            container.persistentStoreDescriptions = [readOnly]
+            var loadError: (any Error)?
+            container.loadPersistentStores { _, error in loadError = error }
+            #expect(loadError == nil)
+            let context = container.viewContext
+            #expect(try context.count(for: NSFetchRequest<Book>(entityName: "Book")) == 1)
+            Book(context: context).title = "Beloved"
+            #expect(throws: (any Error).self, "the option made the store read-only") { try context.save() }
+        }
+    }
+}

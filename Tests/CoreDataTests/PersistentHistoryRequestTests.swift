@@ -84,6 +84,7 @@ struct PersistentHistoryRequestTests {
             changesOnly.resultType = .changesOnly
             let mine = try #require((try viewContext.execute(changesOnly) as? NSPersistentHistoryResult)?.result as? [NSPersistentHistoryChange])
             #expect(mine.map(\.changeType) == [.insert], "the app's own save after the importer's")
+            #expect(mine.first?.transaction?.author == "app", "a change alone still names its transaction")
 
             // Trimming what was merged leaves what came after.
             try viewContext.execute(NSPersistentHistoryChangeRequest.deleteHistory(before: transactions.last))

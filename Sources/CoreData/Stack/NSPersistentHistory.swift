@@ -134,8 +134,14 @@ open class NSPersistentHistoryChange: NSObject {
     public let changeType: NSPersistentHistoryChangeType
     /// For a delete, the values the model keeps after deletion (`preservesValueInHistoryOnDeletion`).
     public let tombstone: [AnyHashable: Any]?
-    /// The transaction the change belongs to, held weakly: nil once nothing else holds it.
+    /// The transaction the change belongs to. A change read with its transaction is held by
+    /// it; one read alone (`.changesOnly`) holds its transaction.
     public private(set) weak var transaction: NSPersistentHistoryTransaction?
+    /// The transaction, held strongly, for a change returned without it.
+    private var heldTransaction: NSPersistentHistoryTransaction?
+
+    /// Keeps the change's transaction alive for as long as the change.
+    func holdTransaction() { heldTransaction = transaction }
     /// For an update, the properties that changed.
     public let updatedProperties: Set<NSPropertyDescription>?
 
@@ -300,7 +306,16 @@ extension ManagedObjectContext {
                 var seen = Set<NSManagedObjectID>(), ids: [NSManagedObjectID] = []
                 for change in wrapped.flatMap({ $0.changes ?? [] }) where seen.insert(change.changedObjectID).inserted { ids.append(change.changedObjectID) }
                 return NSPersistentHistoryResult(ids, type: .objectIDs)
-            case .changesOnly: return NSPersistentHistoryResult(wrapped.flatMap { $0.changes ?? [] }, type: .changesOnly)
+            case .changesOnly:
+                // Changes without their transactions in the result: each holds its own, which
+                // then no longer holds the changes (no cycle), so `transaction` stays readable.
+                let changes = wrapped.flatMap { transaction -> [NSPersistentHistoryChange] in
+                    let changes = transaction.changes ?? []
+                    transaction.changes = nil
+                    for change in changes { change.holdTransaction() }
+                    return changes
+                }
+                return NSPersistentHistoryResult(changes, type: .changesOnly)
             case .transactionsOnly:
                 for transaction in wrapped { transaction.changes = nil }
                 return NSPersistentHistoryResult(wrapped, type: .transactionsOnly)

@@ -21,19 +21,30 @@ open class NSPersistentStoreDescription: NSObject {
     open var type = NSSQLiteStoreType
     /// The model configuration whose entities the store holds; nil for all.
     open var configuration: String?
-    /// Whether the store opens read-only, so that saves to it fail
-    /// (`NSReadOnlyPersistentStoreOption`).
-    open var isReadOnly = false
+    /// Whether the store opens read-only, so that saves to it fail: the option
+    /// `NSReadOnlyPersistentStoreOption`, read and set here (false when not set).
+    open var isReadOnly: Bool {
+        get { flag(NSReadOnlyPersistentStoreOption, otherwise: false) }
+        set { options[NSReadOnlyPersistentStoreOption] = newValue as NSNumber }
+    }
     /// Kept for code that sets it: a store waits for another writer as its engine decides.
     open var timeout: TimeInterval = 240
     /// Kept for code that sets it: stores are added one after the other, before
     /// `loadPersistentStores` returns, and the handler is called for each.
     open var shouldAddStoreAsynchronously = false
-    /// Whether a store written with an earlier version of the model is migrated when it loads
-    /// (the default).
-    open var shouldMigrateStoreAutomatically = true
-    /// Whether that migration infers its mapping where it can (the default).
-    open var shouldInferMappingModelAutomatically = true
+    /// Whether a store written with an earlier version of the model is migrated when it loads:
+    /// the option `NSMigratePersistentStoresAutomaticallyOption`, read and set here (true when
+    /// not set).
+    open var shouldMigrateStoreAutomatically: Bool {
+        get { flag(NSMigratePersistentStoresAutomaticallyOption, otherwise: true) }
+        set { options[NSMigratePersistentStoresAutomaticallyOption] = newValue as NSNumber }
+    }
+    /// Whether that migration infers its mapping where it can: the option
+    /// `NSInferMappingModelAutomaticallyOption`, read and set here (true when not set).
+    open var shouldInferMappingModelAutomatically: Bool {
+        get { flag(NSInferMappingModelAutomaticallyOption, otherwise: true) }
+        set { options[NSInferMappingModelAutomaticallyOption] = newValue as NSNumber }
+    }
     /// The options `addPersistentStore(ofType:configurationName:at:options:)` takes.
     open private(set) var options: [String: NSObject] = [:]
 
@@ -56,7 +67,13 @@ open class NSPersistentStoreDescription: NSObject {
     /// Records a SQLite setting in `sqlitePragmas`, where it has no effect; nil removes it.
     open func setValue(_ value: NSObject?, forPragmaNamed name: String) { sqlitePragmas[name] = value }
 
-    /// The options for the coordinator, with this description's switches.
+    /// An option's Boolean value, or `otherwise` when it is not set.
+    private func flag(_ key: String, otherwise: Bool) -> Bool {
+        (options[key] as? NSNumber)?.boolValue ?? otherwise
+    }
+
+    /// The options for the coordinator, with this description's switches (an option set with
+    /// `setOption` and the property are one setting, as in Core Data).
     var coordinatorOptions: [AnyHashable: Any] {
         var all: [AnyHashable: Any] = options
         all[NSReadOnlyPersistentStoreOption] = isReadOnly
