@@ -20,6 +20,24 @@ struct MappingFileTests {
         #expect(text.contains("$source.name"))
     }
 
+    @Test("a property mapping without an expression (the destination keeps its default) reads back without one, not as the value nil")
+    func mappingWithoutExpression() throws {
+        let mapping = MappingModel(entityMappings: [EntityMapping(
+            name: "ToDoToToDo", kind: .transform, source: "ToDo", destination: "ToDo", sourcePredicate: nil,
+            attributeMappings: [PropertyMapping(name: "name", value: try ObjectExpression(format: "$source.name")),
+                                PropertyMapping(name: "priority", value: nil),
+                                PropertyMapping(name: "notes", value: try ObjectExpression(format: "nil"))],
+            relationshipMappings: [], policyName: nil, userInfo: [:])],
+            sourceVersion: "ToDo", destinationVersion: "ToDo 2", modelName: "ToDo")
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("m.json")
+        try mapping.write(to: url)
+        let read = try MappingModel.read(url)
+        let attributes = try #require(read.entityMappings.first?.attributeMappings)
+        #expect(attributes == mapping.entityMappings[0].attributeMappings.sorted { $0.name < $1.name }, "the file lists them by name")
+        #expect(attributes.first { $0.name == "priority" }?.valueExpression == nil)
+        #expect(attributes.first { $0.name == "notes" }?.valueExpression != nil)
+    }
+
     @Test("a value expression like the article's relationship mapping parses")
     func expressions() throws {
         let url = try Fixtures.temporaryDirectory().appendingPathComponent("m.json")

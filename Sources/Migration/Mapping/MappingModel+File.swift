@@ -52,8 +52,10 @@ extension MappingModel {
             func expressions(_ key: String) throws -> [PropertyMapping] {
                 guard let table = item[key] as? [String: Any] else { return [] }
                 return try table.keys.sorted().map { property in
+                    // null: no expression, the destination keeps its default.
+                    if table[property] is NSNull { return PropertyMapping(name: property, value: nil) }
                     guard let text = table[property] as? String else {
-                        throw fail("entity mapping \(name), \(key).\(property): the value must be an expression string")
+                        throw fail("entity mapping \(name), \(key).\(property): the value must be an expression string or null")
                     }
                     do {
                         return PropertyMapping(name: property, value: try ObjectExpression(format: text))
@@ -91,15 +93,21 @@ extension MappingModel {
             if let p = m.policyName { item["policy"] = p }
             if let p = m.sourcePredicate { item["sourcePredicate"] = p.predicateFormat }
             if !m.attributeMappings.isEmpty {
-                item["attributes"] = Dictionary(uniqueKeysWithValues: m.attributeMappings.map { ($0.name, $0.valueExpression?.description ?? "nil") })
+                item["attributes"] = Dictionary(uniqueKeysWithValues: m.attributeMappings.map { ($0.name, Self.expressionText($0.valueExpression)) })
             }
             if !m.relationshipMappings.isEmpty {
-                item["relationships"] = Dictionary(uniqueKeysWithValues: m.relationshipMappings.map { ($0.name, $0.valueExpression?.description ?? "nil") })
+                item["relationships"] = Dictionary(uniqueKeysWithValues: m.relationshipMappings.map { ($0.name, Self.expressionText($0.valueExpression)) })
             }
             if !m.userInfo.isEmpty { item["userInfo"] = m.userInfo }
             return item
         }
         let data = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: url, options: .atomic)
+    }
+
+    /// A property mapping's expression as the file holds it: its text, or null for none (the
+    /// destination keeps its default), which is not the expression `nil` (the value nil).
+    private static func expressionText(_ expression: ObjectExpression?) -> Any {
+        expression.map { $0.description as Any } ?? NSNull()
     }
 }
