@@ -192,6 +192,23 @@ struct ApplicationTests {
         #expect(ticks == 5)
     }
 
+    @Test("a theme set after the application was made is the one run() keeps; without one, run() picks the terminal's")
+    func themeSetLater() throws {
+        let colour = MemoryDriver(size: Size(width: 40, height: 10), colorSupport: .palette256)
+        let picked = Application(driver: colour)
+        picked.theme = .monochrome
+        try picked.run()
+        #expect(picked.theme == .monochrome, "run() replaced the theme the program set")
+
+        // No theme given: run() follows what the terminal turns out to have when it starts.
+        let terminal = MemoryDriver(size: Size(width: 40, height: 10), colorSupport: .palette256)
+        let following = Application(driver: terminal)
+        #expect(following.theme == .standard)
+        terminal.colorSupport = .monochrome
+        try following.run()
+        #expect(following.theme == .monochrome, "no theme given: the terminal's")
+    }
+
     @Test("a timer's ID is never given to a later timer: cancelling one that has fired stops nothing else")
     func timerIDsAreNotReused() {
         let (app, driver, _, _, _) = makeApp()

@@ -14,9 +14,12 @@
 public final class Application {
     /// The driver that shows the frames and reads the events: a terminal's, or a `MemoryDriver` in tests.
     public let driver: TerminalDriver
-    /// The styles every view is drawn in; when none was given, `run()` picks `Theme.standard` or
-    /// `Theme.monochrome` to suit the terminal.
-    public var theme: Theme
+    /// The styles every view is drawn in; when none was given (nor set before `run()`), `run()`
+    /// picks `Theme.standard` or `Theme.monochrome` to suit the terminal.
+    public var theme: Theme {
+        // A theme set by the program is the one it keeps.
+        didSet { picksTheme = false }
+    }
     /// Commands available everywhere (quit, help, palette, menus, pane switching, redraw).
     public var keyMap = KeyMap()
     /// The menu bar on the top row, if any.
@@ -53,8 +56,8 @@ public final class Application {
     var needsDisplay = true
     let screen: ScreenBuffer
 
-    /// Whether the theme follows the terminal's colours (set when none was given).
-    let picksTheme: Bool
+    /// Whether the theme follows the terminal's colours (when none was given or set).
+    var picksTheme: Bool
 
     /// Wraps the work that answers the user (handling a key, drawing a frame), so that a
     /// store query inside it can be stopped from another thread when a signal arrives (the
