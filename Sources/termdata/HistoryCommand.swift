@@ -105,7 +105,7 @@ struct HistoryCommand: ParsableCommand {
         let transactions = try CommandFailure.rethrowing { try coordinator.fetchHistory(request) }
         switch format {
         case .json:
-            try StandardOutput.line(try JSONValue.text(.array(transactions.map(Self.json))))
+            try StandardOutput.line(try JSONValue.text(.array(transactions.map(JSONValue.history))))
         case .table:
             var rows: [[String: JSONValue]] = []
             var after: [Int64: [String: ObjectValue]] = [:]
@@ -120,7 +120,7 @@ struct HistoryCommand: ParsableCommand {
                         "time": .string(JSONValue.dateText(transaction.timestamp)),
                         "author": transaction.author.map(JSONValue.string) ?? .string("—"),
                         "context": transaction.contextName.map(JSONValue.string) ?? .null,
-                        "change": .string(Self.word(change.changeType)),
+                        "change": .string(JSONValue.typeName(change.changeType)),
                         "object": .string(Self.objectName(change.changedObjectID)),
                         "details": .string(Self.details(change, after: after[change.changeID] ?? [:])),
                     ])
@@ -161,14 +161,6 @@ struct HistoryCommand: ParsableCommand {
         }
     }
 
-    private static func word(_ type: HistoryChangeType) -> String {
-        switch type {
-        case .insert: "insert"
-        case .update: "update"
-        case .delete: "delete"
-        }
-    }
-
     /// `ToDo 12`: the entity and the primary key.
     private static func objectName(_ id: ManagedObjectID) -> String {
         "\(id.entityName) \(id.primaryKey.map(String.init) ?? id.description)"
@@ -200,38 +192,5 @@ struct HistoryCommand: ParsableCommand {
             return change.joined.sorted { $0.key < $1.key }.map { "\($0.key)=[\($0.value.map(objectName).joined(separator: ", "))]" }.joined(separator: ", ")
         }
         return ""
-    }
-
-    private static func uri(_ id: ManagedObjectID) -> JSONValue { .string(id.uriRepresentation.absoluteString) }
-
-    /// A previous value for JSON: a related object by its URI.
-    private static func json(_ value: ObjectValue) -> JSONValue {
-        if let id = value.objectID { return uri(id) }
-        return JSONValue.from(value)
-    }
-
-    private static func json(_ transaction: HistoryTransaction) -> JSONValue {
-        .object([
-            "token": .string(transaction.token.description),
-            "store": .string(transaction.storeIdentifier),
-            "timestamp": .string(JSONValue.dateText(transaction.timestamp)),
-            "author": transaction.author.map(JSONValue.string) ?? .null,
-            "contextName": transaction.contextName.map(JSONValue.string) ?? .null,
-            "processID": transaction.processID.map(JSONValue.string) ?? .null,
-            "changes": .array(transaction.changes.map { change in
-                var object: [String: JSONValue] = [
-                    "changeID": .int(Int(change.changeID)),
-                    "type": .string(word(change.changeType)),
-                    "entity": .string(change.changedObjectID.entityName),
-                    "object": .string(change.changedObjectID.uriRepresentation.absoluteString),
-                ]
-                if let properties = change.updatedProperties { object["updatedProperties"] = .array(properties.sorted().map(JSONValue.string)) }
-                if let tombstone = change.tombstone { object["tombstone"] = .object(tombstone.mapValues(JSONValue.from)) }
-                if let previous = change.previousValues { object["previousValues"] = .object(previous.mapValues(json)) }
-                if !change.joined.isEmpty { object["joined"] = .object(change.joined.mapValues { .array($0.map(uri)) }) }
-                if !change.left.isEmpty { object["left"] = .object(change.left.mapValues { .array($0.map(uri)) }) }
-                return .object(object)
-            }),
-        ])
     }
 }

@@ -161,12 +161,9 @@ struct QueryCommand: ParsableCommand {
                 }
                 objects = Array(try context.fetch(request))
             case .memory:
-                objects = Array(try context.fetch(FetchRequest(entityName: entity.name)))
-                if let objectPredicate { objects = try objects.filter { try objectPredicate.evaluate(with: .object($0)) } }
-                if !descriptors.isEmpty { objects = try descriptors.sorted(objects) }
-                let start = min(offset ?? 0, objects.count)
-                let end = (limit ?? 0) > 0 ? min(objects.count, start + limit!) : objects.count
-                objects = Array(objects[start..<end])
+                objects = try context.fetchEvaluatingInMemory(FetchRequest(
+                    entityName: entity.name, predicate: objectPredicate, sortDescriptors: descriptors,
+                    fetchLimit: limit ?? 0, fetchOffset: offset ?? 0))
                 if count {
                     try StandardOutput.line(String(objects.count))
                     return
