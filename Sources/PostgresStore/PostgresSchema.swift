@@ -114,7 +114,7 @@ struct PostgresSchema: Sendable {
         if table.entityNumbers.count > 1 {
             statements.append(.createIndex(table.name + "_Z_ENT_INDEX", on: table.name, columns: ["Z_ENT"]))
         }
-        for index in table.indexes { statements.append(.createIndex(index.name, on: index.table, columns: index.columns)) }
+        for index in table.indexes { statements.append(index.creation()) }
         return statements
     }
 

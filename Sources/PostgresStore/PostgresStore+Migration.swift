@@ -194,7 +194,7 @@ extension PostgresStore {
                                   where: fill.onlyNull ? .and([ofEntities, SQLExpression.column(fill.column).isNull()]) : ofEntities))
         }
         for index in change.indexes {
-            syntax.append(.createIndex(index.name, on: table, columns: index.columns, ifNotExists: true))
+            syntax.append(index.creation(ifNotExists: true))
         }
         return syntax
     }

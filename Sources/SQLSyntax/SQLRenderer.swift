@@ -91,6 +91,20 @@ struct SQLRenderer {
                 sql += columns.map { dialect.quote($0) + " NULLS FIRST" }.joined(separator: ", ")
             }
             sql += ")"
+        case .createKeyIndex(let index, let table, let keys, let ifNotExists, let unique):
+            sql += unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX "
+            if ifNotExists { sql += "IF NOT EXISTS " }
+            name(index)
+            sql += " ON "
+            name(table)
+            sql += " ("
+            sql += keys.map { key in
+                let direction = key.ascending ? "ASC" : "DESC"
+                // SQLite: as Core Data writes it. Elsewhere nil sorts first, as fetches sort it.
+                if dialect.sortsNullsFirst { return dialect.quote(key.column) + " COLLATE BINARY " + direction }
+                return dialect.quote(key.column) + " " + direction + (key.ascending ? " NULLS FIRST" : " NULLS LAST")
+            }.joined(separator: ", ")
+            sql += ")"
         case .dropIndex(let index, let ifExists):
             sql += ifExists ? "DROP INDEX IF EXISTS " : "DROP INDEX "
             name(index)

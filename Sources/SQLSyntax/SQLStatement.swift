@@ -17,6 +17,7 @@ public struct SQLStatement: Hashable, Sendable {
         case delete(table: String, filter: SQLExpression?)
         case createTable(String, columns: [SQLColumnDefinition], primaryKey: [String], padded: Bool)
         case createIndex(String, table: String, columns: [String], ifNotExists: Bool, unique: Bool)
+        case createKeyIndex(String, table: String, keys: [SQLIndexKey], ifNotExists: Bool, unique: Bool)
         case dropIndex(String, ifExists: Bool)
         case addColumn(table: String, SQLColumnDefinition)
         case dropColumn(table: String, column: String)
@@ -65,6 +66,18 @@ public struct SQLStatement: Hashable, Sendable {
 
     public static func createIndex(_ name: String, on table: String, columns: [String], ifNotExists: Bool = false) -> SQLStatement {
         SQLStatement(kind: .createIndex(name, table: table, columns: columns, ifNotExists: ifNotExists, unique: false))
+    }
+
+    /// An index as Core Data writes one for a fetch index or a uniqueness constraint: each
+    /// column with its direction and (in SQLite) `COLLATE BINARY`, unique or not.
+    ///
+    /// ```swift
+    /// SQLiteDialect().render(.createIndex("Z_Car_byMaker", on: "ZCAR", keys: [SQLIndexKey("ZMAKER")])).sql
+    /// // CREATE INDEX Z_Car_byMaker ON ZCAR (ZMAKER COLLATE BINARY ASC)
+    /// ```
+    public static func createIndex(_ name: String, on table: String, keys: [SQLIndexKey], unique: Bool = false,
+                                   ifNotExists: Bool = false) -> SQLStatement {
+        SQLStatement(kind: .createKeyIndex(name, table: table, keys: keys, ifNotExists: ifNotExists, unique: unique))
     }
 
     /// `CREATE UNIQUE INDEX`: no two rows share the columns' values.
@@ -146,4 +159,18 @@ public struct SQLColumnType: Hashable, Sendable, CustomStringConvertible {
     public static let timestamptz = SQLColumnType("TIMESTAMPTZ")
     public static let bytea = SQLColumnType("BYTEA")
     public static let uuid = SQLColumnType("UUID")
+}
+
+/// A column of an index with its direction, as a fetch index's element gives it.
+public struct SQLIndexKey: Hashable, Sendable {
+    /// The column.
+    public var column: String
+    /// Whether the index orders the column's values up (`ASC`) or down (`DESC`).
+    public var ascending: Bool
+
+    /// A column of an index, ascending unless told.
+    public init(_ column: String, ascending: Bool = true) {
+        self.column = column
+        self.ascending = ascending
+    }
 }

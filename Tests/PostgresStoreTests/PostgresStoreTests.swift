@@ -43,6 +43,15 @@ struct PostgresStoreTests {
         #expect(indexes.contains("ZTODO_ZCATEGORY_INDEX"))
     }
 
+    @Test("a model's fetch index is created as Core Data names it, each column in its direction, nil first as fetches sort")
+    func fetchIndex() throws {
+        let stack = try PostgresTestStack(model: try ModelFixtures.sampleModel(version: "SampleModel2"))
+        let definitions = try stack.store.plainRows("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()")
+            .map { ($0[0].stringValue ?? "", $0[1].stringValue ?? "") }
+        let definition = try #require(definitions.first { $0.0 == "Z_Car_byMakerAndNumberPlate" }?.1, "\(definitions.map(\.0))")
+        #expect(definition.contains(#"("ZMAKER" NULLS FIRST, "ZNUMBERPLATE" NULLS FIRST)"#), "\(definition)")
+    }
+
     @Test("every attribute type round-trips: decimals keep every digit, dates the microsecond, UUIDs and bytes")
     func attributeTypes() throws {
         let model = try XcodeModelFile.readVersion(try ModelFixtures.writeModelFile(ModelFixtures.modelXML("""

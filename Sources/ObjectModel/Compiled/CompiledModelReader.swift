@@ -140,7 +140,12 @@ struct CompiledModelReader {
                 versionHashModifier: try archive.string(object["NSVersionHashModifier"]),
                 userInfo: try userInfo(object["NSUserInfo"]))
             entity.uniquenessConstraints = try archive.elements(object["NSUniqueTuples"]).map { try propertyNames($0) }
+            entity.fetchIndexes = try archive.elements(object["NSFetchIndexDescriptions"]).compactMap { try fetchIndex($0) }
+            // Xcode compiles each fetch index into a compound index as well, for older systems:
+            // the fetch index stands for it.
+            let fetchIndexed = Set(entity.fetchIndexes.compactMap(\.binaryPropertyNames))
             entity.compoundIndexes = try archive.elements(object["NSCompoundIndexes"]).map { try propertyNames($0) }
+                .filter { !fetchIndexed.contains($0) }
             // A model cache repeats inherited properties on each sub-entity; an entity
             // declares only those its parent does not have.
             let inherited = parent.flatMap { properties[$0] } ?? []
@@ -164,6 +169,25 @@ struct CompiledModelReader {
             entity.fetchedProperties.sort { Self.xcodeOrder($0.name, $1.name) }
             return entity
         }
+    }
+
+    /// An `NSFetchIndexDescription`: its name and elements (`NSFetchIndexElementDescription`:
+    /// a property, a type — 0 binary, 1 R-tree — and a direction). An element of an expression
+    /// rather than a property is kept as the expression's archived class name, so that the
+    /// index is not lost without trace.
+    private func fetchIndex(_ value: PropertyListValue) throws -> FetchIndexDescription? {
+        guard let index = try archive.object(value), let name = try archive.string(index["NSIndexName"]) else { return nil }
+        let elements = try archive.elements(index["NSIndexElements"]).compactMap { value -> FetchIndexDescription.Element? in
+            guard let element = try archive.object(value) else { return nil }
+            let kind: FetchIndexDescription.Element.Kind = element["NSFetchIndexElementType"]?.int == 1 ? .rTree : .binary
+            let ascending = element["NSAscending"]?.bool ?? true
+            if let property = try archive.string(element["NSPropertyName"]) {
+                return .init(property: property, kind: kind, ascending: ascending)
+            }
+            let expression = try archive.object(element["NSExpression"])
+            return .init(expression: expression.map { "(\($0.className))" } ?? "?", kind: kind, ascending: ascending)
+        }
+        return FetchIndexDescription(name: name, elements: elements)
     }
 
     /// A uniqueness constraint or compound index: property names, or the properties themselves.

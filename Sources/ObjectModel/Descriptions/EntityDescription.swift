@@ -33,6 +33,8 @@ public struct EntityDescription: Sendable, Hashable {
     public var uniquenessConstraints: [[String]]
     /// Sets of attribute names the store indexes together.
     public var compoundIndexes: [[String]]
+    /// The entity's fetch indexes (Xcode's Fetch Indexes), in the model file's order.
+    public var fetchIndexes: [FetchIndexDescription]
     /// The entries the model file gives the entity (Xcode's User Info), kept as text and written back.
     public var userInfo: [String: String]
     /// Model-file attributes with no meaning for the object graph (such as `codeGenerationType`),
@@ -52,6 +54,7 @@ public struct EntityDescription: Sendable, Hashable {
         versionHashModifier: String? = nil,
         uniquenessConstraints: [[String]] = [],
         compoundIndexes: [[String]] = [],
+        fetchIndexes: [FetchIndexDescription] = [],
         userInfo: [String: String] = [:],
         xcodeAttributes: [String: String] = [:]
     ) {
@@ -66,6 +69,7 @@ public struct EntityDescription: Sendable, Hashable {
         self.versionHashModifier = versionHashModifier
         self.uniquenessConstraints = uniquenessConstraints
         self.compoundIndexes = compoundIndexes
+        self.fetchIndexes = fetchIndexes
         self.userInfo = userInfo
         self.xcodeAttributes = xcodeAttributes
     }

@@ -165,7 +165,8 @@ public struct ManagedObjectModel: Sendable, Hashable {
                                      entity: e, property: a.name)
                 }
             }
-            for group in entity.declaration.uniquenessConstraints + entity.declaration.compoundIndexes {
+            let fetchIndexed = entity.declaration.fetchIndexes.map { $0.elements.compactMap(\.property) }
+            for group in entity.declaration.uniquenessConstraints + entity.declaration.compoundIndexes + fetchIndexed {
                 for name in group where !entity.hasProperty(name) {
                     throw ModelError(.unknownAttribute(name), entity: e)
                 }

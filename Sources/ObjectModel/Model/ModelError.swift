@@ -46,7 +46,7 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case inverseMismatch(name: String, destination: String)
         /// A fetched property, fetch request template or configuration names an entity not in the model.
         case unknownEntity(String)
-        /// A uniqueness constraint or compound index names a property the entity does not have.
+        /// A uniqueness constraint, compound index or fetch index names a property the entity does not have.
         case unknownAttribute(String)
         /// A model bundle, or a list of versions, holds no version.
         case noVersions

@@ -77,7 +77,16 @@ public struct ModelSummary {
         for i in entity.declaration.compoundIndexes {
             lines.append("  index (\(i.joined(separator: ", ")))")
         }
+        for i in entity.declaration.fetchIndexes {
+            lines.append("  fetch index \(i.name) (\(i.elements.map(Self.text).joined(separator: ", ")))")
+        }
         return lines
+    }
+
+    /// A fetch index's element as text: `maker`, `date descending`, `location (R-tree)`.
+    static func text(_ element: FetchIndexDescription.Element) -> String {
+        (element.property ?? element.expression ?? "?") + (element.ascending ? "" : " descending")
+            + (element.kind == .rTree ? " (R-tree)" : "")
     }
 
     /// A fetch request template: its name, entity and predicate.
@@ -156,6 +165,9 @@ public struct ModelSummary {
             }
             if !entity.declaration.uniquenessConstraints.isEmpty { e["uniquenessConstraints"] = entity.declaration.uniquenessConstraints }
             if !entity.declaration.compoundIndexes.isEmpty { e["compoundIndexes"] = entity.declaration.compoundIndexes }
+            if !entity.declaration.fetchIndexes.isEmpty {
+                e["fetchIndexes"] = Dictionary(entity.declaration.fetchIndexes.map { ($0.name, $0.elements.map(Self.text)) }, uniquingKeysWith: { first, _ in first })
+            }
             entities[entity.name] = e
         }
         let root: [String: Any] = [

@@ -85,6 +85,8 @@ struct XcodeModelReader {
                 entity.uniquenessConstraints = child.children(named: "uniquenessConstraint").map {
                     $0.children(named: "constraint").compactMap { $0.attributes["value"] }
                 }
+            case "fetchIndex":
+                entity.fetchIndexes.append(try readFetchIndex(child, entity: name))
             case "compoundIndexes":
                 entity.compoundIndexes = child.children(named: "compoundIndex").map {
                     $0.children(named: "index").compactMap { $0.attributes["value"] }
@@ -94,6 +96,31 @@ struct XcodeModelReader {
             }
         }
         return entity
+    }
+
+    /// `<fetchIndex name="…">` with its `<fetchIndexElement property="…" type="Binary" order="ascending"/>`
+    /// (or `expression="…"` for an expression element).
+    private func readFetchIndex(_ element: XMLTree, entity: String) throws -> FetchIndexDescription {
+        let name = try required(element, "name", entity: entity)
+        let elements = try element.children(named: "fetchIndexElement").map { child -> FetchIndexDescription.Element in
+            var attributes = child.attributes
+            let typeName = attributes.removeValue(forKey: "type") ?? "Binary"
+            guard let kind = FetchIndexDescription.Element.Kind(rawValue: typeName) else {
+                throw ModelError(.invalidXMLValue(attribute: "type", value: typeName), file: file, line: child.line, entity: entity)
+            }
+            let ascending = (attributes.removeValue(forKey: "order") ?? "ascending") != "descending"
+            if let property = attributes.removeValue(forKey: "property") {
+                return .init(property: property, kind: kind, ascending: ascending, xcodeAttributes: attributes)
+            }
+            guard let expression = attributes.removeValue(forKey: "expression") else {
+                throw ModelError(.missingXMLAttribute(element: "fetchIndexElement", attribute: "property"),
+                                 file: file, line: child.line, entity: entity)
+            }
+            return .init(expression: expression, kind: kind, ascending: ascending, xcodeAttributes: attributes)
+        }
+        var extras = element.attributes
+        extras["name"] = nil
+        return FetchIndexDescription(name: name, elements: elements, xcodeAttributes: extras)
     }
 
     private func readAttribute(_ element: XMLTree, entity: String) throws -> AttributeDescription {

@@ -52,7 +52,7 @@ struct XcodeModelWriter {
         ]
         attributes += extras(e.xcodeAttributes)
         let empty = e.attributes.isEmpty && e.relationships.isEmpty && e.fetchedProperties.isEmpty
-            && e.uniquenessConstraints.isEmpty && e.compoundIndexes.isEmpty && e.userInfo.isEmpty
+            && e.fetchIndexes.isEmpty && e.uniquenessConstraints.isEmpty && e.compoundIndexes.isEmpty && e.userInfo.isEmpty
         if empty { element("entity", attributes, indent: 1); return }
         open("entity", attributes, indent: 1)
         for a in e.attributes { writeAttribute(a) }
@@ -63,6 +63,15 @@ struct XcodeModelWriter {
                                      ("predicateString", f.predicateFormat)], indent: 3)
             writeUserInfo(f.userInfo, indent: 3)
             close("fetchedProperty", indent: 2)
+        }
+        for index in e.fetchIndexes {
+            open("fetchIndex", [("name", index.name)] + extras(index.xcodeAttributes), indent: 2)
+            for part in index.elements {
+                element("fetchIndexElement", [("property", part.property), ("expression", part.expression)]
+                            + extras(part.xcodeAttributes)
+                            + [("type", part.kind.rawValue), ("order", part.ascending ? "ascending" : "descending")], indent: 3)
+            }
+            close("fetchIndex", indent: 2)
         }
         writeGroups("compoundIndexes", "compoundIndex", "index", e.compoundIndexes)
         writeGroups("uniquenessConstraints", "uniquenessConstraint", "constraint", e.uniquenessConstraints)

@@ -22,6 +22,17 @@ package struct StoreSchema: Sendable {
         package var name: String
         package var table: String
         package var columns: [String]
+        /// For an index Core Data names `Z_<Entity>_<name>` (a fetch index): each column's
+        /// direction, written with `COLLATE BINARY` as Core Data writes it; nil for the plain
+        /// indexes it names `<TABLE>_<COLUMN>_INDEX`.
+        package var ascending: [Bool]? = nil
+
+        /// The statement that creates the index.
+        package func creation(ifNotExists: Bool = false) -> SQLStatement {
+            guard let ascending else { return .createIndex(name, on: table, columns: columns, ifNotExists: ifNotExists) }
+            return .createIndex(name, on: table, keys: zip(columns, ascending).map { SQLIndexKey($0, ascending: $1) },
+                                ifNotExists: ifNotExists)
+        }
     }
 
     /// One table per inheritance root.
@@ -232,6 +243,22 @@ package struct StoreSchema: Sendable {
                 let table = tablesByRoot[root]!.name
                 tablesByRoot[root]!.indexes.append(Index(name: "\(table)_\(columns.joined(separator: "_"))_INDEX",
                                                          table: table, columns: columns))
+            }
+        }
+        // Fetch indexes, as Core Data creates them: `Z_<Entity>_<name>` on the entity's table,
+        // each column with its direction. R-tree and expression elements are not created.
+        for entity in model.entities {
+            let root = entity.rootName
+            for index in entity.declaration.fetchIndexes {
+                guard let names = index.binaryPropertyNames else { continue }
+                let columns = names.compactMap { name -> String? in
+                    let declaring = Self.declaringEntity(of: name, in: entity, model: model)
+                    return columnOfProperty[root]?["\(declaring).\(name)"]
+                }
+                guard columns.count == names.count else { continue }
+                let table = tablesByRoot[root]!.name
+                tablesByRoot[root]!.indexes.append(Index(name: "Z_\(entity.name)_\(index.name)", table: table, columns: columns,
+                                                         ascending: index.elements.map(\.ascending)))
             }
         }
         tables = roots.map { tablesByRoot[$0.name]! }

@@ -61,7 +61,7 @@ extension SQLiteStore {
                                       where: fill.onlyNull ? .and([ofEntities, column.isNull()]) : ofEntities))
             }
             for index in change.indexes {
-                syntax.append(.createIndex(index.name, on: table, columns: index.columns, ifNotExists: true))
+                syntax.append(index.creation(ifNotExists: true))
             }
             statements += syntax.map(Self.dialect.render)
         }

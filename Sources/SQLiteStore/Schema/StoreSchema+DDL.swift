@@ -27,9 +27,7 @@ extension StoreSchema {
             if table.entityNumbers.count > 1 {
                 statements.append(.createIndex(table.name + "_Z_ENT_INDEX", on: table.name, columns: ["Z_ENT"]))
             }
-            for index in table.indexes {
-                statements.append(.createIndex(index.name, on: index.table, columns: index.columns))
-            }
+            for index in table.indexes { statements.append(index.creation()) }
         }
         for join in joinTables {
             statements.append(.createIndex(join.index.name, on: join.index.table, columns: join.index.columns))
