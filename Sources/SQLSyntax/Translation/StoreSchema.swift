@@ -26,12 +26,15 @@ package struct StoreSchema: Sendable {
         /// direction, written with `COLLATE BINARY` as Core Data writes it; nil for the plain
         /// indexes it names `<TABLE>_<COLUMN>_INDEX`.
         package var ascending: [Bool]? = nil
+        /// Whether no two rows may share the columns' values: a uniqueness constraint's index,
+        /// `Z_<Entity>_UNIQUE_<property>_…`.
+        package var isUnique = false
 
         /// The statement that creates the index.
         package func creation(ifNotExists: Bool = false) -> SQLStatement {
             guard let ascending else { return .createIndex(name, on: table, columns: columns, ifNotExists: ifNotExists) }
             return .createIndex(name, on: table, keys: zip(columns, ascending).map { SQLIndexKey($0, ascending: $1) },
-                                ifNotExists: ifNotExists)
+                                unique: isUnique, ifNotExists: ifNotExists)
         }
     }
 
@@ -259,6 +262,24 @@ package struct StoreSchema: Sendable {
                 let table = tablesByRoot[root]!.name
                 tablesByRoot[root]!.indexes.append(Index(name: "Z_\(entity.name)_\(index.name)", table: table, columns: columns,
                                                          ascending: index.elements.map(\.ascending)))
+            }
+        }
+        // Uniqueness constraints, as Core Data keeps them: a unique index
+        // `Z_<Entity>_UNIQUE_<property>_…` on the entity's table, so that no writer (another
+        // program's SQL included) can store a second object with the same values. A constraint
+        // naming a to-many relationship has no columns to index.
+        for entity in model.entities {
+            let root = entity.rootName
+            for constraint in entity.declaration.uniquenessConstraints where !constraint.isEmpty {
+                let columns = constraint.compactMap { name -> String? in
+                    let declaring = Self.declaringEntity(of: name, in: entity, model: model)
+                    return columnOfProperty[root]?["\(declaring).\(name)"]
+                }
+                guard columns.count == constraint.count else { continue }
+                let table = tablesByRoot[root]!.name
+                tablesByRoot[root]!.indexes.append(Index(name: "Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))",
+                                                         table: table, columns: columns,
+                                                         ascending: columns.map { _ in true }, isUnique: true))
             }
         }
         tables = roots.map { tablesByRoot[$0.name]! }

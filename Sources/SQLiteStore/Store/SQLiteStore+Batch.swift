@@ -36,6 +36,9 @@ extension SQLiteStore: BatchRequestStore {
             throw error
         } catch {
             if case let damaged as ObjectGraphError = Self.damage(error, path: url?.path ?? ":memory:") { throw damaged }
+            if let clash = uniquenessClash(error) {
+                throw ObjectGraphError.storeFormat(file: url?.path ?? ":memory:", reason: "batch request failed, nothing written: \(clash)")
+            }
             throw ObjectGraphError.storeFormat(file: url?.path ?? ":memory:", reason: "batch request failed: \(Self.describe(error))")
         }
         return result

@@ -93,9 +93,29 @@ extension SQLiteStore {
             throw error
         } catch {
             if case let damaged as ObjectGraphError = Self.damage(error, path: url?.path ?? ":memory:") { throw damaged }
+            if let clash = uniquenessClash(error) {
+                throw ObjectGraphError.storeFormat(file: url?.path ?? ":memory:", reason: "save failed, nothing written: \(clash)")
+            }
             throw ObjectGraphError.storeFormat(file: url?.path ?? ":memory:", reason: "save failed: \(Self.describe(error))")
         }
         return value!
+    }
+
+    /// A save refused by a uniqueness constraint's index, in the model's words: another writer
+    /// stored the same values since the context checked them.
+    func uniquenessClash(_ error: Error) -> String? {
+        guard let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE,
+              let message = error.message, let failed = message.range(of: "UNIQUE constraint failed: ") else { return nil }
+        let columns = message[failed.upperBound...].split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).split(separator: ".").last.map(String.init) ?? ""
+        }
+        guard let index = schema.tables.flatMap(\.indexes).first(where: { $0.isUnique && $0.columns == columns }),
+              let separator = index.name.range(of: "_UNIQUE_") else { return nil }
+        let entity = String(index.name[index.name.index(index.name.startIndex, offsetBy: 2)..<separator.lowerBound])
+        let suffix = String(index.name[separator.upperBound...])
+        let constraint = model.entity(named: entity)?.declaration.uniquenessConstraints.first { $0.joined(separator: "_") == suffix }
+        let properties = (constraint ?? [suffix]).joined(separator: ", ")
+        return "another object of \(entity) already has the same \(properties) (the uniqueness constraint's index \(index.name))"
     }
 
     private func write(_ changes: StoreChanges, in db: Database, files: ExternalDataChanges) throws -> StoreSaveResult {
