@@ -25,6 +25,8 @@ extension ManagedObjectContext {
             for object in updatedBefore { object.willSave() }
         }
         processPendingChanges()
+        // Derived values are the store's: computed when a save reaches the stores.
+        if parent == nil { try computeDerivedAttributes() }
         try validateForSave()
         if let parent { return try push(to: parent) }
 

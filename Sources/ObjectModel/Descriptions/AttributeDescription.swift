@@ -88,6 +88,24 @@ public struct AttributeDescription: Sendable, Hashable {
 }
 
 extension AttributeDescription {
+    /// The expression a derived attribute's value is computed from each time its object is
+    /// saved (Xcode's Derived option, `derived="YES" derivationExpression="…"`): a key path
+    /// (`name`, `owner.name`), a to-many's `@count` (`items.@count`) or aggregate
+    /// (`items.@sum.price`), or a function Core Data allows (`now()`, `lowercase:(name)`,
+    /// `uppercase:(name)`, `canonical:(name)`). Nil for an attribute the program sets.
+    ///
+    /// ```swift
+    /// var count = AttributeDescription(name: "itemCount", type: .integer64)
+    /// count.derivationExpression = "items.@count"
+    /// ```
+    public var derivationExpression: String? {
+        get { xcodeAttributes["derived"] == "YES" ? xcodeAttributes["derivationExpression"] : nil }
+        set {
+            xcodeAttributes["derived"] = newValue == nil ? nil : "YES"
+            xcodeAttributes["derivationExpression"] = newValue
+        }
+    }
+
     /// Whether a deleted object's history keeps this attribute's value (its tombstone), as
     /// Xcode's "Preserve After Deletion" sets it (`preserveAfterDeletion="YES"`).
     public var preservesValueInHistoryOnDeletion: Bool {

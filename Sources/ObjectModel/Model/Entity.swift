@@ -34,6 +34,9 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
     /// What changing an object asks of every relationship, in `relationships` order, read
     /// without copying a description (a copy retains each of its strings).
     public let relationshipTraits: [RelationshipTraits]
+    /// The derived attributes (inherited ones included), each with its expression parsed: what
+    /// a save computes.
+    public let derivedAttributes: [DerivedAttribute]
 
     private let attributeIndex: NameIndex
     private let relationshipIndex: NameIndex
@@ -63,6 +66,11 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
         }
         self.relationshipTraits = relationships.map {
             RelationshipTraits(name: $0.name, inverseName: $0.inverseName, isToMany: $0.isToMany, isOrdered: $0.isOrdered)
+        }
+        // The model checks every derivation expression parses before it makes its entities.
+        self.derivedAttributes = attributes.enumerated().compactMap { index, attribute in
+            guard let text = attribute.derivationExpression, let expression = try? ObjectExpression(format: text) else { return nil }
+            return DerivedAttribute(index: index, name: attribute.name, type: attribute.type, expression: expression)
         }
         attributeIndex = NameIndex(attributes.map(\.name))
         relationshipIndex = NameIndex(relationships.map(\.name))
@@ -134,6 +142,18 @@ public struct AttributeTraits: Sendable, Hashable {
     public let isTransient: Bool
     /// Whether the attribute has bounds or a pattern a value must meet.
     public let hasValueRules: Bool
+}
+
+/// A derived attribute of an entity: where its value is, and the expression it is computed from.
+public struct DerivedAttribute: Sendable {
+    /// The attribute's position in its entity's `attributes`.
+    public let index: Int
+    /// The attribute's name.
+    public let name: String
+    /// The attribute's type, which the computed value is converted to.
+    public let type: AttributeType
+    /// The parsed `derivationExpression`.
+    public let expression: ObjectExpression
 }
 
 /// What the per-change paths ask of a relationship.

@@ -160,6 +160,11 @@ public struct ManagedObjectModel: Sendable, Hashable {
                 }
             }
             for a in entity.declaration.attributes {
+                if let text = a.derivationExpression {
+                    do { _ = try ObjectExpression(format: text) } catch {
+                        throw ModelError(.invalidPredicate(text, reason: "\(error)"), entity: e, property: a.name)
+                    }
+                }
                 if a.defaultValue != .null, !a.type.accepts(a.defaultValue) {
                     throw ModelError(.invalidValue(attribute: "default value", value: "\(a.defaultValue)", type: a.type),
                                      entity: e, property: a.name)

@@ -153,6 +153,12 @@ struct XcodeModelReader {
         if let pattern = a["regularExpressionString"], (try? NSRegularExpression(pattern: pattern)) == nil {
             throw fail(.invalidXMLValue(attribute: "regularExpressionString", value: pattern))
         }
+        // A derived attribute's expression must parse: a mistake is reported at its line.
+        if a["derived"] == "YES", let expression = a["derivationExpression"] {
+            do { _ = try ObjectExpression(format: expression) } catch let error as PredicateSyntaxError {
+                throw fail(.invalidPredicate(expression, reason: error.message))
+            }
+        }
         return AttributeDescription(
             name: name,
             type: type,

@@ -89,6 +89,8 @@ struct XcodeModelWriter {
         let attributes: [(String, String?)] = [
             ("name", a.name), ("optional", yes(a.isOptional)), ("transient", yes(a.isTransient)),
             ("attributeType", a.type.xcodeName),
+            // Where Xcode writes a derived attribute's expression: after the type.
+            ("derived", a.xcodeAttributes["derived"]), ("derivationExpression", a.xcodeAttributes["derivationExpression"]),
             ("minValueString", isDate ? nil : text(a.minimum)),
             ("maxValueString", isDate ? nil : text(a.maximum)),
             ("minDateTimeInterval", isDate ? text(a.minimum) : nil),
@@ -101,7 +103,7 @@ struct XcodeModelWriter {
             ("allowsExternalBinaryDataStorage", yes(a.allowsExternalBinaryDataStorage)),
             ("indexed", yes(a.isIndexed)),
             ("versionHashModifier", a.versionHashModifier), ("elementID", a.renamingIdentifier),
-        ] + extras(a.xcodeAttributes)
+        ] + extras(a.xcodeAttributes, except: ["derived", "derivationExpression"])
         if a.userInfo.isEmpty { element("attribute", attributes, indent: 2); return }
         open("attribute", attributes, indent: 2)
         writeUserInfo(a.userInfo, indent: 3)
