@@ -256,9 +256,26 @@ if Context.environment["TERMDATA_SANITIZER_BUILD"] == nil {
 #endif
 
 // CI's ThreadSanitizer build runs the concurrency suites alone (ConcurrencyTests and the
-// history suites of SQLiteStoreTests and PostgresStoreTests), so it builds those test targets
-// and what they use: no executables, no terminal applications, no other tests.
+// history suites of SQLiteStoreTests and PostgresStoreTests), so it builds those suites and
+// what they use: no executables, no terminal applications, no other tests.
 if Context.environment["TERMDATA_SANITIZER_BUILD"] != nil {
+    // Of the store test targets, only the history suites and the stacks they open; the test
+    // support without its screen assertions (and so without the terminal toolkit).
+    let suiteFiles = [
+        "SQLiteStoreTests": ["PersistentHistoryTests.swift", "SQLiteTestStack.swift"],
+        "PostgresStoreTests": ["PostgresHistoryTests.swift", "PostgresTestStack.swift"],
+    ]
+    for target in package.targets {
+        if let files = suiteFiles[target.name] { target.sources = files }
+        if target.name == "TestSupport" {
+            target.exclude += ["ScreenAssertions.swift", "ScreenSnapshots.swift"]
+            target.dependencies.removeAll { dependency in
+                if case .byNameItem("TerminalUI", _) = dependency { return true }
+                if case .targetItem("TerminalUI", _) = dependency { return true }
+                return false
+            }
+        }
+    }
     let targets = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
     var kept = Set<String>()
     var pending = ["ConcurrencyTests", "SQLiteStoreTests", "PostgresStoreTests"]
