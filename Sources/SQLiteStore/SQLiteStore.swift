@@ -223,7 +223,7 @@ public final class SQLiteStore: PersistentStore, ExplainingStore {
             }
             historyState.installed = true
         }
-        if exists, !options.readOnly { try createMissingModelIndexes(path: path) }
+        if exists, !options.readOnly { createMissingModelIndexes() }
         for entity in model.entities {
             let mapping = schema.mapping(for: entity.name)!
             rowQueries[entity.name] = RowQuery(mapping: mapping)

@@ -64,4 +64,49 @@ struct UniquenessIndexTests {
         #expect(indexes["Z_Person_UNIQUE_firstName_lastName"] != nil, "no duplicates: the index is made")
         #expect(indexes["Z_Car_UNIQUE_numberPlate"] == nil, "two cars share a plate: no index, and the store opens")
     }
+
+    @Test("a sub-entity's constraint over a property it inherits gets no index, so its parent's objects may share the value; a value a deleted object gives up is free in the same save")
+    func inheritanceAndOrder() throws {
+        let url = try ModelFixtures.writeModelFile(ModelFixtures.modelXML("""
+            <entity name="Person" representedClassName="Person" syncable="YES">
+                <attribute name="name" attributeType="String"/>
+                <attribute name="email" optional="YES" attributeType="String"/>
+                <uniquenessConstraints>
+                    <uniquenessConstraint>
+                        <constraint value="email"/>
+                    </uniquenessConstraint>
+                </uniquenessConstraints>
+            </entity>
+            <entity name="Employee" representedClassName="Employee" parentEntity="Person" syncable="YES">
+                <attribute name="badge" optional="YES" attributeType="String"/>
+                <uniquenessConstraints>
+                    <uniquenessConstraint>
+                        <constraint value="name"/>
+                    </uniquenessConstraint>
+                    <uniquenessConstraint>
+                        <constraint value="badge"/>
+                    </uniquenessConstraint>
+                </uniquenessConstraints>
+            </entity>
+            """), name: "People")
+        let stack = try SQLiteTestStack(model: try XcodeModelFile.read(url).current)
+        let indexes = try FetchIndexStoreTests.indexes(stack.url)
+        #expect(indexes["Z_Person_UNIQUE_email"] != nil && indexes["Z_Employee_UNIQUE_badge"] != nil)
+        #expect(indexes["Z_Employee_UNIQUE_name"] == nil, "\(indexes.keys.sorted())")
+
+        let person = try stack.context.insertObject(forEntityName: "Person")
+        person["name"] = "Ann"
+        person["email"] = "ann@example.com"
+        let employee = try stack.context.insertObject(forEntityName: "Employee")
+        employee["name"] = "Ann"
+        try stack.context.save()
+        #expect(try stack.context.count(for: FetchRequest(entityName: "Person", includesSubentities: false)) == 1)
+
+        // The address goes with the person deleted, and comes to the employee, in one save.
+        stack.context.delete(person)
+        employee["email"] = "ann@example.com"
+        try stack.context.save()
+        let rows = try SQLiteTestStack.rawRows(stack.url, "SELECT ZEMAIL FROM ZPERSON")
+        #expect(rows.map { $0[0] as String? } == ["ann@example.com"], "the employee alone holds the address now")
+    }
 }

@@ -234,53 +234,10 @@ package struct StoreSchema: Sendable {
                                                          table: tablesByRoot[root]!.name, columns: [column]))
             }
         }
-        // Compound indexes.
-        for entity in model.entities {
-            let root = entity.rootName
-            for group in entity.declaration.compoundIndexes where group.count > 1 {
-                let columns = group.compactMap { name -> String? in
-                    let declaring = Self.declaringEntity(of: name, in: entity, model: model)
-                    return columnOfProperty[root]?["\(declaring).\(name)"]
-                }
-                guard columns.count == group.count else { continue }
-                let table = tablesByRoot[root]!.name
-                tablesByRoot[root]!.indexes.append(Index(name: "\(table)_\(columns.joined(separator: "_"))_INDEX",
-                                                         table: table, columns: columns))
-            }
-        }
-        // Fetch indexes, as Core Data creates them: `Z_<Entity>_<name>` on the entity's table,
-        // each column with its direction. R-tree and expression elements are not created.
-        for entity in model.entities {
-            let root = entity.rootName
-            for index in entity.declaration.fetchIndexes {
-                guard let names = index.binaryPropertyNames else { continue }
-                let columns = names.compactMap { name -> String? in
-                    let declaring = Self.declaringEntity(of: name, in: entity, model: model)
-                    return columnOfProperty[root]?["\(declaring).\(name)"]
-                }
-                guard columns.count == names.count else { continue }
-                let table = tablesByRoot[root]!.name
-                tablesByRoot[root]!.indexes.append(Index(name: "Z_\(entity.name)_\(index.name)", table: table, columns: columns,
-                                                         ascending: index.elements.map(\.ascending)))
-            }
-        }
-        // Uniqueness constraints, as Core Data keeps them: a unique index
-        // `Z_<Entity>_UNIQUE_<property>_…` on the entity's table, so that no writer (another
-        // program's SQL included) can store a second object with the same values. A constraint
-        // naming a to-many relationship has no columns to index.
-        for entity in model.entities {
-            let root = entity.rootName
-            for constraint in entity.declaration.uniquenessConstraints where !constraint.isEmpty {
-                let columns = constraint.compactMap { name -> String? in
-                    let declaring = Self.declaringEntity(of: name, in: entity, model: model)
-                    return columnOfProperty[root]?["\(declaring).\(name)"]
-                }
-                guard columns.count == constraint.count else { continue }
-                let table = tablesByRoot[root]!.name
-                tablesByRoot[root]!.indexes.append(Index(name: "Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))",
-                                                         table: table, columns: columns,
-                                                         ascending: columns.map { _ in true }, isUnique: true))
-            }
+        // The indexes the model asks for: compound and fetch indexes, uniqueness constraints.
+        let tableNames = tablesByRoot.mapValues(\.name)
+        for (root, index) in Self.modelIndexes(of: model, tableNames: tableNames, columnOfProperty: columnOfProperty) {
+            tablesByRoot[root]!.indexes.append(index)
         }
         tables = roots.map { tablesByRoot[$0.name]! }
 

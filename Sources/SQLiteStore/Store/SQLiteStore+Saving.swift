@@ -160,6 +160,25 @@ extension SQLiteStore {
         // Updates and deletes first check the version the context read.
         let numbers = entityNumbers
         func entityNumber(_ id: ManagedObjectID) -> Int? { numbers[id.entityName] }
+        // Deletes before updates: a value an object gives up by going is free for another to
+        // take in the same save, as a uniqueness constraint's index requires.
+        for (id, version) in changes.deleted {
+            guard let mapping = schema.mapping(for: id.entityName), let pk = id.primaryKey else { continue }
+            let referenced = try rowWriters[id.entityName]?.externalFileNames(primaryKey: pk, in: db) ?? [:]
+            let sql = SQLStatement.delete(from: mapping.table.name, where: changes.overwritesConflicts
+                ? Self.thisRow : .and([Self.thisRow, .column("Z_OPT") == .parameter])).sqlite
+            try db.cachedStatement(sql: sql).execute(arguments: changes.overwritesConflicts ? [pk] : [pk, version])
+            if db.changesCount == 0, let persisted = try storedRow(pk: pk, entity: id.entityName, in: db) {
+                conflicts.append(MergeConflict(objectID: id, oldVersion: version, newVersion: persisted.version, persisted: persisted))
+                continue
+            }
+            files.obsolete += referenced.values
+            for (_, storage) in mapping.toMany {
+                if case .joinTable(let name, let own, _) = storage {
+                    try db.cachedStatement(sql: SQLStatement.delete(from: name, where: .column(own) == .parameter).sqlite).execute(arguments: [pk])
+                }
+            }
+        }
         for row in changes.updated {
             guard let writer = rowWriters[row.objectID.entityName], let pk = row.objectID.primaryKey else { continue }
             let mapping = writer.mapping
@@ -186,23 +205,6 @@ extension SQLiteStore {
                     ?? RowWriter.nextVersion(after: row.version)
                 : RowWriter.nextVersion(after: row.version)
             result.versions[row.objectID] = version
-        }
-        for (id, version) in changes.deleted {
-            guard let mapping = schema.mapping(for: id.entityName), let pk = id.primaryKey else { continue }
-            let referenced = try rowWriters[id.entityName]?.externalFileNames(primaryKey: pk, in: db) ?? [:]
-            let sql = SQLStatement.delete(from: mapping.table.name, where: changes.overwritesConflicts
-                ? Self.thisRow : .and([Self.thisRow, .column("Z_OPT") == .parameter])).sqlite
-            try db.cachedStatement(sql: sql).execute(arguments: changes.overwritesConflicts ? [pk] : [pk, version])
-            if db.changesCount == 0, let persisted = try storedRow(pk: pk, entity: id.entityName, in: db) {
-                conflicts.append(MergeConflict(objectID: id, oldVersion: version, newVersion: persisted.version, persisted: persisted))
-                continue
-            }
-            files.obsolete += referenced.values
-            for (_, storage) in mapping.toMany {
-                if case .joinTable(let name, let own, _) = storage {
-                    try db.cachedStatement(sql: SQLStatement.delete(from: name, where: .column(own) == .parameter).sqlite).execute(arguments: [pk])
-                }
-            }
         }
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
 
