@@ -45,12 +45,14 @@ final class BookRows: TableDataSource {
 
     func setValue(_ value: CellValue, row: Int, column: String) throws {
         guard let book = books.arrangedObject(at: row) else { return }
+        // setValue throws, naming the attribute, for a value its type cannot hold (a year past
+        // Integer 32): the table shows the message at the cell and keeps the editor open.
         switch value {
         case .empty where column == "title": throw EditorError("A book needs a title")
-        case .empty: book[column] = .null
-        case let .text(text): book[column] = .string(text)
-        case let .integer(number): book[column] = .int(number)
-        case let .bool(flag): book[column] = .bool(flag)
+        case .empty: try book.setValue(ObjectValue.null, forKey: column)
+        case let .text(text): try book.setValue(ObjectValue.string(text), forKey: column)
+        case let .integer(number): try book.setValue(ObjectValue.int(number), forKey: column)
+        case let .bool(flag): try book.setValue(ObjectValue.bool(flag), forKey: column)
         case .decimal, .date: throw EditorError("Not a value for \(column)")
         }
     }
