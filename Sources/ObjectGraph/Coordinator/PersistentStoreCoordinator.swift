@@ -36,7 +36,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Registered classes, behind a lock of their own: making an object never waits for a save.
     private var classes: [String: ManagedObject.Type] = [:]
     private let classLock = NSLock()
-    private var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
+    /// Who hears of the saves made through the coordinator, under `lock` (`locked`).
+    var saveObservers: [UUID: @Sendable (ContextDidSave) -> Void] = [:]
     /// Who hears of other writers' commits, and the watches that tell them, by store.
     let remoteChanges = Mutex(RemoteChangeState())
     /// For `interruptWork()`: a copy of the stores and the depth of interruptible work,
@@ -356,27 +357,6 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             if let type = classes[ancestor] { return type }
         }
         return ManagedObject.self
-    }
-
-    // MARK: Saves
-
-    /// Calls `handler` after every successful save through this coordinator, on the saving
-    /// thread, so other contexts can merge it.
-    @discardableResult
-    public func observeSaves(_ handler: @escaping @Sendable (ContextDidSave) -> Void) -> UUID {
-        let id = UUID()
-        locked { saveObservers[id] = handler }
-        return id
-    }
-
-    /// Stops a save observer.
-    public func removeSaveObserver(_ id: UUID) {
-        locked { saveObservers[id] = nil }
-    }
-
-    func didSave(_ save: ContextDidSave) {
-        let handlers = locked { Array(saveObservers.values) }
-        for handler in handlers { handler(save) }
     }
 
     // MARK: Locking
