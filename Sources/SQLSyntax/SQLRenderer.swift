@@ -25,6 +25,16 @@ struct SQLRenderer {
 
     private mutating func name(_ identifier: String) { sql += dialect.quote(identifier) }
 
+    /// `CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (`, up to the columns.
+    private mutating func indexHead(_ index: String, on table: String, ifNotExists: Bool, unique: Bool) {
+        sql += unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX "
+        if ifNotExists { sql += "IF NOT EXISTS " }
+        name(index)
+        sql += " ON "
+        name(table)
+        sql += " ("
+    }
+
     private mutating func names(_ identifiers: [String]) {
         for (i, identifier) in identifiers.enumerated() {
             if i > 0 { sql += ", " }
@@ -78,12 +88,7 @@ struct SQLRenderer {
             }
             sql += padded ? " )" : ")"
         case .createIndex(let index, let table, let columns, let ifNotExists, let unique):
-            sql += unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX "
-            if ifNotExists { sql += "IF NOT EXISTS " }
-            name(index)
-            sql += " ON "
-            name(table)
-            sql += " ("
+            indexHead(index, on: table, ifNotExists: ifNotExists, unique: unique)
             if dialect.sortsNullsFirst {
                 names(columns)
             } else {
@@ -92,12 +97,7 @@ struct SQLRenderer {
             }
             sql += ")"
         case .createKeyIndex(let index, let table, let keys, let ifNotExists, let unique):
-            sql += unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX "
-            if ifNotExists { sql += "IF NOT EXISTS " }
-            name(index)
-            sql += " ON "
-            name(table)
-            sql += " ("
+            indexHead(index, on: table, ifNotExists: ifNotExists, unique: unique)
             sql += keys.map { key in
                 let direction = key.ascending ? "ASC" : "DESC"
                 // SQLite: as Core Data writes it. Elsewhere nil sorts first, as fetches sort it.

@@ -16,6 +16,7 @@ struct DerivedAttributeTests {
             <attribute name="searchName" optional="YES" attributeType="String" derived="YES" derivationExpression="canonical:(name)"/>
             <attribute name="noteCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="notes.@count" usesScalarValueType="YES"/>
             <attribute name="savedAt" optional="YES" attributeType="Date" derived="YES" derivationExpression="now()" usesScalarValueType="NO"/>
+            <attribute name="savedAtSeconds" optional="YES" attributeType="Double" derived="YES" derivationExpression="now()" usesScalarValueType="YES"/>
             <relationship name="notes" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>
         </entity>
         <entity name="Note" representedClassName="Note" syncable="YES">
@@ -46,6 +47,8 @@ struct DerivedAttributeTests {
         #expect(folder["noteCount"] == .int(2))
         guard case .date(let savedAt) = folder["savedAt"] else { Issue.record("no time: \(folder["savedAt"])"); return }
         #expect(savedAt >= before.addingTimeInterval(-1) && savedAt <= Date())
+        guard case .double(let seconds) = folder["savedAtSeconds"] else { Issue.record("no seconds: \(folder["savedAtSeconds"])"); return }
+        #expect(abs(seconds - savedAt.timeIntervalSinceReferenceDate) < 1, "now() in a Double attribute: seconds since 2001")
 
         stack.context.delete(notes[0])
         try stack.context.save()
@@ -61,12 +64,12 @@ struct DerivedAttributeTests {
         let model = try Self.model()
         let folder = try #require(model.entity(named: "Folder"))
         #expect(folder.attributes.first { $0.name == "noteCount" }?.derivationExpression == "notes.@count")
-        #expect(folder.derivedAttributes.map(\.name) == ["searchName", "noteCount", "savedAt"])
+        #expect(folder.derivedAttributes.map(\.name) == ["searchName", "noteCount", "savedAt", "savedAtSeconds"])
         let written = try Fixtures.temporaryDirectory().appendingPathComponent("Folders.xcdatamodel")
         try XcodeModelFile.writeVersion(model, to: written)
         let text = try String(contentsOf: written.appendingPathComponent("contents"), encoding: .utf8)
         #expect(text.contains(#"derived="YES" derivationExpression="notes.@count""#), "\(text)")
-        #expect(try XcodeModelFile.readVersion(written).entity(named: "Folder")?.derivedAttributes.map(\.name) == ["searchName", "noteCount", "savedAt"])
+        #expect(try XcodeModelFile.readVersion(written).entity(named: "Folder")?.derivedAttributes.map(\.name) == ["searchName", "noteCount", "savedAt", "savedAtSeconds"])
 
         let broken = try ModelFixtures.writeModelFile(ModelFixtures.modelXML("""
             <entity name="Folder" syncable="YES">

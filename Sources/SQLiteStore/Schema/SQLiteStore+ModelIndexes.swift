@@ -15,10 +15,9 @@ extension SQLiteStore {
         guard !indexes.isEmpty else { return }
         do {
             try database.inDatabase { db in
-                // Only tables the file has: a store opened while ignoring its versions may lack some.
-                let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
-                let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
-                let missing = indexes.filter { !present.contains($0.name) && tables.contains($0.table) }
+                // Only on tables the file has: a store opened while ignoring its versions may lack some.
+                let names = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'index')"))
+                let missing = indexes.filter { !names.contains($0.name) && names.contains($0.table) }
                 guard !missing.isEmpty else { return }
                 try db.inTransaction(.immediate) {
                     for index in missing {
