@@ -43,7 +43,8 @@ struct ContextQueueTests {
             // On first's queue: its own performAndWait runs at once; second's waits for second's.
             #expect(first.performAndWait { first.isOnQueue })
             return try second.performAndWait {
-                #expect(second.isOnQueue && !first.isOnQueue)
+                // first's block waits for this one, so first's queue is still this block's.
+                #expect(second.isOnQueue && first.isOnQueue)
                 return try second.fetch(FetchRequest(entityName: "ToDo")).compactMap { $0.string("name") }
             }
         }

@@ -50,12 +50,15 @@ extension ManagedObjectContext {
     }()
 
     /// Whether the calling thread may use the context now: its own thread, the main thread,
-    /// or a block its queue runs.
+    /// a block its queue runs, or a block that such a block waits for in `performAndWait`.
     public var isOnQueue: Bool {
         switch concurrencyType {
         case .confined: return pthread_equal(owner, pthread_self()) != 0
-        case .mainQueue: return Thread.isMainThread || DispatchQueue.getSpecific(key: Self.queueKey) == Self.mainQueueToken
-        case .privateQueue: return DispatchQueue.getSpecific(key: Self.queueKey) == queueToken
+        case .mainQueue:
+            return Thread.isMainThread || DispatchQueue.getSpecific(key: Self.queueKey) == Self.mainQueueToken
+                || HeldQueues.contains(Self.mainQueueToken)
+        case .privateQueue:
+            return DispatchQueue.getSpecific(key: Self.queueKey) == queueToken || HeldQueues.contains(queueToken)
         }
     }
 
@@ -80,6 +83,11 @@ extension ManagedObjectContext {
     /// Runs `body` on the context's queue and waits for it, returning its value or throwing
     /// its error. On the queue already, it runs at once (calls may nest).
     ///
+    /// The queues the caller is on stay its own while `body` runs, as in Core Data: a
+    /// private-queue child saved in `performAndWait` from the main thread pushes into its
+    /// main-queue parent at once, and a block may use, through their own `performAndWait`,
+    /// the contexts whose blocks wait for it.
+    ///
     /// ```swift
     /// let names = try context.performAndWait { try context.fetch(request).compactMap { $0.string("name") } }
     /// ```
@@ -90,7 +98,9 @@ extension ManagedObjectContext {
         case .confined:
             preconditionFailure("performAndWait on a confined context from a thread other than the one that made it; "
                                 + "make the context with concurrencyType .privateQueue to use it from anywhere")
-        case .mainQueue, .privateQueue: result = queue!.sync { runningHere { Result(catching: body) } }
+        case .mainQueue, .privateQueue:
+            let held = HeldQueues.ofCallingThread()
+            result = queue!.sync { HeldQueues.holding(held) { runningHere { Result(catching: body) } } }
         }
         return try result.get()
     }
