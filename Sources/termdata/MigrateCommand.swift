@@ -14,7 +14,8 @@ struct MigrateCommand: ParsableCommand {
         discussion: """
             Finds the model version the store was written with, then migrates it step by step to \
             the current version, inferring each step's mapping unless a --mapping file gives it \
-            or a mapping file bundled beside the model does (*.termdata-mapping naming the model). \
+            or a mapping bundled beside the model does (*.termdata-mapping naming the model, or an \
+            Xcode *.xcmappingmodel between two of its versions). \
             The original is kept beside the store with .backup added. A store whose version is \
             not among the model's versions is refused and left untouched.
             """
@@ -22,7 +23,7 @@ struct MigrateCommand: ParsableCommand {
 
     @OptionGroup var storeArguments: StoreArguments
 
-    @Option(name: .customLong("mapping"), help: "A mapping file (format termdata-mapping); repeat for several steps.")
+    @Option(name: .customLong("mapping"), help: "A mapping: a termdata-mapping file, an Xcode .xcmappingmodel, or a compiled .cdm; repeat for several steps.")
     var mappings: [String] = []
 
     @Flag(help: "Report the plan and change nothing.")

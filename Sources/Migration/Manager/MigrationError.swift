@@ -23,6 +23,9 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
     /// A mapping names a version the model does not have (a typo would otherwise leave the
     /// mapping unused and the migration inferred).
     case unknownMappingVersion(String, versions: [String])
+    /// A compiled mapping model (`.cdm`) whose entity version hashes name no two versions
+    /// of the model, for the reason given.
+    case compiledMappingUnplaced(reason: String)
     /// A mapping that names entities, keys or policies the model versions do not have.
     case mappingDoesNotFit(from: String, to: String, problems: [String])
     /// A store on a server changes only where it lies, and this step is beyond that.
@@ -41,6 +44,7 @@ public enum MigrationError: Error, Equatable, CustomStringConvertible {
         case .cannotInfer(let entity, let property, let reason):
             return "cannot infer a mapping for \(entity)\(property.map { ".\($0)" } ?? ""): \(reason)"
         case .badMappingFile(let file, let reason): return "\(file): \(reason)"
+        case .compiledMappingUnplaced(let reason): return "a compiled mapping model (.cdm) cannot be placed among the model's versions: \(reason)"
         case .unknownPolicy(let name): return "no migration policy is registered as '\(name)'"
         case .expressionFailed(let mapping, let property, let object, let reason):
             return "mapping \(mapping), property \(property), source \(object): \(reason)"

@@ -8,7 +8,8 @@ import Predicates
 /// instances, create relationships, validate.
 ///
 /// Expressions in the mapping see the manager as `$manager`; it answers
-/// `destinationInstancesForEntityMappingNamed:sourceInstances:` and
+/// `destinationInstancesForEntityMappingNamed:sourceInstances:`,
+/// `destinationInstancesForSourceRelationshipNamed:sourceInstances:` and
 /// `sourceInstancesForEntityMappingNamed:destinationInstances:`.
 ///
 /// ```swift
@@ -193,7 +194,9 @@ public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
     }
 
     /// Answers `FUNCTION($manager, …)` in a mapping expression for
-    /// `destinationInstancesForEntityMappingNamed:sourceInstances:` and
+    /// `destinationInstancesForEntityMappingNamed:sourceInstances:`,
+    /// `destinationInstancesForSourceRelationshipNamed:sourceInstances:` (what Xcode compiles
+    /// for a relationship whose destination several entity mappings make) and
     /// `sourceInstancesForEntityMappingNamed:destinationInstances:`: one object for one object,
     /// a set for a collection.
     ///
@@ -206,6 +209,17 @@ public final class MigrationManager: KeyValueObject, ExpressionFunctionTarget {
         case "destinationInstancesForEntityMappingNamed:sourceInstances:":
             guard arguments.count == 2 else { break }
             let found = destinationInstances(forEntityMappingNamed: arguments[0].stringValue, sourceInstances: objects(arguments[1]))
+            if arguments[1].collectionElements == nil { return found.first.map { .object($0) } ?? .null }
+            return .set(found.map { .object($0) })
+        case "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
+            // Xcode's default for a relationship whose destination several mappings make (an
+            // entity and its sub-entities): the instances made from these under any mapping,
+            // of the relationship's destination entity or its sub-entities.
+            guard arguments.count == 2, let name = arguments[0].stringValue else { break }
+            let target = currentEntityMapping?.destinationEntityName.flatMap { destinationModel.entity(named: $0) }?
+                .relationship(named: name)?.destinationEntityName
+            let found = destinationInstances(forEntityMappingNamed: nil, sourceInstances: objects(arguments[1]))
+                .filter { object in target.map { object.entity.isKind(of: $0) } ?? true }
             if arguments[1].collectionElements == nil { return found.first.map { .object($0) } ?? .null }
             return .set(found.map { .object($0) })
         case "sourceInstancesForEntityMappingNamed:destinationInstances:":

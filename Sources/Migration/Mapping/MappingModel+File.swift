@@ -9,7 +9,8 @@ extension MappingModel {
 
     /// The mappings that go with a model, as Core Data finds a model's mapping models in
     /// its bundle: each `*.termdata-mapping` file in the folder that holds the model whose
-    /// `"model"` names it (`ToDo` for `ToDo.xcdatamodeld` or `ToDo.momd`), in file-name
+    /// `"model"` names it (`ToDo` for `ToDo.xcdatamodeld` or `ToDo.momd`), and each Xcode
+    /// mapping model (`*.xcmappingmodel`) there whose versions are the model's, in file-name
     /// order. Every program that migrates the model's stores with these uses the same
     /// mappings, and so the same policies.
     ///
@@ -19,20 +20,32 @@ extension MappingModel {
         let modelName = modelURL.deletingPathExtension().lastPathComponent
         let folder = modelURL.deletingLastPathComponent()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return try names.filter { $0.hasSuffix(".\(fileExtension)") }.sorted().compactMap { name in
+        return try names.filter { $0.hasSuffix(".\(fileExtension)") || $0.hasSuffix(".xcmappingmodel") }.sorted().compactMap { name in
             let mapping = try read(folder.appendingPathComponent(name))
             return mapping.modelName == modelName ? mapping : nil
         }
     }
 
-    /// Reads a mapping file (format `termdata-mapping`, described in `docs/StoreFormats.md`).
+    /// Reads a mapping file of any kind: TermData's own (format `termdata-mapping`, described
+    /// in `docs/StoreFormats.md`), an Xcode mapping model (an `.xcmappingmodel` folder or its
+    /// `xcmapping.xml`, see `readXcodeMapping(_:)`) or a compiled one (`.cdm`, see
+    /// `readCompiledMapping(_:)`).
     ///
     /// - Throws: `MigrationError.badMappingFile` naming the file and what is wrong,
     ///   including the caret message of an expression that does not parse.
     public static func read(_ url: URL) throws -> MappingModel {
         func fail(_ reason: String) -> MigrationError { .badMappingFile(file: url.path, reason: reason) }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            guard FileManager.default.fileExists(atPath: url.appendingPathComponent(xcodeMappingFile).path) else {
+                throw fail("a folder that is not an Xcode mapping model (it holds no \(xcodeMappingFile))")
+            }
+            return try readXcodeMapping(url)
+        }
+        if url.lastPathComponent == xcodeMappingFile { return try readXcodeMapping(url) }
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw fail("cannot be read: \(error.localizedDescription)") }
+        if data.starts(with: Data("bplist".utf8)) { return try readCompiledMapping(url) }
         let json: Any
         do { json = try JSONSerialization.jsonObject(with: data) } catch { throw fail("not JSON: \(error.localizedDescription)") }
         guard let root = json as? [String: Any], root["format"] as? String == formatName else {

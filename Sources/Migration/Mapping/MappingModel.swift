@@ -25,6 +25,12 @@ public struct MappingModel: Sendable, Equatable {
     /// `ToDo.xcdatamodeld`): a mapping file beside a model that names it is found with it
     /// (`bundled(with:)`).
     public var modelName: String?
+    /// Apple's version hash of each source entity, by name, as a compiled mapping model
+    /// (`.cdm`) carries them in place of version names; empty for other mappings.
+    public var sourceEntityVersionHashes: [String: Data] = [:]
+    /// Apple's version hash of each destination entity, by name, as a compiled mapping model
+    /// carries them; empty for other mappings.
+    public var destinationEntityVersionHashes: [String: Data] = [:]
 
     /// A mapping of these entity mappings, between the named versions of the named model.
     public init(entityMappings: [EntityMapping], sourceVersion: String? = nil, destinationVersion: String? = nil,
@@ -126,7 +132,8 @@ extension MappingModel {
                 problems.append("\(label): the destination model\(to) has no entity '\(name)'")
             }
             if mapping.policyName != nil, (try? MigrationPolicies.policy(for: mapping)) == nil {
-                problems.append("\(label): no migration policy is registered as '\(mapping.policyName!)'")
+                problems.append("\(label): no migration policy is registered as '\(mapping.policyName!)' "
+                                + "(a program registers an EntityMigrationPolicy under that name with MigrationPolicies.register)")
             }
             let properties = [("attributes", mapping.attributeMappings), ("relationships", mapping.relationshipMappings)]
             for (group, mappings) in properties {

@@ -8,12 +8,12 @@ import Predicates
 /// `NSRightExpression` and an operator object (`NSOperatorType`, `NSModifier`, and its
 /// options in `NSOptions` or `NSFlags`); a compound keeps `NSCompoundPredicateType` and
 /// `NSSubpredicates`; an expression keeps its kind in `NSExpressionType`.
-struct ArchivedPredicate {
-    typealias Problem = KeyedArchive.Problem
+package struct ArchivedPredicate {
+    package typealias Problem = KeyedArchive.Problem
 
     let archive: KeyedArchive
 
-    init(archive: KeyedArchive) {
+    package init(archive: KeyedArchive) {
         self.archive = archive
     }
 
@@ -47,7 +47,7 @@ struct ArchivedPredicate {
     static let modifiers: [Int: ComparisonModifier] = [0: .direct, 1: .all, 2: .any]
 
     /// The predicate a field refers to; `nil` for none.
-    func predicate(_ value: PropertyListValue?) throws -> ObjectPredicate? {
+    package func predicate(_ value: PropertyListValue?) throws -> ObjectPredicate? {
         guard let object = try archive.object(value) else { return nil }
         return try deeper { try predicate(object) }
     }
@@ -95,7 +95,7 @@ struct ArchivedPredicate {
                    keyPathSpecifier = 10, subquery = 13, aggregate = 14
     }
 
-    func expression(_ value: PropertyListValue?) throws -> ObjectExpression {
+    package func expression(_ value: PropertyListValue?) throws -> ObjectExpression {
         guard let object = try archive.object(value) else {
             throw Problem(message: "an expression is missing")
         }

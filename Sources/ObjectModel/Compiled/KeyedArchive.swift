@@ -8,29 +8,29 @@ import Predicates
 /// `root` refers to the archived object) and `$objects`, the flat list every `uid` points
 /// into; index 0 holds `$null`. Each archived object names its class through `$class`, a
 /// reference to `{$classname, $classes}`.
-struct KeyedArchive {
+package struct KeyedArchive {
     /// One archived object: its class and its encoded fields.
-    struct Object {
-        let index: Int
-        let className: String
+    package struct Object {
+        package let index: Int
+        package let className: String
         /// The class and its superclasses, most specific first.
-        let classes: [String]
-        let fields: [String: PropertyListValue]
+        package let classes: [String]
+        package let fields: [String: PropertyListValue]
 
-        subscript(key: String) -> PropertyListValue? { fields[key] }
+        package subscript(key: String) -> PropertyListValue? { fields[key] }
 
-        func isKind(of name: String) -> Bool { classes.contains(name) }
+        package func isKind(of name: String) -> Bool { classes.contains(name) }
     }
 
     /// A structural problem, with the object it was found in.
-    struct Problem: Error {
-        var message: String
+    package struct Problem: Error {
+        package var message: String
     }
 
     private let objects: [PropertyListValue]
     let root: Int
 
-    init(_ top: PropertyListValue) throws {
+    package init(_ top: PropertyListValue) throws {
         guard let dictionary = top.dictionary else {
             throw Problem(message: "the property list is not a keyed archive (its top object is not a dictionary)")
         }
@@ -48,7 +48,7 @@ struct KeyedArchive {
     }
 
     /// The value a field holds, with a reference followed; `nil` for `$null` and no value.
-    func resolve(_ value: PropertyListValue?) -> PropertyListValue? {
+    package func resolve(_ value: PropertyListValue?) -> PropertyListValue? {
         guard var value else { return nil }
         if case .uid(let index) = value {
             guard index > 0, index < objects.count else { return nil }
@@ -59,7 +59,7 @@ struct KeyedArchive {
     }
 
     /// The archived object a field refers to; `nil` for `$null` or a plain value.
-    func object(_ value: PropertyListValue?) throws -> Object? {
+    package func object(_ value: PropertyListValue?) throws -> Object? {
         guard case .uid(let index)? = value, index > 0, index < objects.count else { return nil }
         guard case .dictionary(let fields) = objects[index] else { return nil }
         guard let classRef = fields["$class"]?.uid, classRef < objects.count,
@@ -72,13 +72,13 @@ struct KeyedArchive {
     }
 
     /// The root object.
-    func rootObject() throws -> Object {
+    package func rootObject() throws -> Object {
         guard let object = try object(.uid(root)) else { throw Problem(message: "the root object is not an archived object") }
         return object
     }
 
     /// A string a field holds or refers to (an `NSString` object's `NS.string` too).
-    func string(_ value: PropertyListValue?) throws -> String? {
+    package func string(_ value: PropertyListValue?) throws -> String? {
         guard let resolved = resolve(value) else { return nil }
         if case .string(let s) = resolved { return s }
         if let object = try object(value), let s = object["NS.string"]?.string { return s }
@@ -87,7 +87,7 @@ struct KeyedArchive {
 
     /// The elements of an `NSArray`, `NSSet` or `NSOrderedSet` a field refers to, each
     /// still a reference; `[]` for `$null`.
-    func elements(_ value: PropertyListValue?) throws -> [PropertyListValue] {
+    package func elements(_ value: PropertyListValue?) throws -> [PropertyListValue] {
         guard resolve(value) != nil else { return [] }
         guard let object = try object(value), let elements = object["NS.objects"]?.elements else {
             throw Problem(message: "expected an array or set, found \(Self.describe(resolve(value)))")
@@ -103,7 +103,7 @@ struct KeyedArchive {
     ///
     /// A key given twice is refused: no dictionary holds one, and a model would hold two
     /// entities (properties, templates) of one name.
-    func entries(_ value: PropertyListValue?) throws -> [(key: String, value: PropertyListValue)] {
+    package func entries(_ value: PropertyListValue?) throws -> [(key: String, value: PropertyListValue)] {
         let entries = try allEntries(value)
         var seen = Set<String>()
         for (key, _) in entries where !seen.insert(key).inserted {
@@ -150,7 +150,7 @@ struct KeyedArchive {
     /// A plain value a field holds or refers to, as an object value: numbers, strings,
     /// booleans, data, and the archived `NSDate`, `NSUUID`, `NSURL`, `NSDecimalNumber` and
     /// `NSData`. `nil` for a value of another class.
-    func value(_ value: PropertyListValue?) throws -> ObjectValue? {
+    package func value(_ value: PropertyListValue?) throws -> ObjectValue? {
         guard let resolved = resolve(value) else { return .null }
         switch resolved {
         case .null: return .null

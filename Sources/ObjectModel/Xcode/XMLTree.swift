@@ -4,19 +4,31 @@ import FoundationXML
 #endif
 
 /// An XML element with the line it starts on: what the model reader walks.
-struct XMLTree {
-    var name: String
-    var attributes: [String: String]
-    var children: [XMLTree]
-    var line: Int
+package struct XMLTree {
+    package var name: String
+    package var attributes: [String: String]
+    package var children: [XMLTree]
+    package var line: Int
     /// The element's own text (between its children too), entities resolved.
-    var text = ""
+    package var text = ""
 
-    func children(named name: String) -> [XMLTree] { children.filter { $0.name == name } }
-    func child(named name: String) -> XMLTree? { children.first { $0.name == name } }
+    package func children(named name: String) -> [XMLTree] { children.filter { $0.name == name } }
+    package func child(named name: String) -> XMLTree? { children.first { $0.name == name } }
+
+    /// The document type declaration Core Data's own XML files carry (an XML store, Xcode's
+    /// `xcmapping.xml`): it names a DTD by a path on Apple's systems, and is read as a name only.
+    package static let coreDataDocumentType = #"<!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">"#
 
     /// Parses a whole document; throws `ModelError.malformedXML` with the line of the fault.
-    static func parse(_ data: Data, file: String) throws -> XMLTree {
+    ///
+    /// A document type declaration is refused, with its line, unless `coreDataDocumentType` is
+    /// set and the document's is exactly Core Data's: that one is blanked out before parsing, so
+    /// nothing is fetched or expanded either way.
+    package static func parse(_ data: Data, file: String, coreDataDocumentType: Bool = false) throws -> XMLTree {
+        var data = data
+        if coreDataDocumentType, let range = data.firstRange(of: Data(Self.coreDataDocumentType.utf8)) {
+            data.replaceSubrange(range, with: Data(repeating: UInt8(ascii: " "), count: range.count))
+        }
         // Say what the file is rather than how the XML parser fails on it (a JSON file is not "empty").
         let leading: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]   // white space and a byte-order mark
         let start = data.drop { leading.contains($0) }

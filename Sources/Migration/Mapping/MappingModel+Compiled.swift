@@ -1,0 +1,111 @@
+import Foundation
+import ObjectModel
+import Predicates
+
+extension MappingModel {
+    /// Reads a compiled mapping model: the `.cdm` file Xcode makes from an `.xcmappingmodel`
+    /// and puts in an app beside its `.momd`.
+    ///
+    /// The file is an archived `NSMappingModel`: its entity mappings with their names, kinds,
+    /// policy class names and property mappings, each value an archived `NSExpression`, and
+    /// each source fetch's predicate. It names no model versions: it carries the entity
+    /// version hashes of the models it was compiled for (`sourceEntityVersionHashes`,
+    /// `destinationEntityVersionHashes`), which `StoreMigrator` matches against the hashes a
+    /// compiled model lists to find the step the mapping is for.
+    ///
+    /// - Throws: `MigrationError.badMappingFile` naming the file and what is wrong.
+    public static func readCompiledMapping(_ url: URL) throws -> MappingModel {
+        func fail(_ reason: String) -> MigrationError { .badMappingFile(file: url.path, reason: reason) }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw fail("cannot be read: \(error.localizedDescription)") }
+        do {
+            let archive = try ArchivedExpressions.archive(in: data)
+            let root = try archive.rootObject()
+            guard root.isKind(of: "NSMappingModel") else {
+                throw fail("not a compiled mapping model (its archive holds a \(root.className), not an NSMappingModel)")
+            }
+            var result = MappingModel(entityMappings: [])
+            for value in try archive.elements(root["NSEntityMappings"]) {
+                guard let object = try archive.object(value), object.isKind(of: "NSEntityMapping") else {
+                    throw fail("NSEntityMappings holds something other than an NSEntityMapping")
+                }
+                let mapping = try compiledEntityMapping(object, archive: archive, fail: fail)
+                if let source = mapping.sourceEntityName, case .data(let hash)? = archive.resolve(object["NSSourceEntityVersionHash"]) {
+                    result.sourceEntityVersionHashes[source] = hash
+                }
+                if let destination = mapping.destinationEntityName,
+                   case .data(let hash)? = archive.resolve(object["NSDestinationEntityVersionHash"]) {
+                    result.destinationEntityVersionHashes[destination] = hash
+                }
+                result.entityMappings.append(mapping)
+            }
+            return result
+        } catch let problem as ArchivedExpressions.Problem {
+            throw fail("not a compiled mapping model: \(problem.message)")
+        } catch let problem as KeyedArchive.Problem {
+            throw fail("not a compiled mapping model: \(problem.message)")
+        }
+    }
+
+    /// `NSEntityMappingType` as Core Data numbers it: 0 undefined, 1 custom, 2 add, 3 remove,
+    /// 4 copy, 5 transform.
+    private static let compiledKinds: [Int: EntityMapping.Kind] = [0: .transform, 1: .custom, 2: .add, 3: .remove, 4: .copy, 5: .transform]
+
+    private static func compiledEntityMapping(_ object: KeyedArchive.Object, archive: KeyedArchive,
+                                              fail: (String) -> MigrationError) throws -> EntityMapping {
+        let source = try archive.string(object["NSSourceEntityName"])
+        let destination = try archive.string(object["NSDestinationEntityName"])
+        guard let name = try archive.string(object["NSMappingName"]) ?? destination ?? source else {
+            throw fail("an entity mapping has no name and names no entity")
+        }
+        let code = object["NSMappingType"]?.int ?? 0
+        guard var kind = compiledKinds[code] else { throw fail("\(name): mapping type \(code) is not one of Core Data's (0 to 5)") }
+        let policy = try archive.string(object["NSEntityMigrationPolicyClassName"])
+        if kind == .custom, policy == nil { kind = .transform }
+        func properties(_ key: String) throws -> [PropertyMapping] {
+            try archive.elements(object[key]).map { value in
+                guard let property = try archive.object(value), let propertyName = try archive.string(property["NSDestinationPropertyName"]) else {
+                    throw fail("\(name).\(key) holds a property mapping with no destination property")
+                }
+                // No expression: the destination keeps its default, as Core Data leaves it.
+                guard archive.resolve(property["NSValueExpression"]) != nil else { return PropertyMapping(name: propertyName, value: nil) }
+                do {
+                    return PropertyMapping(name: propertyName, value: try ArchivedExpressions.expression(property["NSValueExpression"], in: archive))
+                } catch let problem as ArchivedExpressions.Problem {
+                    throw fail("\(name).\(propertyName): the value expression cannot be read: \(problem.message)")
+                }
+            }
+        }
+        var userInfo: [String: String] = [:]
+        for (key, value) in try archive.entries(object["NSUserInfo"]) {
+            if let text = try? archive.string(value) { userInfo[key] = text }
+        }
+        return EntityMapping(name: name, kind: kind, source: source, destination: destination,
+                             sourcePredicate: try sourcePredicate(object["NSSourceExpression"], archive: archive, mapping: name, fail: fail),
+                             attributeMappings: try properties("NSAttributeMappings"),
+                             relationshipMappings: try properties("NSRelationshipMappings"),
+                             policyName: policy, userInfo: userInfo)
+    }
+
+    /// The predicate of an entity mapping's source fetch, `FETCH(FUNCTION($manager,
+    /// "fetchRequestForSourceEntityNamed:predicateString:", "Car", "TRUEPREDICATE"), …)` as
+    /// Xcode compiles it; `nil` when it takes every instance.
+    private static func sourcePredicate(_ value: PropertyListValue?, archive: KeyedArchive, mapping: String,
+                                        fail: (String) -> MigrationError) throws -> ObjectPredicate? {
+        guard let fetch = try archive.object(value) else { return nil }
+        guard fetch.isKind(of: "NSFetchRequestExpression"), let function = try archive.object(fetch["NSFRExpression"]),
+              try archive.string(function["NSSelectorName"]) == "fetchRequestForSourceEntityNamed:predicateString:" else {
+            throw fail("\(mapping): a source expression other than Xcode's fetch of the source entity (\(fetch.className))")
+        }
+        let arguments = try archive.elements(function["NSArguments"])
+        guard arguments.count == 2, let argument = try archive.object(arguments[1]),
+              let text = try archive.string(argument["NSConstantValue"]) else {
+            throw fail("\(mapping): the source fetch has no predicate string")
+        }
+        let predicate: ObjectPredicate
+        do { predicate = try ObjectPredicate(format: text) } catch {
+            throw fail("\(mapping): the source fetch's predicate does not parse:\n\(error)")
+        }
+        return predicate == .true ? nil : predicate
+    }
+}
