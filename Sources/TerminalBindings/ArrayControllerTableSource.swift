@@ -39,7 +39,7 @@ public final class ArrayControllerTableSource: TableDataSource {
 
     public func value(row: Int, column: String) -> CellValue {
         guard let object = controller.arrangedObject(at: row), object.isValid else { return .empty }
-        return CellValue((try? object.value(forKeyPath: column)) ?? .null)
+        return CellValue(object, keyPath: column)
     }
 
     /// A value not yet saved stands out: every cell of a new object, a changed attribute or

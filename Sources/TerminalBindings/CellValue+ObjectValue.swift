@@ -26,6 +26,52 @@ extension CellValue {
         }
     }
 
+    /// How an object's value at a key shows in a cell: a transformable attribute's as the value
+    /// its transformer reads from the bytes (`[Milk, Bread]`), or its size in bytes where there
+    /// is none to read; any other as `init(_:)` shows it.
+    public init(_ object: ManagedObject, keyPath: String) {
+        guard !keyPath.contains("."), object.entity.attribute(named: keyPath)?.type == .transformable,
+              case .data(let bytes)? = try? object.value(forKey: keyPath) else {
+            self.init((try? object.value(forKeyPath: keyPath)) ?? .null)
+            return
+        }
+        guard let value = try? object.transformedValue(forKey: keyPath) else {
+            self = .text("\(bytes.count) bytes")
+            return
+        }
+        self = .text(Self.inline(value))
+    }
+
+    /// A value on one line, collections with their members, cut at about `limit` characters.
+    public static func inline(_ value: ObjectValue, limit: Int = 80) -> String {
+        var text = ""
+        func add(_ value: ObjectValue) {
+            guard text.count < limit else { return }
+            switch value {
+            case .array(let items), .set(let items):
+                text += "["
+                for (i, item) in items.enumerated() where text.count < limit {
+                    if i > 0 { text += ", " }
+                    add(item)
+                }
+                text += "]"
+            case .dictionary(let entries):
+                text += "{"
+                for (i, key) in entries.keys.sorted().enumerated() where text.count < limit {
+                    text += (i > 0 ? ", " : "") + key + ": "
+                    add(entries[key]!)
+                }
+                text += "}"
+            case .null: text += "nil"
+            case .date(let d): text += d.formatted(.iso8601)
+            default:
+                if case .text(let s) = CellValue(value) { text += s } else { text += ValidationFailure.render(value) }
+            }
+        }
+        add(value)
+        return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+    }
+
     /// A short name for an object: its `name` or `title` attribute, else its first string
     /// attribute, else entity and key. A reference that leads nowhere says so: to an object
     /// deleted and not yet saved ("Sales (deleted)"), or to a row no longer in the store

@@ -25,6 +25,11 @@ public final class Book: NSManagedObject {
         set { setValue(newValue, forKey: "author") }
     }
     var added: Date? { value(forKey: "added") as? Date }
+    /// Transformable, `NSSecureUnarchiveFromDataTransformer`, custom class `[String]`.
+    var keywords: [String]? {
+        get { value(forKey: "keywords") as? [String] }
+        set { setValue(newValue, forKey: "keywords") }
+    }
 
     public override func awakeFromInsert() {
         super.awakeFromInsert()
@@ -147,6 +152,28 @@ struct LibraryStackTests {
             let fetched = try #require(try reopened.fetch(request).first)
             #expect(fetched.title == "(untitled)", "awakeFromFetch set the value")
             #expect(!fetched.hasChanges && !reopened.hasChanges, "a primitive value set in awakeFromFetch is no change, as in Core Data")
+        }
+    }
+
+    @Test("a transformable [String] under NSSecureUnarchiveFromDataTransformer is saved as Foundation's keyed archive and read back as the array")
+    func transformableArray() throws {
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("Library.sqlite")
+            let context = try libraryContext(at: url)
+            let book = Book(context: context)
+            book.title = "Dune"
+            book.keywords = ["desert", "spice"]
+            #expect(book.keywords == ["desert", "spice"], "read back before the save, as set")
+            try context.save()
+
+            let reopened = try libraryContext(at: url)
+            let again = try #require(try reopened.fetch(NSFetchRequest<Book>(entityName: "Book")).first)
+            #expect(again.keywords == ["desert", "spice"])
+            #expect(again.value(forKey: "keywords") is [Any], "an array, as NSSecureUnarchiveFromData gives it")
+            again.keywords = nil
+            try reopened.save()
+            let third = try libraryContext(at: url)
+            #expect(try third.fetch(NSFetchRequest<Book>(entityName: "Book")).first?.keywords == nil)
         }
     }
 

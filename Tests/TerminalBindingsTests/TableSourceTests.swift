@@ -41,6 +41,30 @@ struct TableSourceTests {
         #expect(source.value(row: 0, column: "department") == .empty)
     }
 
+    @Test("a transformable attribute's cell shows the value its archive holds; bytes nothing reads show their size")
+    func transformableCells() throws {
+        let xml = ModelFixtures.modelXML("""
+            <entity name="Item" representedClassName="Item">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromDataTransformer"/>
+            </entity>
+            """)
+        let stack = try TestStack(model: try XcodeModelFile.read(try ModelFixtures.writeModelFile(xml, name: "Items")).current)
+        let milk = try stack.context.insertObject(forEntityName: "Item")
+        milk["name"] = "Milk"
+        try milk.setTransformedValue(.array([.string("dairy"), .int(2), .dictionary(["aisle": .int(4)])]), forKey: "tags")
+        let odd = try stack.context.insertObject(forEntityName: "Item")
+        odd["name"] = "Odd"
+        odd["tags"] = .data(Data([1, 2, 3]))
+        try stack.context.save()
+        let controller = try ArrayController(context: stack.context, entityName: "Item")
+        let source = ArrayControllerTableSource(controller: controller)
+        let row = { (name: String) in controller.arrangedObjects.firstIndex { $0.string("name") == name }! }
+        #expect(source.value(row: row("Milk"), column: "tags") == .text("[dairy, 2, {aisle: 4}]"))
+        #expect(source.value(row: row("Odd"), column: "tags") == .text("3 bytes"))
+        #expect(source.value(row: row("Odd"), column: "name") == .text("Odd"))
+    }
+
     @Test("an edit that breaks the model's rules is refused with the reason, and nothing changes")
     func validatedEdit() throws {
         #expect {

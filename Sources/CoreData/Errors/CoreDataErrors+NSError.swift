@@ -58,6 +58,8 @@ extension ObjectGraphError: CustomNSError {
         case .readOnlyStore, .primaryKeysExhausted: NSPersistentStoreSaveError
         case .cannotMigrate: NSMigrationError
         case .stopped: CocoaError.userCancelled.rawValue
+        // What NSKeyedUnarchiver reports for an archive it cannot read.
+        case .transformFailed: CocoaError.coderReadCorrupt.rawValue
         case .unknownEntity, .abstractEntity, .objectNotInContext, .noStoreForEntity, .unknownStore, .classNotRegistered,
              .noFetchRequestTemplate, .noConfiguration, .notStorable, .noQueryPlan:
             NSCoreDataError

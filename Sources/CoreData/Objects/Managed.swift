@@ -45,7 +45,7 @@ extension ManagedObject {
     /// The value of a property as a `@Managed` property's type. A key the entity lacks is a
     /// programming error, as in Core Data.
     public func managedValue<T: ManagedValue>(forKey key: String) -> T {
-        do { return T.fromManaged(try objectValue(forKey: key)) } catch {
+        do { return T.fromManaged(try cocoaValue(forKey: key)) } catch {
             preconditionFailure("\(modelEntity.name).\(key): \(error)")
         }
     }
@@ -53,7 +53,7 @@ extension ManagedObject {
     /// Sets a property from a `@Managed` property's value, keeping inverses and recording the
     /// change. A key the entity lacks or a value that does not fit it is a programming error.
     public func setManagedValue<T: ManagedValue>(_ value: T, forKey key: String) {
-        do { try setObjectValue(value.managedObjectValue, forKey: key) } catch {
+        do { try setCocoaValue(value.managedObjectValue, forKey: key) } catch {
             preconditionFailure("\(modelEntity.name).\(key) = \(value): \(error)")
         }
     }

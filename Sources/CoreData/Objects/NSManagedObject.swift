@@ -60,20 +60,25 @@ extension ManagedObject {
     /// as `NSNumber`, strings, dates, data, UUIDs and URLs as themselves, a to-one
     /// relationship's object, a to-many's `NSSet` (`NSOrderedSet` when ordered); nil for none.
     ///
+    /// A transformable attribute's value is what its transformer reads from the stored bytes
+    /// (an `NSArray`, an `NSDictionary`… for `NSSecureUnarchiveFromData`); bytes it cannot
+    /// read are given as they are, as `Data`.
+    ///
     /// A key the entity does not have is a programming error, as in Core Data.
     public func value(forKey key: String) -> Any? {
         let value: ObjectValue
-        do { value = try objectValue(forKey: key) } catch {
+        do { value = try cocoaValue(forKey: key) } catch {
             preconditionFailure("\(modelEntity.name).value(forKey: \"\(key)\"): \(error)")
         }
         return CocoaValue.cocoa(value, ordered: modelEntity.relationship(named: key)?.isOrdered)
     }
 
     /// Sets an attribute or relationship (a collection of objects for a to-many), keeping
-    /// inverses and recording the change. A key the entity lacks or a value of the wrong
-    /// kind is a programming error, as in Core Data.
+    /// inverses and recording the change; a transformable attribute keeps what its transformer
+    /// makes of the value. A key the entity lacks or a value of the wrong kind is a programming
+    /// error, as in Core Data.
     public func setValue(_ value: Any?, forKey key: String) {
-        do { try setObjectValue(CocoaValue.objectValue(value), forKey: key) } catch {
+        do { try setCocoaValue(CocoaValue.objectValue(value), forKey: key) } catch {
             preconditionFailure("\(modelEntity.name).setValue(_:forKey: \"\(key)\"): \(error)")
         }
     }
@@ -110,7 +115,11 @@ extension ManagedObject {
     /// except in `awakeFromFetch()`, where an attribute's value is set as fetched: no change,
     /// as in Core Data.
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
-        do { try setPrimitiveObjectValue(CocoaValue.objectValue(value), forKey: key) } catch {
+        do {
+            var stored = CocoaValue.objectValue(value)
+            if let transformer = transformer(forKey: key), !stored.isNull { stored = .data(try transformer.data(from: stored)) }
+            try setPrimitiveObjectValue(stored, forKey: key)
+        } catch {
             preconditionFailure("\(modelEntity.name).setPrimitiveValue(_:forKey: \"\(key)\"): \(error)")
         }
     }
@@ -163,6 +172,33 @@ extension ManagedObject {
 
     /// Whether a relationship's destinations are still to be loaded.
     public func hasFault(forRelationshipNamed key: String) -> Bool { hasFaultForRelationship(named: key) }
+}
+
+extension ManagedObject {
+    /// The transformer of a transformable attribute, when the key names one and a transformer
+    /// is known by its name.
+    func transformer(forKey key: String) -> (any AttributeValueTransformer)? {
+        guard let attribute = modelEntity.attribute(named: key), attribute.type == .transformable else { return nil }
+        return ValueTransformers.transformer(named: attribute.valueTransformerName)
+    }
+
+    /// A value as Core Data's accessors give it: a transformable attribute's as its transformer
+    /// reads it (its bytes where it cannot), any other as the object keeps it.
+    func cocoaValue(forKey key: String) throws -> ObjectValue {
+        let stored = try objectValue(forKey: key)
+        guard case .data(let bytes) = stored, let transformer = transformer(forKey: key) else { return stored }
+        return (try? transformer.value(from: bytes)) ?? stored
+    }
+
+    /// Sets a value as Core Data's accessors do: a transformable attribute to the bytes its
+    /// transformer makes (an attribute whose transformer nobody registered takes `Data` as it is).
+    func setCocoaValue(_ value: ObjectValue, forKey key: String) throws {
+        guard modelEntity.attribute(named: key)?.type == .transformable, !value.isNull else {
+            return try setObjectValue(value, forKey: key)
+        }
+        if transformer(forKey: key) == nil, case .data = value { return try setObjectValue(value, forKey: key) }
+        try setTransformedValue(value, forKey: key)
+    }
 }
 
 extension ManagedObjectID {

@@ -64,6 +64,10 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     case primaryKeysExhausted(file: String, entity: String)
     /// The store runs fetches in memory: it has no statement or plan to show.
     case noQueryPlan(StoreType)
+    /// A transformable attribute's value could not be turned into the value it holds (or a
+    /// value into bytes to store) by its transformer, for the reason given; the stored bytes
+    /// are left as they are.
+    case transformFailed(entity: String, key: String, transformer: String, reason: String)
 
     public var description: String {
         switch self {
@@ -110,6 +114,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
             return "\(f) is now another store, not a copy of the one opened: save the changes as a new store instead"
         case .primaryKeysExhausted(let f, let e):
             return "\(f): every primary key for \(e) has been used (up to \(Int64.max)); no \(e) can be added to this store"
+        case .transformFailed(let e, let k, let transformer, let reason):
+            return "\(e).\(k) (transformer \(transformer)): \(reason)"
         case .noQueryPlan(let type):
             return "the \(type.rawValue) store reads its objects in memory: it has no statement or plan to show (SQLite and PostgreSQL stores do)"
         }
