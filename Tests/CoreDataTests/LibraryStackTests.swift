@@ -49,6 +49,30 @@ public final class Book: NSManagedObject {
     }
 }
 
+/// An app's own class in a transformable attribute (`UIColor`'s place on Apple's systems).
+final class Swatch: NSObject, NSSecureCoding {
+    static let supportsSecureCoding = true
+    let hex: String
+    init(hex: String) { self.hex = hex }
+    required init?(coder: NSCoder) {
+        guard let hex = coder.decodeObject(of: NSString.self, forKey: "hex") else { return nil }
+        self.hex = hex as String
+    }
+    func encode(with coder: NSCoder) { coder.encode(hex as NSString, forKey: "hex") }
+}
+
+/// The app's transformer for it, as apps write one since iOS 12.
+final class SwatchTransformer: NSSecureUnarchiveFromDataTransformer, @unchecked Sendable {
+    override class var allowedTopLevelClasses: [AnyClass] { [Swatch.self] }
+}
+
+/// A transformer of the older kind: forward makes the stored data, reverse reads it.
+final class ShoutTransformer: ValueTransformer, @unchecked Sendable {
+    override class func transformedValueClass() -> AnyClass { NSData.self }
+    override func transformedValue(_ value: Any?) -> Any? { (value as? String).map { Data($0.uppercased().utf8) } }
+    override func reverseTransformedValue(_ value: Any?) -> Any? { (value as? Data).map { String(decoding: $0, as: UTF8.self) } }
+}
+
 /// The model, as an app's tests find it: in the test bundle's resources.
 let libraryModelURL = Bundle.module.url(forResource: "Library", withExtension: "xcdatamodeld")!
 
@@ -174,6 +198,32 @@ struct LibraryStackTests {
             try reopened.save()
             let third = try libraryContext(at: url)
             #expect(try third.fetch(NSFetchRequest<Book>(entityName: "Book")).first?.keywords == nil)
+        }
+    }
+
+    @Test("an app's own class in a transformable attribute reads and saves through the ValueTransformer registered under the model's name")
+    func registeredValueTransformers() throws {
+        ValueTransformer.setValueTransformer(SwatchTransformer(), forName: NSValueTransformerName("SwatchTransformer"))
+        ValueTransformer.setValueTransformer(ShoutTransformer(), forName: NSValueTransformerName("ShoutTransformer"))
+        #expect(ValueTransformer.valueTransformerNames().contains(NSValueTransformerName("SwatchTransformer")))
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("Library.sqlite")
+            let context = try libraryContext(at: url)
+            let book = Book(context: context)
+            book.setValue(Swatch(hex: "6343E2"), forKey: "jacket")
+            book.setValue("quiet", forKey: "shout")
+            try context.save()
+
+            let reopened = try libraryContext(at: url)
+            let again = try #require(try reopened.fetch(NSFetchRequest<Book>(entityName: "Book")).first)
+            #expect((again.value(forKey: "jacket") as? Swatch)?.hex == "6343E2")
+            let jacket: Swatch? = again.managedValue(forKey: "jacket")
+            #expect(jacket?.hex == "6343E2", "a @Managed property of the class reads it too")
+            #expect(again.value(forKey: "shout") as? String == "QUIET", "stored as the forward transform made it, read back by the reverse")
+            again.setManagedValue(Swatch(hex: "FFFFFF"), forKey: "jacket")
+            #expect((again.value(forKey: "jacket") as? Swatch)?.hex == "FFFFFF")
+            again.setValue(nil, forKey: "jacket")
+            #expect(again.value(forKey: "jacket") == nil)
         }
     }
 

@@ -348,6 +348,17 @@ extension ManagedObject {
         (managedValue(forKey: key) as Decimal?).map { NSDecimalNumber(decimal: $0) }
     }
 
+    /// A transformable attribute's object of an app's own class (`UIColor` on Apple's
+    /// systems), as `value(forKey:)` gives it through the registered `ValueTransformer`; nil
+    /// when the attribute holds none, or something else.
+    @_disfavoredOverload
+    public func managedValue<T: NSObject>(forKey key: String) -> T? { value(forKey: key) as? T }
+
+    /// Sets a transformable attribute to an object of an app's own class, through the
+    /// registered `ValueTransformer`; nil clears it.
+    @_disfavoredOverload
+    public func setManagedValue<T: NSObject>(_ value: T?, forKey key: String) { setValue(value, forKey: key) }
+
     /// Sets a decimal attribute from an `NSDecimalNumber?` property; nil clears it.
     public func setManagedValue(_ value: NSDecimalNumber?, forKey key: String) {
         setManagedValue(value?.decimalValue, forKey: key)

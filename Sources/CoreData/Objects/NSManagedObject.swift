@@ -60,12 +60,20 @@ extension ManagedObject {
     /// as `NSNumber`, strings, dates, data, UUIDs and URLs as themselves, a to-one
     /// relationship's object, a to-many's `NSSet` (`NSOrderedSet` when ordered); nil for none.
     ///
-    /// A transformable attribute's value is what its transformer reads from the stored bytes
-    /// (an `NSArray`, an `NSDictionary`… for `NSSecureUnarchiveFromData`); bytes it cannot
-    /// read are given as they are, as `Data`.
+    /// A transformable attribute's value is what its transformer reads from the stored bytes:
+    /// a `ValueTransformer` registered under the model's name (an app's own objects), or Core
+    /// Data's keyed archives (an `NSArray`, an `NSDictionary`… for `NSSecureUnarchiveFromData`);
+    /// bytes it cannot read are given as they are, as `Data`.
     ///
     /// A key the entity does not have is a programming error, as in Core Data.
     public func value(forKey key: String) -> Any? {
+        if let transformer = registeredTransformer(forKey: key) {
+            switch (try? objectValue(forKey: key)) ?? .null {
+            case .data(let data): return objectFromStoredData(data, by: transformer) ?? data
+            case .null: return nil
+            case let other: return CocoaValue.cocoa(other)
+            }
+        }
         let value: ObjectValue
         do { value = try cocoaValue(forKey: key) } catch {
             preconditionFailure("\(modelEntity.name).value(forKey: \"\(key)\"): \(error)")
@@ -78,6 +86,13 @@ extension ManagedObject {
     /// makes of the value. A key the entity lacks or a value of the wrong kind is a programming
     /// error, as in Core Data.
     public func setValue(_ value: Any?, forKey key: String) {
+        if let transformer = registeredTransformer(forKey: key), let value, !(value is NSNull) {
+            let data = storedData(for: value, by: transformer, key: key)
+            do { try setObjectValue(.data(data), forKey: key) } catch {
+                preconditionFailure("\(modelEntity.name).setValue(_:forKey: \"\(key)\"): \(error)")
+            }
+            return
+        }
         do { try setCocoaValue(CocoaValue.objectValue(value), forKey: key) } catch {
             preconditionFailure("\(modelEntity.name).setValue(_:forKey: \"\(key)\"): \(error)")
         }
