@@ -193,7 +193,7 @@ extension ManagedObject {
     /// The transformer of a transformable attribute, when the key names one and a transformer
     /// is known by its name.
     func transformer(forKey key: String) -> (any AttributeValueTransformer)? {
-        guard let attribute = modelEntity.attribute(named: key), attribute.type == .transformable else { return nil }
+        guard modelEntity.hasTransformableAttributes, let attribute = modelEntity.attribute(named: key), attribute.type == .transformable else { return nil }
         return ValueTransformers.transformer(named: attribute.valueTransformerName)
     }
 
@@ -208,7 +208,7 @@ extension ManagedObject {
     /// Sets a value as Core Data's accessors do: a transformable attribute to the bytes its
     /// transformer makes (an attribute whose transformer nobody registered takes `Data` as it is).
     func setCocoaValue(_ value: ObjectValue, forKey key: String) throws {
-        guard modelEntity.attribute(named: key)?.type == .transformable, !value.isNull else {
+        guard modelEntity.hasTransformableAttributes, modelEntity.attribute(named: key)?.type == .transformable, !value.isNull else {
             return try setObjectValue(value, forKey: key)
         }
         if transformer(forKey: key) == nil, case .data = value { return try setObjectValue(value, forKey: key) }

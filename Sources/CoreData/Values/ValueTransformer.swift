@@ -114,7 +114,7 @@ extension ManagedObject {
     /// The transformer registered through `ValueTransformer.setValueTransformer(_:forName:)`
     /// under the name a transformable attribute gives, if any.
     func registeredTransformer(forKey key: String) -> ValueTransformer? {
-        guard let attribute = modelEntity.attribute(named: key), attribute.type == .transformable,
+        guard modelEntity.hasTransformableAttributes, let attribute = modelEntity.attribute(named: key), attribute.type == .transformable,
               let name = attribute.valueTransformerName, !name.isEmpty else { return nil }
         return ValueTransformer.valueTransformer(forName: NSValueTransformerName(name))
     }

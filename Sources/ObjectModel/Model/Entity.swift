@@ -37,6 +37,9 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
     /// The derived attributes (inherited ones included), each with its expression parsed: what
     /// a save computes.
     public let derivedAttributes: [DerivedAttribute]
+    /// Whether any attribute is transformable: where none is (most entities), the accessors
+    /// that convert a transformable's value skip looking.
+    public let hasTransformableAttributes: Bool
 
     private let attributeIndex: NameIndex
     private let relationshipIndex: NameIndex
@@ -72,6 +75,7 @@ public final class Entity: Sendable, Hashable, CustomStringConvertible {
             guard let text = attribute.derivationExpression, let expression = try? ObjectExpression(format: text) else { return nil }
             return DerivedAttribute(index: index, name: attribute.name, type: attribute.type, expression: expression)
         }
+        hasTransformableAttributes = attributes.contains { $0.type == .transformable }
         attributeIndex = NameIndex(attributes.map(\.name))
         relationshipIndex = NameIndex(relationships.map(\.name))
     }
