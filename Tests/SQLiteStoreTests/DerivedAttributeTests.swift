@@ -29,6 +29,36 @@ struct DerivedAttributeTests {
         try XcodeModelFile.read(try ModelFixtures.writeModelFile(ModelFixtures.modelXML(entities), name: "Folders")).current
     }
 
+    @Test("derived attributes as momc compiles them (SwiftGen's Model.momd) read with their expressions and are computed on save as the source says")
+    func compiledByMomc() throws {
+        let corpus = Fixtures.corpusFile("swiftgen-swiftgen")
+        let compiled = try #require(try CompiledModelFile.read(corpus.appendingPathComponent("Model.momd")).version(named: "Model 2"))
+        let source = try #require(try XcodeModelFile.read(corpus.appendingPathComponent("Model.xcdatamodeld")).version(named: "Model 2"))
+        let child = try #require(compiled.entity(named: "ChildEntity"))
+        #expect(child.derivedAttributes.map(\.name) == source.entity(named: "ChildEntity")?.derivedAttributes.map(\.name))
+        #expect(child.derivedAttributes.map(\.name) == ["canonicalOptionalString", "derivedCount", "now"])
+        #expect(child.attribute(named: "canonicalOptionalString")?.derivationExpression == "canonical:(optionalString)")
+        #expect(child.attribute(named: "now")?.derivationExpression == "now()")
+
+        let stack = try SQLiteTestStack(model: compiled)
+        let object = try stack.context.insertObject(forEntityName: "ChildEntity")
+        object["optionalString"] = "Ärger im Büro"
+        object["string"] = "required"
+        object["boolean"] = .bool(false)
+        var members: [ObjectValue] = []
+        for name in ["a", "b", "c"] {
+            let secondary = try stack.context.insertObject(forEntityName: "SecondaryEntity")
+            secondary["name"] = .string(name)
+            members.append(.object(secondary))
+        }
+        try object.setValue(ObjectValue.array(members), forKey: "oneToMany")
+        let before = Date().timeIntervalSinceReferenceDate
+        try stack.context.save()
+        #expect(object["canonicalOptionalString"] == "arger im buro")
+        #expect(object["derivedCount"] == .int(3))
+        #expect((object["now"].doubleValue ?? 0) >= before - 1)
+    }
+
     @Test("a save computes each derived value — canonical text, a to-many's count, the time — keeps it in the store, and fetches find it there")
     func computedOnSave() throws {
         let stack = try SQLiteTestStack(model: try Self.model())

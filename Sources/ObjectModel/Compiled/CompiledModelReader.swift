@@ -245,6 +245,11 @@ struct CompiledModelReader {
             attribute.customClassName = className
         }
         attribute.preservesValueInHistoryOnDeletion = flags & AttributeFlag.preservesAfterDeletion != 0
+        // A derived attribute (NSDerivedAttributeDescription) keeps its expression archived:
+        // Xcode's `canonical:(name)` compiles to FUNCTION(_NSPredicateUtilities, 'canonical:', SELF.name).
+        if object.isKind(of: "NSDerivedAttributeDescription"), archive.resolve(object["NSDerivationExpression"]) != nil {
+            attribute.derivationExpression = try ArchivedPredicate(archive: archive).expression(object["NSDerivationExpression"]).description
+        }
         try readValidation(object, into: &attribute)
         if flags & AttributeFlag.hasMinimum != 0 { attribute.minimum = try bound(object["NSMinValueName"], of: attribute) }
         if flags & AttributeFlag.hasMaximum != 0 { attribute.maximum = try bound(object["NSMaxValueName"], of: attribute) }
