@@ -51,6 +51,13 @@ struct CompiledMappingModelTests {
         #expect(error?.description.contains("only a compiled model (.momd, its VersionInfo.plist) lists") == true, "\(String(describing: error))")
     }
 
+    @Test("beside a compiled model, as Xcode puts it in an app, the .cdm is bundled with the model, placed; beside the Xcode source it is not")
+    func bundledBesideTheMomd() throws {
+        let beside = try MappingModel.bundled(with: Self.folder.appendingPathComponent("SampleModel.momd"))
+        #expect(beside.map { "\($0.sourceVersion ?? "?") → \($0.destinationVersion ?? "?")" } == ["SampleModel2 → SampleModel3"])
+        #expect(try MappingModel.bundled(with: Self.folder.appendingPathComponent("SampleModel.xcdatamodeld")).isEmpty)
+    }
+
     /// The app's policy for cars, written here as CoreDataPlus's tests have it: the make,
     /// a string in version 2, becomes a `Maker` object, one per name.
     final class MakerPolicy: EntityMigrationPolicy {

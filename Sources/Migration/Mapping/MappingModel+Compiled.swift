@@ -47,6 +47,41 @@ extension MappingModel {
         }
     }
 
+    /// A compiled mapping with the versions its entity hashes name: the versions whose hashes
+    /// (Apple's, as a compiled model lists them) hold every hash of the mapping's source
+    /// entities, and of its destination entities. Any other mapping as it is.
+    ///
+    /// - Throws: `MigrationError.compiledMappingUnplaced` when the versions list no Apple
+    ///   hashes (a model read from its `.xcdatamodeld`) or none holds the mapping's.
+    public func placed(among versions: ModelVersions) throws -> MappingModel {
+        let mapping = self
+        guard mapping.sourceVersion == nil, mapping.destinationVersion == nil,
+              !mapping.sourceEntityVersionHashes.isEmpty || !mapping.destinationEntityVersionHashes.isEmpty else { return mapping }
+        guard !versions.appleVersionHashes.isEmpty else {
+            throw MigrationError.compiledMappingUnplaced(reason: "it names its versions by Apple's entity version hashes, "
+                + "which only a compiled model (.momd, its VersionInfo.plist) lists; open the model from its .momd, or give the .xcmappingmodel")
+        }
+        func version(_ hashes: [String: Data], _ side: String) throws -> String {
+            guard !hashes.isEmpty else {
+                throw MigrationError.compiledMappingUnplaced(reason: "it names no \(side) entity's hash")
+            }
+            let matching = versions.versions.map(\.name).filter { name in
+                guard let apple = versions.appleVersionHashes[name] else { return false }
+                return hashes.allSatisfy { apple[$0.key] == $0.value }
+            }
+            guard let first = matching.first else {
+                throw MigrationError.compiledMappingUnplaced(reason: "no version's hashes hold its \(side) entities' "
+                    + "(\(hashes.keys.sorted().joined(separator: ", ")))")
+            }
+            // Several versions can agree on these entities; one with exactly them is the one.
+            return matching.first { Set(versions.appleVersionHashes[$0]!.keys) == Set(hashes.keys) } ?? first
+        }
+        var placed = mapping
+        placed.sourceVersion = try version(mapping.sourceEntityVersionHashes, "source")
+        placed.destinationVersion = try version(mapping.destinationEntityVersionHashes, "destination")
+        return placed
+    }
+
     /// `NSEntityMappingType` as Core Data numbers it: 0 undefined, 1 custom, 2 add, 3 remove,
     /// 4 copy, 5 transform.
     private static let compiledKinds: [Int: EntityMapping.Kind] = [0: .transform, 1: .custom, 2: .add, 3: .remove, 4: .copy, 5: .transform]

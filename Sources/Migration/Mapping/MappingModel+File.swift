@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 import Predicates
 
 extension MappingModel {
@@ -9,10 +10,11 @@ extension MappingModel {
 
     /// The mappings that go with a model, as Core Data finds a model's mapping models in
     /// its bundle: each `*.termdata-mapping` file in the folder that holds the model whose
-    /// `"model"` names it (`ToDo` for `ToDo.xcdatamodeld` or `ToDo.momd`), and each Xcode
-    /// mapping model (`*.xcmappingmodel`) there whose versions are the model's, in file-name
-    /// order. Every program that migrates the model's stores with these uses the same
-    /// mappings, and so the same policies.
+    /// `"model"` names it (`ToDo` for `ToDo.xcdatamodeld` or `ToDo.momd`), each Xcode
+    /// mapping model (`*.xcmappingmodel`) there whose versions are the model's, and — beside a
+    /// compiled `.momd`, as Xcode puts them in an app — each compiled mapping (`*.cdm`) whose
+    /// entity hashes are two of the model's versions', in file-name order. Every program that
+    /// migrates the model's stores with these uses the same mappings, and so the same policies.
     ///
     /// - Throws: `MigrationError.badMappingFile` for such a file that cannot be read: a
     ///   mapping the model ships with is never passed over in silence.
@@ -20,10 +22,20 @@ extension MappingModel {
         let modelName = modelURL.deletingPathExtension().lastPathComponent
         let folder = modelURL.deletingLastPathComponent()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return try names.filter { $0.hasSuffix(".\(fileExtension)") || $0.hasSuffix(".xcmappingmodel") }.sorted().compactMap { name in
-            let mapping = try read(folder.appendingPathComponent(name))
-            return mapping.modelName == modelName ? mapping : nil
-        }
+        // A .cdm names no model: it goes with a compiled model whose versions its hashes place.
+        let compiled = modelURL.pathExtension == "momd" && names.contains { $0.hasSuffix(".cdm") }
+            ? try? CompiledModelFile.read(modelURL) : nil
+        return try names.filter { $0.hasSuffix(".\(fileExtension)") || $0.hasSuffix(".xcmappingmodel") || $0.hasSuffix(".cdm") }
+            .sorted().compactMap { name in
+                guard name.hasSuffix(".cdm") else {
+                    let mapping = try read(folder.appendingPathComponent(name))
+                    return mapping.modelName == modelName ? mapping : nil
+                }
+                guard let compiled else { return nil }
+                // A broken one is refused by name; one whose hashes are another model's is not this model's.
+                let mapping = try read(folder.appendingPathComponent(name))
+                return try? mapping.placed(among: compiled)
+            }
     }
 
     /// Reads a mapping file of any kind: TermData's own (format `termdata-mapping`, described

@@ -90,7 +90,7 @@ public struct StoreMigrator {
     /// The steps from a version to the current one.
     public func plan(from version: String) throws -> [Step] {
         let names = versions.versions.map(\.name)
-        let mappings = try self.mappings.map(placed)
+        let mappings = try self.mappings.map { try $0.placed(among: versions) }
         for mapping in mappings {
             for named in [mapping.sourceVersion, mapping.destinationVersion].compactMap({ $0 }) where !names.contains(named) {
                 throw MigrationError.unknownMappingVersion(named, versions: names)
@@ -112,37 +112,6 @@ public struct StoreMigrator {
             steps.append(try step(from: names[i], to: names[i + 1], given: given))
         }
         return steps
-    }
-
-    /// A compiled mapping with the versions its entity hashes name: the versions whose hashes
-    /// (Apple's, as a compiled model lists them) hold every hash of the mapping's source
-    /// entities, and of its destination entities. Other mappings as they are.
-    func placed(_ mapping: MappingModel) throws -> MappingModel {
-        guard mapping.sourceVersion == nil, mapping.destinationVersion == nil,
-              !mapping.sourceEntityVersionHashes.isEmpty || !mapping.destinationEntityVersionHashes.isEmpty else { return mapping }
-        guard !versions.appleVersionHashes.isEmpty else {
-            throw MigrationError.compiledMappingUnplaced(reason: "it names its versions by Apple's entity version hashes, "
-                + "which only a compiled model (.momd, its VersionInfo.plist) lists; open the model from its .momd, or give the .xcmappingmodel")
-        }
-        func version(_ hashes: [String: Data], _ side: String) throws -> String {
-            guard !hashes.isEmpty else {
-                throw MigrationError.compiledMappingUnplaced(reason: "it names no \(side) entity's hash")
-            }
-            let matching = versions.versions.map(\.name).filter { name in
-                guard let apple = versions.appleVersionHashes[name] else { return false }
-                return hashes.allSatisfy { apple[$0.key] == $0.value }
-            }
-            guard let first = matching.first else {
-                throw MigrationError.compiledMappingUnplaced(reason: "no version's hashes hold its \(side) entities' "
-                    + "(\(hashes.keys.sorted().joined(separator: ", ")))")
-            }
-            // Several versions can agree on these entities; one with exactly them is the one.
-            return matching.first { Set(versions.appleVersionHashes[$0]!.keys) == Set(hashes.keys) } ?? first
-        }
-        var placed = mapping
-        placed.sourceVersion = try version(mapping.sourceEntityVersionHashes, "source")
-        placed.destinationVersion = try version(mapping.destinationEntityVersionHashes, "destination")
-        return placed
     }
 
     private func step(from: String, to: String, given: MappingModel?) throws -> Step {
