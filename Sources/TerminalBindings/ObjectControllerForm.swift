@@ -109,6 +109,11 @@ public final class ObjectControllerForm: FormEditSession {
         case .noSelection: return .text("No selection")
         case .multipleValues: return .text("Multiple values")
         case .notApplicable: return .empty
+        case .value(.data(let bytes)):
+            // One transformable value shows as what it holds, as the table shows it.
+            let objects = editing == nil ? controller.selectedObjects : edited
+            guard objects.count == 1, let object = objects.first else { return CellValue(.data(bytes)) }
+            return CellValue(object, keyPath: key)
         case .value(let v): return CellValue(v)
         }
     }

@@ -63,6 +63,12 @@ struct TableSourceTests {
         #expect(source.value(row: row("Milk"), column: "tags") == .text("[dairy, 2, {aisle: 4}]"))
         #expect(source.value(row: row("Odd"), column: "tags") == .text("3 bytes"))
         #expect(source.value(row: row("Odd"), column: "name") == .text("Odd"))
+        // The detail form shows it as the table does.
+        let detail = ObjectControllerForm(controller: ObjectController(selectionOf: controller))
+        controller.setSelectionIndex(row("Milk"))
+        #expect(detail.cellValue("tags") == .text("[dairy, 2, {aisle: 4}]"))
+        controller.setSelectionIndex(row("Odd"))
+        #expect(detail.cellValue("tags") == .text("3 bytes"))
     }
 
     @Test("an edit that breaks the model's rules is refused with the reason, and nothing changes")
