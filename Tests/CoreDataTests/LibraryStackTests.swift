@@ -194,6 +194,7 @@ struct LibraryStackTests {
             let again = try #require(try reopened.fetch(NSFetchRequest<Book>(entityName: "Book")).first)
             #expect(again.keywords == ["desert", "spice"])
             #expect(again.value(forKey: "keywords") is [Any], "an array, as NSSecureUnarchiveFromData gives it")
+            #expect(again.committedValues(forKeys: ["keywords"])["keywords"] as? [String] == ["desert", "spice"])
             again.keywords = nil
             try reopened.save()
             let third = try libraryContext(at: url)

@@ -67,16 +67,20 @@ extension ManagedObject {
     ///
     /// A key the entity does not have is a programming error, as in Core Data.
     public func value(forKey key: String) -> Any? {
-        if let transformer = registeredTransformer(forKey: key) {
-            switch (try? objectValue(forKey: key)) ?? .null {
-            case .data(let data): return objectFromStoredData(data, by: transformer) ?? data
-            case .null: return nil
-            case let other: return CocoaValue.cocoa(other)
-            }
-        }
         let value: ObjectValue
-        do { value = try cocoaValue(forKey: key) } catch {
+        do { value = try objectValue(forKey: key) } catch {
             preconditionFailure("\(modelEntity.name).value(forKey: \"\(key)\"): \(error)")
+        }
+        return cocoaAny(value, forKey: key)
+    }
+
+    /// A value the object keeps (now, or as committed) as Core Data gives it for the key: a
+    /// transformable attribute's bytes through its transformer, anything else as `CocoaValue`
+    /// makes it.
+    func cocoaAny(_ value: ObjectValue, forKey key: String) -> Any? {
+        if case .data(let data) = value, modelEntity.hasTransformableAttributes {
+            if let transformer = registeredTransformer(forKey: key) { return objectFromStoredData(data, by: transformer) ?? data }
+            if let transformer = transformer(forKey: key), let decoded = try? transformer.value(from: data) { return CocoaValue.cocoa(decoded) }
         }
         return CocoaValue.cocoa(value, ordered: modelEntity.relationship(named: key)?.isOrdered)
     }
@@ -165,7 +169,7 @@ extension ManagedObject {
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
         // Typed so that the engine's method is meant (Core Data's is this one).
         let committed: [String: ObjectValue] = committedValues(forKeys: keys)
-        return committed.mapValues { CocoaValue.cocoa($0, ordered: nil) ?? NSNull() }
+        return Dictionary(uniqueKeysWithValues: committed.map { key, value in (key, cocoaAny(value, forKey: key) ?? NSNull()) })
     }
 
     /// Whether a saved object has changes to attributes or relationships that are stored.
