@@ -50,14 +50,16 @@ extension CellValue {
             switch value {
             case .array(let items), .set(let items):
                 text += "["
-                for (i, item) in items.enumerated() where text.count < limit {
+                for (i, item) in items.enumerated() {
+                    if text.count >= limit { break }
                     if i > 0 { text += ", " }
                     add(item)
                 }
                 text += "]"
             case .dictionary(let entries):
                 text += "{"
-                for (i, key) in entries.keys.sorted().enumerated() where text.count < limit {
+                for (i, key) in entries.keys.sorted().enumerated() {
+                    if text.count >= limit { break }
                     text += (i > 0 ? ", " : "") + key + ": "
                     add(entries[key]!)
                 }

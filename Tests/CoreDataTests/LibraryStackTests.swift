@@ -225,6 +225,13 @@ struct LibraryStackTests {
             #expect((again.value(forKey: "jacket") as? Swatch)?.hex == "FFFFFF")
             again.setValue(nil, forKey: "jacket")
             #expect(again.value(forKey: "jacket") == nil)
+            // Every path goes through the registered transformer: the primitive setter, and the
+            // generic @Managed accessors (a String through the older kind of transformer).
+            again.setPrimitiveValue(Swatch(hex: "000000"), forKey: "jacket")
+            #expect((again.value(forKey: "jacket") as? Swatch)?.hex == "000000")
+            again.setManagedValue("loud" as String?, forKey: "shout")
+            let shout: String? = again.managedValue(forKey: "shout")
+            #expect(shout == "LOUD")
         }
     }
 

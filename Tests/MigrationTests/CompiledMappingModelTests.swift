@@ -45,6 +45,21 @@ struct CompiledMappingModelTests {
         let steps = try StoreMigrator(versions: compiled, mappings: [mapping]).plan(from: "SampleModel2")
         #expect(steps.map { "\($0.from) → \($0.to) \($0.inferred)" } == ["SampleModel2 → SampleModel3 false"])
 
+        // Two versions with the same hashes (they differ in what hashes leave out): the one
+        // next to the destination is the source; with none next to it, the mapping is refused.
+        let v2 = try #require(compiled.version(named: "SampleModel2")), v3 = try #require(compiled.version(named: "SampleModel3"))
+        var twins = try ModelVersions(versions: [.init(name: "A", model: v2), .init(name: "B", model: v2), .init(name: "C", model: v3)],
+                                      currentVersionName: "C")
+        twins.appleVersionHashes = ["A": compiled.appleVersionHashes["SampleModel2"]!, "B": compiled.appleVersionHashes["SampleModel2"]!,
+                                    "C": compiled.appleVersionHashes["SampleModel3"]!]
+        let placed = try mapping.placed(among: twins)
+        #expect(placed.sourceVersion == "B" && placed.destinationVersion == "C")
+        twins.appleVersionHashes["D"] = compiled.appleVersionHashes["SampleModel3"]!
+        twins.versions.append(.init(name: "D", model: v3))
+        twins.appleVersionHashes["B"] = nil
+        let ambiguous = #expect(throws: MigrationError.self) { try mapping.placed(among: twins) }
+        #expect(ambiguous?.description.contains("its hashes fit several steps (A → C, A → D)") == true, "\(String(describing: ambiguous))")
+
         var source = try XcodeModelFile.read(Self.folder.appendingPathComponent("SampleModel.xcdatamodeld"))
         source.currentVersionName = "SampleModel3"
         let error = #expect(throws: MigrationError.self) { try StoreMigrator(versions: source, mappings: [mapping]).plan(from: "SampleModel2") }

@@ -120,6 +120,13 @@ struct XcodeMappingModelTests {
         #expect(refused?.description.contains("xcmapping.xml:2: not an Xcode mapping model: malformed XML: a document type declaration") == true,
                 "\(String(describing: refused))")
 
+        // UTF-16 would hide a declaration from a byte search: refused as not UTF-8.
+        let wide = folder.appendingPathComponent("Wide.xcmappingmodel")
+        try FileManager.default.createDirectory(at: wide, withIntermediateDirectories: true)
+        try hostile.data(using: .utf16LittleEndian)!.write(to: wide.appendingPathComponent("xcmapping.xml"))
+        let notUTF8 = #expect(throws: MigrationError.self) { try MappingModel.read(wide) }
+        #expect(notUTF8?.description.contains("a NUL byte: the file is not UTF-8 text") == true, "\(String(describing: notUTF8))")
+
         let empty = folder.appendingPathComponent("Empty.xcmappingmodel")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let noFile = #expect(throws: MigrationError.self) { try MappingModel.read(empty) }

@@ -42,6 +42,13 @@ struct ArchivedValueTests {
         }
     }
 
+    @Test("a relative URL Foundation archived with its base reads as the URL it resolves to")
+    func relativeURL() throws {
+        let url = try #require(NSURL(string: "page?id=3", relativeTo: URL(string: "https://example.com/shop/")))
+        let data = try NSKeyedArchiver.archivedData(withRootObject: url, requiringSecureCoding: true)
+        #expect(try ArchivedValue.unarchive(data) == .url(URL(string: "https://example.com/shop/page?id=3")!))
+    }
+
     @Test("what is written here Foundation's unarchiver reads as the same objects, and this reader reads back as the same value")
     func writesFoundationsArchive() throws {
         let value: ObjectValue = .dictionary([
@@ -98,6 +105,18 @@ struct ArchivedValueTests {
         objects.append(arrayClass)
         let deep = #expect(throws: ArchivedValue.Problem.self) { try ArchivedValue.unarchive(archive(objects)) }
         #expect(deep?.message == "collections nest more than \(ArchivedValue.maximumDepth) deep")
+
+        // 63 arrays, each listing the next one twice: a few hundred bytes that would unfold into 2^63 values.
+        var doubling: [PropertyListValue] = [.string("$null")]
+        for i in 1...63 { doubling.append(.dictionary(["NS.objects": .array(i < 63 ? [.uid(i + 1), .uid(i + 1)] : []), "$class": .uid(64)])) }
+        doubling.append(arrayClass)
+        let unfolding = #expect(throws: ArchivedValue.Problem.self) { try ArchivedValue.unarchive(archive(doubling)) }
+        #expect(unfolding?.message == "the archive unfolds into more than \(ArchivedValue.maximumValues) values")
+
+        // Writing refuses what reading would refuse.
+        var nested: ObjectValue = .array([])
+        for _ in 0..<70 { nested = .array([nested]) }
+        #expect(throws: ArchivedValue.Problem.self) { try ArchivedValue.archive(nested) }
 
         #expect(throws: ArchivedValue.Problem.self) { try ArchivedValue.unarchive(Data("not an archive".utf8)) }
     }

@@ -135,6 +135,9 @@ extension ManagedObject {
     /// as in Core Data.
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
         do {
+            if let registered = registeredTransformer(forKey: key), let value, !(value is NSNull) {
+                return try setPrimitiveObjectValue(.data(storedData(for: value, by: registered, key: key)), forKey: key)
+            }
             var stored = CocoaValue.objectValue(value)
             if let transformer = transformer(forKey: key), !stored.isNull { stored = .data(try transformer.data(from: stored)) }
             try setPrimitiveObjectValue(stored, forKey: key)
@@ -205,7 +208,13 @@ extension ManagedObject {
     /// reads it (its bytes where it cannot), any other as the object keeps it.
     func cocoaValue(forKey key: String) throws -> ObjectValue {
         let stored = try objectValue(forKey: key)
-        guard case .data(let bytes) = stored, let transformer = transformer(forKey: key) else { return stored }
+        guard case .data(let bytes) = stored, modelEntity.hasTransformableAttributes else { return stored }
+        // A transformer registered Foundation's way first, as value(forKey:) reads it: its
+        // object as a value where it is one (an array of strings), else the bytes.
+        if let registered = registeredTransformer(forKey: key) {
+            return objectFromStoredData(bytes, by: registered).flatMap(CocoaValue.heldValue) ?? stored
+        }
+        guard let transformer = transformer(forKey: key) else { return stored }
         return (try? transformer.value(from: bytes)) ?? stored
     }
 
@@ -214,6 +223,9 @@ extension ManagedObject {
     func setCocoaValue(_ value: ObjectValue, forKey key: String) throws {
         guard modelEntity.hasTransformableAttributes, modelEntity.attribute(named: key)?.type == .transformable, !value.isNull else {
             return try setObjectValue(value, forKey: key)
+        }
+        if let registered = registeredTransformer(forKey: key), let object = CocoaValue.cocoa(value) {
+            return try setObjectValue(.data(storedData(for: object, by: registered, key: key)), forKey: key)
         }
         if transformer(forKey: key) == nil, case .data = value { return try setObjectValue(value, forKey: key) }
         try setTransformedValue(value, forKey: key)

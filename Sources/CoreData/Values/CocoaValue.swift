@@ -16,6 +16,15 @@ enum CocoaValue {
     /// A value of a kind Core Data cannot hold is a programming error, as it is there.
     static func objectValue(_ value: Any?) -> ObjectValue {
         guard let value else { return .null }
+        guard let held = heldValue(value) else {
+            preconditionFailure("a \(type(of: value)) is no value Core Data holds (give a String, number, Date, Data, UUID, URL, managed object, or a collection of them)")
+        }
+        return held
+    }
+
+    /// `objectValue(_:)` for a value that may be none Core Data holds (an app's own object a
+    /// transformer made): nil then, rather than a stop.
+    static func heldValue(_ value: Any) -> ObjectValue? {
         switch value {
         // Swift's own values first: on Linux a Swift value also casts to Foundation's class
         // (an Int to NSNumber), which would lose what it was.
@@ -30,19 +39,38 @@ enum CocoaValue {
         case let uuid as NSUUID: return .uuid(uuid as UUID)
         case let url as NSURL: return url.absoluteURL.map { .url($0) } ?? .null
         case let expression as NSExpression: return expression.constantObjectValue
-        case let array as NSArray: return .array(array.map { objectValue($0) })
-        case let set as NSSet: return .uniqueSet(set.map { objectValue($0) })
-        case let orderedSet as NSOrderedSet: return .array(orderedSet.map { objectValue($0) })
+        case let array as NSArray: return held(Array(array)).map(ObjectValue.array)
+        case let set as NSSet: return held(Array(set)).map(ObjectValue.uniqueSet)
+        case let orderedSet as NSOrderedSet: return held(orderedSet.array).map(ObjectValue.array)
         case let dictionary as NSDictionary:
             var values: [String: ObjectValue] = [:]
-            for (key, element) in dictionary { values["\(key)"] = objectValue(element) }
+            for (key, element) in dictionary {
+                guard let value = heldValue(element) else { return nil }
+                values["\(key)"] = value
+            }
             return .dictionary(values)
-        case let array as [Any]: return .array(array.map { objectValue($0) })
-        case let set as Set<AnyHashable>: return .uniqueSet(set.map { objectValue($0.base) })
-        case let dictionary as [String: Any]: return .dictionary(dictionary.mapValues { objectValue($0) })
-        default:
-            preconditionFailure("a \(type(of: value)) is no value Core Data holds (give a String, number, Date, Data, UUID, URL, managed object, or a collection of them)")
+        case let array as [Any]: return held(array).map(ObjectValue.array)
+        case let set as Set<AnyHashable>: return held(set.map(\.base)).map(ObjectValue.uniqueSet)
+        case let dictionary as [String: Any]:
+            var values: [String: ObjectValue] = [:]
+            for (key, element) in dictionary {
+                guard let value = heldValue(element) else { return nil }
+                values[key] = value
+            }
+            return .dictionary(values)
+        default: return nil
         }
+    }
+
+    /// Every element's value, or nil when one is none Core Data holds.
+    private static func held(_ elements: [Any]) -> [ObjectValue]? {
+        var values: [ObjectValue] = []
+        values.reserveCapacity(elements.count)
+        for element in elements {
+            guard let value = heldValue(element) else { return nil }
+            values.append(value)
+        }
+        return values
     }
 
     /// The engine's value for an `NSNumber`: a Boolean where it was made from one, a whole

@@ -39,6 +39,9 @@ extension MappingModel {
                 }
                 result.entityMappings.append(mapping)
             }
+            guard !result.sourceEntityVersionHashes.isEmpty, !result.destinationEntityVersionHashes.isEmpty else {
+                throw fail("a compiled mapping model without its entities' version hashes (it could not be placed between two versions)")
+            }
             return result
         } catch let problem as ArchivedExpressions.Problem {
             throw fail("not a compiled mapping model: \(problem.message)")
@@ -61,24 +64,45 @@ extension MappingModel {
             throw MigrationError.compiledMappingUnplaced(reason: "it names its versions by Apple's entity version hashes, "
                 + "which only a compiled model (.momd, its VersionInfo.plist) lists; open the model from its .momd, or give the .xcmappingmodel")
         }
-        func version(_ hashes: [String: Data], _ side: String) throws -> String {
+        let names = versions.versions.map(\.name)
+        /// The versions whose Apple hashes hold these, by index.
+        func candidates(_ hashes: [String: Data], _ side: String) throws -> [Int] {
             guard !hashes.isEmpty else {
                 throw MigrationError.compiledMappingUnplaced(reason: "it names no \(side) entity's hash")
             }
-            let matching = versions.versions.map(\.name).filter { name in
-                guard let apple = versions.appleVersionHashes[name] else { return false }
+            let matching = names.indices.filter { i in
+                guard let apple = versions.appleVersionHashes[names[i]] else { return false }
                 return hashes.allSatisfy { apple[$0.key] == $0.value }
             }
-            guard let first = matching.first else {
+            guard !matching.isEmpty else {
                 throw MigrationError.compiledMappingUnplaced(reason: "no version's hashes hold its \(side) entities' "
                     + "(\(hashes.keys.sorted().joined(separator: ", ")))")
             }
-            // Several versions can agree on these entities; one with exactly them is the one.
-            return matching.first { Set(versions.appleVersionHashes[$0]!.keys) == Set(hashes.keys) } ?? first
+            return matching
+        }
+        let sources = try candidates(mapping.sourceEntityVersionHashes, "source")
+        let destinations = try candidates(mapping.destinationEntityVersionHashes, "destination")
+        // Versions can agree on these entities (they differ in what hashes leave out): a source
+        // before its destination, then one with exactly the mapping's entities on both sides,
+        // then neighbours; anything still tied is refused rather than guessed.
+        func exact(_ i: Int, _ hashes: [String: Data]) -> Int {
+            Set((versions.appleVersionHashes[names[i]] ?? [:]).keys) == Set(hashes.keys) ? 1 : 0
+        }
+        let pairs = sources.flatMap { s in destinations.filter { $0 > s }.map { (s, $0) } }
+        func score(_ pair: (Int, Int)) -> [Int] {
+            [exact(pair.0, mapping.sourceEntityVersionHashes) + exact(pair.1, mapping.destinationEntityVersionHashes), pair.1 == pair.0 + 1 ? 1 : 0]
+        }
+        guard let best = pairs.map(score).max(by: { $0.lexicographicallyPrecedes($1) }) else {
+            throw MigrationError.compiledMappingUnplaced(reason: "no version its source entities' hashes fit comes before one its destination's fit")
+        }
+        let chosen = pairs.filter { score($0) == best }
+        guard chosen.count == 1 else {
+            throw MigrationError.compiledMappingUnplaced(reason: "its hashes fit several steps ("
+                + chosen.map { "\(names[$0.0]) → \(names[$0.1])" }.joined(separator: ", ") + ")")
         }
         var placed = mapping
-        placed.sourceVersion = try version(mapping.sourceEntityVersionHashes, "source")
-        placed.destinationVersion = try version(mapping.destinationEntityVersionHashes, "destination")
+        placed.sourceVersion = names[chosen[0].0]
+        placed.destinationVersion = names[chosen[0].1]
         return placed
     }
 

@@ -70,7 +70,7 @@ extension MappingModel {
     /// reader does not know, say) is refused rather than dropped.
     private static let entityMappingAttributes: Set<String> = [
         "sourcename", "destinationname", "mappingtypename", "mappingnumber", "migrationpolicyclassname",
-        "autogenerateexpression", "userinfo",
+        "autogenerateexpression",
     ]
 
     private static func entityMapping(_ object: XcodeObjects.Object, objects: XcodeObjects) throws -> EntityMapping {

@@ -94,7 +94,7 @@ extension ManagedObject {
     /// no value); any other attribute to `value` itself, as `setValue(_:forKey:)` does.
     ///
     /// - Throws: `ObjectGraphError.transformFailed` when no transformer is registered under
-    ///   the attribute's name or it cannot store the value; nothing is changed then.
+    ///   the attribute's transformer name or it cannot store the value; nothing is changed then.
     public func setTransformedValue(_ value: ObjectValue, forKey key: String) throws {
         guard let attribute = entity.attribute(named: key), attribute.type == .transformable, !value.isNull else {
             return try setObjectValue(value, forKey: key)

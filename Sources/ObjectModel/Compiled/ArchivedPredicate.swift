@@ -24,12 +24,22 @@ package struct ArchivedPredicate {
     static let maximumDepth = 200
     private let depth = Depth()
 
+    /// How many predicates and expressions one archive may unfold into: an archive refers to
+    /// an object as often as it likes (a compound listing the next one twice, 60 deep, would
+    /// unfold without end in practice).
+    static let maximumNodes = 100_000
+
     private final class Depth {
         var level = 0
+        var nodes = 0
     }
 
-    /// Runs `body` one level deeper, refusing to go past `maximumDepth`.
+    /// Runs `body` one level deeper, refusing to go past `maximumDepth` or `maximumNodes`.
     private func deeper<T>(_ body: () throws -> T) throws -> T {
+        depth.nodes += 1
+        guard depth.nodes <= Self.maximumNodes else {
+            throw Problem(message: "a predicate unfolds into more than \(Self.maximumNodes) parts")
+        }
         depth.level += 1
         defer { depth.level -= 1 }
         guard depth.level <= Self.maximumDepth else {

@@ -34,9 +34,14 @@ public enum ArchivedValue {
         public var description: String { message }
     }
 
-    /// How deep collections may nest in an archive read here; deeper is refused, as is a
-    /// collection that holds itself.
+    /// How deep collections may nest in an archive read here (or written); deeper is
+    /// refused, as is a collection that holds itself.
     public static let maximumDepth = 64
+
+    /// How many values one archive may unfold into. An archive refers to an object as often as
+    /// it likes, and the value repeats it at each place: a few hundred bytes of arrays that
+    /// list the next one twice would unfold past any memory; such an archive is refused.
+    public static let maximumValues = 1_000_000
 
     /// The value a keyed archive holds.
     ///
@@ -75,8 +80,13 @@ public enum ArchivedValue {
     private struct Reader {
         let archive: KeyedArchive
         var open: Set<Int> = []
+        var unfolded = 0
 
         mutating func value(_ field: PropertyListValue?) throws -> ObjectValue {
+            unfolded += 1
+            guard unfolded <= ArchivedValue.maximumValues else {
+                throw Problem(message: "the archive unfolds into more than \(ArchivedValue.maximumValues) values")
+            }
             guard let object = try archive.object(field) else {
                 guard let plain = try archive.value(field) else {
                     throw Problem(message: "a value of a kind an archive does not hold (\(KeyedArchive.describe(archive.resolve(field))))")
@@ -152,7 +162,14 @@ public enum ArchivedValue {
             return index
         }
 
+        private var depth = 0
+
         mutating func add(_ value: ObjectValue) throws -> Int {
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= ArchivedValue.maximumDepth else {
+                throw Problem(message: "collections nest more than \(ArchivedValue.maximumDepth) deep")
+            }
             switch value {
             case .null: return object("NSNull", [:])
             case .bool(let b): return append(.bool(b))

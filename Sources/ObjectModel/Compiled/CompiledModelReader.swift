@@ -247,8 +247,10 @@ struct CompiledModelReader {
         attribute.preservesValueInHistoryOnDeletion = flags & AttributeFlag.preservesAfterDeletion != 0
         // A derived attribute (NSDerivedAttributeDescription) keeps its expression archived:
         // Xcode's `canonical:(name)` compiles to FUNCTION(_NSPredicateUtilities, 'canonical:', SELF.name).
+        // An expression this reader cannot read leaves a plain attribute, as one whose text does
+        // not parse does: the model still opens, and the value is what the store holds.
         if object.isKind(of: "NSDerivedAttributeDescription"), archive.resolve(object["NSDerivationExpression"]) != nil {
-            attribute.derivationExpression = try ArchivedPredicate(archive: archive).expression(object["NSDerivationExpression"]).description
+            attribute.derivationExpression = try? ArchivedPredicate(archive: archive).expression(object["NSDerivationExpression"]).description
         }
         try readValidation(object, into: &attribute)
         if flags & AttributeFlag.hasMinimum != 0 { attribute.minimum = try bound(object["NSMinValueName"], of: attribute) }

@@ -174,15 +174,25 @@ package struct KeyedArchive {
                 return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
                                          b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
             }
-            if object.isKind(of: "NSURL"), let relative = try string(object["NS.relative"]) {
-                let base = try string(object["NS.base"]).flatMap(URL.init(string:))
-                return URL(string: relative, relativeTo: base).map { .url($0.absoluteURL) }
-            }
+            if object.isKind(of: "NSURL") { return try url(object, depth: 0).map(ObjectValue.url) }
             if object.isKind(of: "NSData"), case .data(let d)? = object["NS.data"] { return .data(d) }
             if object.isKind(of: "NSString"), let s = object["NS.string"]?.string { return .string(s) }
             if object.isKind(of: "NSDecimalNumber") { return Self.decimal(object).map(ObjectValue.decimal) }
             return nil
         }
+    }
+
+    /// An archived `NSURL`: `NS.relative` against `NS.base`, which Foundation archives as
+    /// another `NSURL` (or a string), resolved a few levels deep at most.
+    private func url(_ object: Object, depth: Int) throws -> URL? {
+        guard depth < 8, let relative = try string(object["NS.relative"]) else { return nil }
+        var base: URL?
+        if let baseObject = try self.object(object["NS.base"]), baseObject.isKind(of: "NSURL") {
+            base = try url(baseObject, depth: depth + 1)
+        } else if case .string(let text)? = resolve(object["NS.base"]) {
+            base = URL(string: text)
+        }
+        return URL(string: relative, relativeTo: base)?.absoluteURL
     }
 
     /// An archived `NSDecimalNumber`: the mantissa as `NSDecimal` keeps it (16-bit words,

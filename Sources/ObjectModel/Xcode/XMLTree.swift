@@ -39,6 +39,12 @@ package struct XMLTree {
             let shown = String(decoding: start.prefix { $0 != 0x0A && $0 != 0x0D }.prefix(12), as: UTF8.self)
             throw ModelError(.malformedXML("not an XML document (it starts with “\(shown)”)"), file: file, line: 1)
         }
+        // Xcode writes UTF-8. Another encoding (UTF-16 without a byte-order mark) would hide
+        // a declaration from the byte search below.
+        if let nul = data.firstIndex(of: 0) {
+            let line = data[data.startIndex..<nul].filter { $0 == 0x0A }.count + 1
+            throw ModelError(.malformedXML("a NUL byte: the file is not UTF-8 text"), file: file, line: line)
+        }
         // Xcode never writes a DTD; one can declare entities that expand without end, or
         // read other files. Refused before any parsing, with its line.
         if let declaration = ["<!DOCTYPE", "<!ENTITY"].compactMap({ data.firstRange(of: Data($0.utf8)) }).min(by: { $0.lowerBound < $1.lowerBound }) {
