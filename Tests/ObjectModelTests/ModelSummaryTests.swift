@@ -16,6 +16,22 @@ struct ModelSummaryTests {
         #expect(lines.contains { $0.hasPrefix("  projects") && $0.contains("to-many Project, inverse members, No Action") })
     }
 
+    @Test("derived attributes show their expression, transformables their transformer and class, from the source and as momc compiled them")
+    func derivedAndTransformable() throws {
+        let corpus = Fixtures.corpusFile("swiftgen-swiftgen")
+        for file in ["Model.xcdatamodeld", "Model.momd"] {
+            let versions = try file.hasSuffix("momd") ? CompiledModelFile.read(corpus.appendingPathComponent(file))
+                                                      : XcodeModelFile.read(corpus.appendingPathComponent(file))
+            let lines = ModelSummary(versions).text.split(separator: "\n").map(String.init)
+            #expect(lines.contains { $0.hasPrefix("  canonicalOptionalString") && $0.hasSuffix("optional, derived canonical:(optionalString)") },
+                    "\(file): \(lines.filter { $0.contains("canonical") })")
+            #expect(lines.contains { $0.hasPrefix("  now ") && $0.hasSuffix("derived now()") }, "\(file)")
+            #expect(lines.contains { $0.hasPrefix("  transformableCustomArray") && $0.contains("optional, class CustomArray") }, "\(file)")
+        }
+        let json = try ModelSummary(try XcodeModelFile.read(Fixtures.corpusFile("swiftgen-swiftgen/Model.xcdatamodeld"))).json()
+        #expect(json.contains("\"derivationExpression\" : \"oneToMany.@count\""), "\(json.prefix(400))")
+    }
+
     @Test("the JSON summary puts each entity under its name")
     func json() throws {
         let json = try ModelSummary(try XcodeModelFile.read(ModelFixtures.toDo)).json()

@@ -107,6 +107,11 @@ public struct ModelSummary {
         if let m = a.minimum { notes.append("min\(unit) \(render(m, a.type))") }
         if let m = a.maximum { notes.append("max\(unit) \(render(m, a.type))") }
         if let r = a.regularExpression { notes.append("matches /\(r)/") }
+        if let expression = a.derivationExpression { notes.append("derived \(expression)") }
+        if a.type == .transformable {
+            if let name = a.valueTransformerName, !name.isEmpty { notes.append("transformer \(name)") }
+            if let className = a.customClassName { notes.append("class \(className)") }
+        }
         return notes
     }
 
@@ -143,6 +148,9 @@ public struct ModelSummary {
                 if let m = a.maximum { d[a.constraintsAreLengths ? "maxLength" : "max"] = jsonValue(m, a.type) }
                 if let r = a.regularExpression { d["regularExpression"] = r }
                 if let n = a.renamingIdentifier { d["renamingIdentifier"] = n }
+                if let expression = a.derivationExpression { d["derivationExpression"] = expression }
+                if let name = a.valueTransformerName, !name.isEmpty { d["valueTransformerName"] = name }
+                if let className = a.customClassName { d["customClassName"] = className }
                 attributes[a.name] = d
             }
             var relationships: [String: Any] = [:]
