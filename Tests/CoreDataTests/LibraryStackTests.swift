@@ -62,11 +62,13 @@ final class Swatch: NSObject, NSSecureCoding {
 }
 
 /// The app's transformer for it, as apps write one since iOS 12.
+// Restated as Swift asks of a subclass of ValueTransformer: it holds no state.
 final class SwatchTransformer: NSSecureUnarchiveFromDataTransformer, @unchecked Sendable {
     override class var allowedTopLevelClasses: [AnyClass] { [Swatch.self] }
 }
 
 /// A transformer of the older kind: forward makes the stored data, reverse reads it.
+// Restated as Swift asks of a subclass of ValueTransformer: it holds no state.
 final class ShoutTransformer: ValueTransformer, @unchecked Sendable {
     override class func transformedValueClass() -> AnyClass { NSData.self }
     override func transformedValue(_ value: Any?) -> Any? { (value as? String).map { Data($0.uppercased().utf8) } }

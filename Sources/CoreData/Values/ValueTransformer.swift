@@ -41,8 +41,11 @@ public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
 /// (Foundation's failable `init?(forName:)` cannot be written in Swift: look a transformer up
 /// with `valueTransformer(forName:)`.)
 open class ValueTransformer: NSObject, @unchecked Sendable {
-    // Sendable as Foundation's is: registered transformers are shared by every thread, and
-    // hold no state a conversion changes.
+    // Unchecked Sendable: one registered instance serves every context's queue at once, as on
+    // Apple's systems, where Core Data calls a transformer from whichever queue reads or saves.
+    // So a transformer is a stateless conversion by contract (Foundation's documentation asks
+    // the same of NSValueTransformer subclasses); the registry itself is behind a Mutex. The
+    // compiler cannot check a subclass's conversions, which are the app's code.
     private static let registered = Mutex<[String: ValueTransformer]>([:])
 
     /// The transformer.
@@ -84,6 +87,7 @@ open class ValueTransformer: NSObject, @unchecked Sendable {
 /// `allowedTopLevelClasses` (and objects archived back), through Foundation's
 /// `NSKeyedUnarchiver` and `NSKeyedArchiver` — so an app's own `NSSecureCoding` classes read
 /// and save as they do on Apple's systems. Subclass it to allow the app's classes.
+// Restated, as Swift asks of a subclass: it adds no state; its class property names classes.
 open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Sendable {
     /// The classes an archive may hold at its top: Foundation's plist classes by default.
     open class var allowedTopLevelClasses: [AnyClass] {
